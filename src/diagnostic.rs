@@ -1,0 +1,152 @@
+//! Diagnostics as users see them: a rule id, a level, a message and spans
+//! already resolved to lines and columns, so nothing needs the document's
+//! text (or its DOM) once its rules have run.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::Serialize;
+
+use crate::source::Source;
+
+/// How serious a finding is. Ordered so that `Info < Warning < Error`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Level {
+    pub const NAMES: &'static str = "error, warning, info";
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Info => "info",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+
+    pub fn parse(word: &str) -> Option<Level> {
+        match word {
+            "error" => Some(Level::Error),
+            "warning" => Some(Level::Warning),
+            "info" => Some(Level::Info),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Index of a document in [`crate::Report::documents`].
+pub type DocId = usize;
+
+/// A located piece of a document. Offsets are 0-based byte offsets into the
+/// document's UTF-8 text (end exclusive); lines and columns are 1-based,
+/// columns counted in Unicode scalar values (end exclusive), as rustc does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub doc: DocId,
+    pub byte_start: usize,
+    pub byte_end: usize,
+    pub line_start: usize,
+    pub column_start: usize,
+    pub line_end: usize,
+    pub column_end: usize,
+    pub is_primary: bool,
+    pub label: Option<String>,
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub rule: &'static str,
+    pub level: Level,
+    pub message: String,
+    /// The primary span comes first; secondary spans follow.
+    pub spans: Vec<Span>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn primary(&self) -> &Span {
+        &self.spans[0]
+    }
+}
+
+/// A diagnostic under construction inside one document: spans are still
+/// byte ranges, resolved to lines and columns by [`Pending::resolve`].
+#[derive(Debug)]
+pub struct Pending {
+    pub message: String,
+    pub primary: Range<usize>,
+    pub primary_label: Option<String>,
+    pub secondary: Vec<(Range<usize>, String)>,
+    pub notes: Vec<String>,
+    pub help: Option<String>,
+}
+
+impl Pending {
+    pub fn new(primary: Range<usize>, message: impl Into<String>) -> Self {
+        Pending {
+            message: message.into(),
+            primary,
+            primary_label: None,
+            secondary: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// The text shown under the primary span.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.primary_label = Some(label.into());
+        self
+    }
+
+    /// Another place in the same document that explains the finding.
+    pub fn secondary(mut self, range: Range<usize>, label: impl Into<String>) -> Self {
+        self.secondary.push((range, label.into()));
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn resolve(
+        self,
+        rule: &'static str,
+        level: Level,
+        doc: DocId,
+        source: &Source,
+    ) -> Diagnostic {
+        let mut spans = Vec::with_capacity(1 + self.secondary.len());
+        spans.push(source.span(doc, self.primary, true, self.primary_label));
+        for (range, label) in self.secondary {
+            spans.push(source.span(doc, range, false, Some(label)));
+        }
+        Diagnostic {
+            rule,
+            level,
+            message: self.message,
+            spans,
+            notes: self.notes,
+            help: self.help,
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! One run: gather the documents, lint each in parallel (the DOM is dropped
+//! as soon as its rules have run), then sort the findings.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use url::Url;
+
+use crate::config::Levels;
+use crate::diagnostic::{Diagnostic, Level, Pending};
+use crate::feed::{DocKind, FeedDoc};
+use crate::rules::{self, xml::UNKNOWN_DOCUMENT, xml::XML_MALFORMED, Checker, Rule};
+use crate::source::{self, Source};
+use crate::summary::DocSummary;
+use crate::xml::{self, ErrorPos};
+
+/// What a run is told besides the paths.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    pub levels: Levels,
+    /// Where the linted directory (or a named file's directory) is published.
+    pub base_url: Option<Url>,
+    /// The URL of the single document linted (a file or stdin).
+    pub url: Option<Url>,
+    /// Keep the text of documents with findings, for the text renderer.
+    pub keep_sources: bool,
+}
+
+/// A thing to lint, as given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Path(PathBuf),
+    /// One document read from standard input.
+    Stdin(Vec<u8>),
+}
+
+/// A linted document.
+#[derive(Debug)]
+pub struct Document {
+    /// The path as the user gave it (joined with the walked part), or `-`.
+    pub name: String,
+    pub url: Option<Url>,
+    /// The UTF-8 text, kept only when asked for and there are findings.
+    pub text: Option<String>,
+    /// What the set checks need of the document, once its DOM is gone.
+    pub summary: Option<DocSummary>,
+}
+
+/// Everything a run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub documents: Vec<Document>,
+    /// Sorted by file, then byte offset, then rule.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Paths that could not be read: the run failed for them (exit status 2).
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    pub fn count(&self, level: Level) -> usize {
+        self.diagnostics.iter().filter(|d| d.level == level).count()
+    }
+}
+
+/// One document to read and lint.
+struct Job {
+    name: String,
+    url: Option<Url>,
+    origin: Origin,
+    /// Named on the command line (always reported on), not found by walking.
+    explicit: bool,
+}
+
+enum Origin {
+    File(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+/// Lints everything the inputs name.
+pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
+    let mut failures = Vec::new();
+    let jobs = gather(inputs, options, &mut failures);
+    let outcomes: Vec<Result<Option<Outcome>, String>> = jobs
+        .into_par_iter()
+        .map(|job| run_job(job, options))
+        .collect();
+    let mut report = Report {
+        failures,
+        ..Report::default()
+    };
+    for outcome in outcomes {
+        match outcome {
+            Ok(Some(outcome)) => report.add(outcome),
+            Ok(None) => {}
+            Err(failure) => report.failures.push(failure),
+        }
+    }
+    report.sort();
+    report
+}
+
+/// Lints one document given as bytes (an editor buffer, a test, a fuzzer).
+pub fn lint_bytes(name: &str, url: Option<Url>, bytes: &[u8], options: &Options) -> Report {
+    let mut report = Report::default();
+    if let Some(outcome) = lint_document(name.to_owned(), url, bytes, true, options) {
+        report.add(outcome);
+    }
+    report.sort();
+    report
+}
+
+impl Report {
+    fn add(&mut self, outcome: Outcome) {
+        let doc = self.documents.len();
+        let mut diagnostics = outcome.diagnostics;
+        for span in diagnostics.iter_mut().flat_map(|d| d.spans.iter_mut()) {
+            span.doc = doc;
+        }
+        self.diagnostics.extend(diagnostics);
+        self.documents.push(outcome.document);
+    }
+
+    fn sort(&mut self) {
+        let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
+        self.diagnostics.sort_by(|a, b| {
+            let (pa, pb) = (a.primary(), b.primary());
+            (
+                names[pa.doc],
+                pa.byte_start,
+                a.rule,
+                &a.message,
+                pa.byte_end,
+            )
+                .cmp(&(
+                    names[pb.doc],
+                    pb.byte_start,
+                    b.rule,
+                    &b.message,
+                    pb.byte_end,
+                ))
+        });
+    }
+}
+
+fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<String>) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for input in inputs {
+        match input {
+            Input::Stdin(bytes) => jobs.push(Job {
+                name: "-".to_owned(),
+                url: options.url.clone(),
+                origin: Origin::Bytes(bytes),
+                explicit: true,
+            }),
+            Input::Path(path) if path.is_dir() => walk(&path, options, &mut jobs, failures),
+            Input::Path(path) => {
+                let url = options.url.clone().or_else(|| {
+                    let name = path.file_name()?.to_string_lossy().into_owned();
+                    mapped_url(options, &[name]).or_else(|| file_url(&path))
+                });
+                jobs.push(Job {
+                    name: path.display().to_string(),
+                    url,
+                    origin: Origin::File(path),
+                    explicit: true,
+                });
+            }
+        }
+    }
+    jobs
+}
+
+fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<String>) {
+    let walker = walkdir::WalkDir::new(root)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|entry| {
+            entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
+        });
+    for entry in walker {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(error) => {
+                failures.push(format!("cannot walk {}: {error}", root.display()));
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let path = entry.into_path();
+        let segments: Vec<String> = path
+            .strip_prefix(root)
+            .map(|rel| {
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let url = mapped_url(options, &segments).or_else(|| file_url(&path));
+        jobs.push(Job {
+            name: path.display().to_string(),
+            url,
+            origin: Origin::File(path),
+            explicit: false,
+        });
+    }
+}
+
+/// The URL of a file under `--base-url`, from its path segments.
+fn mapped_url(options: &Options, segments: &[String]) -> Option<Url> {
+    let mut url = options.base_url.clone()?;
+    if !url.path().ends_with('/') {
+        let path = format!("{}/", url.path());
+        url.set_path(&path);
+    }
+    url.path_segments_mut()
+        .ok()?
+        .pop_if_empty()
+        .extend(segments);
+    Some(url)
+}
+
+fn file_url(path: &Path) -> Option<Url> {
+    let absolute = std::fs::canonicalize(path).ok()?;
+    Url::from_file_path(absolute).ok()
+}
+
+struct Outcome {
+    document: Document,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
+    let bytes = match job.origin {
+        Origin::Bytes(bytes) => bytes,
+        Origin::File(path) => match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+        },
+    };
+    if !job.explicit && !looks_like_xml(&bytes) {
+        return Ok(None);
+    }
+    Ok(lint_document(
+        job.name,
+        job.url,
+        &bytes,
+        job.explicit,
+        options,
+    ))
+}
+
+/// A cheap first look for walked files: XML starts with `<` (after a BOM
+/// and white space) or is UTF-16.
+fn looks_like_xml(bytes: &[u8]) -> bool {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'<') => true,
+        Some(0xFE | 0xFF | 0x00) => true,
+        _ => false,
+    }
+}
+
+/// Decodes, parses and lints one document. `None`: a walked file that is
+/// not a feed, skipped silently.
+fn lint_document(
+    name: String,
+    url: Option<Url>,
+    bytes: &[u8],
+    explicit: bool,
+    options: &Options,
+) -> Option<Outcome> {
+    let (text, decode_error) = match source::decode(bytes) {
+        Ok(text) => (text, None),
+        Err((text, error)) => (text, Some(error)),
+    };
+    if !explicit && !root_name_is_feed(&text) {
+        return None;
+    }
+    let source = Source::new(text);
+    let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
+    let mut summary = None;
+    if let Some(error) = decode_error {
+        findings.push((
+            &XML_MALFORMED,
+            malformed(&source, error.offset, error.message),
+        ));
+    } else {
+        match xml::parse(source.text()) {
+            Err(error) => {
+                let offset = match error.at {
+                    ErrorPos::Offset(offset) => offset,
+                    ErrorPos::LineCol(line, column) => source.offset_of(line, column),
+                    ErrorPos::End => source.text().len(),
+                };
+                findings.push((&XML_MALFORMED, malformed(&source, offset, error.message)));
+            }
+            Ok(xml) => match DocKind::of_root(xml.root_element()) {
+                None if !explicit => return None,
+                None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                Some(kind) => {
+                    let feed = FeedDoc::new(&xml, kind, url.as_ref());
+                    let mut checker = Checker::new(&feed);
+                    for rule in rules::RULES {
+                        if options.levels.level(rule).is_some() {
+                            checker.run(rule);
+                        }
+                    }
+                    findings = checker.into_findings();
+                    summary = Some(DocSummary::of(&feed, &source));
+                }
+            },
+        }
+    }
+    let diagnostics: Vec<Diagnostic> = findings
+        .into_iter()
+        .filter_map(|(rule, pending)| {
+            let level = options.levels.level(rule)?;
+            Some(pending.resolve(rule.id, level, 0, &source))
+        })
+        .collect();
+    let text = (options.keep_sources && !diagnostics.is_empty()).then(|| source.into_text());
+    Some(Outcome {
+        document: Document {
+            name,
+            url,
+            text,
+            summary,
+        },
+        diagnostics,
+    })
+}
+
+fn malformed(source: &Source, offset: usize, message: String) -> Pending {
+    let offset = offset.min(source.text().len());
+    // One character wide, so the snippet shows where; empty at end of file.
+    let end = source.text()[offset..]
+        .chars()
+        .next()
+        .map_or(offset, |c| offset + c.len_utf8());
+    Pending::new(offset..end, format!("not well-formed XML: {message}"))
+        .label("here")
+        .note("no other rule runs on a document that does not parse")
+}
+
+fn unknown_document(xml: &roxmltree::Document) -> Pending {
+    let root = xml.root_element();
+    let name = root.tag_name();
+    let what = match name.namespace() {
+        Some(ns) => format!("<{}> in namespace \"{ns}\"", name.name()),
+        None => format!("<{}>", name.name()),
+    };
+    Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
+        .label("root element")
+        .note("feedlint lints Atom feeds (atom:feed), RSS (rss) and Deleted Entry Documents (at:deleted-entry); this file is not linted further")
+}
+
+/// A lexical look at the root element's local name, before parsing, so that
+/// walked files that are not feeds are skipped without building a DOM.
+fn root_name_is_feed(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{FEFF}');
+    loop {
+        rest = rest.trim_start();
+        let skip = if rest.starts_with("<?") {
+            rest.find("?>").map(|i| i + 2)
+        } else if rest.starts_with("<!--") {
+            rest.find("-->").map(|i| i + 3)
+        } else if rest.starts_with("<!DOCTYPE") {
+            doctype_len(rest)
+        } else {
+            break;
+        };
+        match skip {
+            Some(len) => rest = &rest[len..],
+            None => return false,
+        }
+    }
+    let Some(tag) = rest.strip_prefix('<') else {
+        return false;
+    };
+    let name_len = tag
+        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+        .unwrap_or(tag.len());
+    let qname = &tag[..name_len];
+    let local = qname.rsplit(':').next().unwrap_or(qname);
+    matches!(local, "feed" | "rss" | "deleted-entry")
+}
+
+/// Length of a DOCTYPE declaration, internal subset included.
+fn doctype_len(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    for (i, b) in text.bytes().enumerate() {
+        match (quote, b) {
+            (Some(q), _) if b == q => quote = None,
+            (Some(_), _) => {}
+            (None, b'"' | b'\'') => quote = Some(b),
+            (None, b'[') => depth += 1,
+            (None, b']') => depth = depth.saturating_sub(1),
+            (None, b'>') if depth == 0 => return Some(i + 1),
+            _ => {}
+        }
+    }
+    None
+}

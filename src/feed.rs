@@ -1,0 +1,316 @@
+//! The typed view over a parsed document that rules read: what kind of
+//! document it is, its head section, its navigation links with resolved
+//! targets, and its feed-history markers.
+
+use std::ops::Range;
+
+use roxmltree::{Document, Node};
+use url::Url;
+
+use crate::iri;
+
+pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
+pub const FH_NS: &str = "http://purl.org/syndication/history/1.0";
+pub const AT_NS: &str = "http://purl.org/atompub/tombstones/1.0";
+pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+
+/// Prefix that makes a relation an IRI naming a registered relation.
+const IANA_RELATION_PREFIX: &str = "http://www.iana.org/assignments/relation/";
+
+/// The RFC 5005 relations that tie the documents of a logical feed together.
+pub const NAVIGATION_RELATIONS: [&str; 7] = [
+    "prev-archive",
+    "next-archive",
+    "current",
+    "first",
+    "last",
+    "previous",
+    "next",
+];
+pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocKind {
+    /// An Atom Feed Document: root `atom:feed`.
+    Atom,
+    /// An RSS document: root `rss`, the `channel` is the head section.
+    Rss,
+    /// A Deleted Entry Document (RFC 6721 §4): root `at:deleted-entry`.
+    DeletedEntry,
+}
+
+impl DocKind {
+    pub fn of_root(root: Node<'_, '_>) -> Option<DocKind> {
+        let name = root.tag_name();
+        match (name.namespace(), name.name()) {
+            (Some(ATOM_NS), "feed") => Some(DocKind::Atom),
+            (None, "rss") => Some(DocKind::Rss),
+            (Some(AT_NS), "deleted-entry") => Some(DocKind::DeletedEntry),
+            _ => None,
+        }
+    }
+}
+
+pub fn is(node: Node<'_, '_>, namespace: &str, name: &str) -> bool {
+    node.is_element()
+        && node.tag_name().name() == name
+        && node.tag_name().namespace() == Some(namespace)
+}
+
+pub fn is_atom_link(node: Node<'_, '_>) -> bool {
+    is(node, ATOM_NS, "link")
+}
+
+/// The start tag of an element (`<name ...>`), where findings about the
+/// element point: never the whole subtree.
+pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
+    let range = node.range();
+    let text = node.document().input_text();
+    let from = node
+        .attributes()
+        .last()
+        .map_or(range.start, |a| a.range().end);
+    let end = text[from..range.end]
+        .find('>')
+        .map_or(range.end, |i| from + i + 1);
+    range.start..end
+}
+
+/// The value of an attribute, without its quotes.
+pub fn attribute_value_range(node: Node<'_, '_>, name: &str) -> Option<Range<usize>> {
+    node.attributes()
+        .find(|a| a.name() == name && a.namespace().is_none())
+        .map(|a| a.range_value())
+}
+
+/// A relation as RFC 4287 §4.2.7.2 and RFC 5005 compare it: absent means
+/// `alternate`, the IANA registry prefix is dropped, and registered names
+/// compare ASCII case-insensitively.
+pub fn normalize_relation(rel: Option<&str>) -> String {
+    let rel = rel.map_or("alternate", str::trim);
+    let rel = rel.strip_prefix(IANA_RELATION_PREFIX).unwrap_or(rel);
+    if rel.contains(':') {
+        rel.to_owned()
+    } else {
+        rel.to_ascii_lowercase()
+    }
+}
+
+/// The base URI in scope for an element: the document URL, then every
+/// `xml:base` from the root down (XML Base §4.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Base {
+    Known(Url),
+    /// No `xml:base` in scope and the document has no URL.
+    Missing,
+    /// An `xml:base` in scope could not be resolved; `at` is its value.
+    Broken {
+        at: Range<usize>,
+    },
+}
+
+/// One `atom:link`, with what the rules need of it.
+#[derive(Debug, Clone)]
+pub struct Link<'a, 'input> {
+    pub node: Node<'a, 'input>,
+    /// The normalized relation (see [`normalize_relation`]).
+    pub rel: String,
+    pub rel_range: Option<Range<usize>>,
+    pub href: Option<&'a str>,
+    pub href_range: Option<Range<usize>>,
+    /// The absolute target with any fragment removed, when it resolves.
+    pub target: Option<Url>,
+}
+
+impl Link<'_, '_> {
+    /// What findings about the link point at: its `href`, else its start tag.
+    pub fn span(&self) -> Range<usize> {
+        self.href_range
+            .clone()
+            .unwrap_or_else(|| start_tag(self.node))
+    }
+
+    /// What findings about the relation point at.
+    pub fn rel_span(&self) -> Range<usize> {
+        self.rel_range
+            .clone()
+            .unwrap_or_else(|| start_tag(self.node))
+    }
+
+    /// The key two targets are compared by: the resolved IRI, else the raw
+    /// `href` (for documents without a URL).
+    pub fn target_key(&self) -> Option<String> {
+        match (&self.target, self.href) {
+            (Some(url), _) => Some(url.as_str().to_owned()),
+            (None, Some(href)) => Some(href.to_owned()),
+            (None, None) => None,
+        }
+    }
+}
+
+/// A parsed feed document as the rules see it.
+pub struct FeedDoc<'a, 'input> {
+    pub xml: &'a Document<'input>,
+    pub kind: DocKind,
+    pub root: Node<'a, 'input>,
+    /// `atom:feed`, or the RSS `channel`; `None` for Deleted Entry Documents
+    /// and channel-less RSS.
+    pub head: Option<Node<'a, 'input>>,
+    pub url: Option<&'a Url>,
+    /// Head-section `atom:link` elements, in document order.
+    pub links: Vec<Link<'a, 'input>>,
+    /// Head-section `fh:complete` and `fh:archive` elements.
+    pub complete: Vec<Node<'a, 'input>>,
+    pub archive: Vec<Node<'a, 'input>>,
+}
+
+impl<'a, 'input> FeedDoc<'a, 'input> {
+    pub fn new(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
+        let root = xml.root_element();
+        let head = match kind {
+            DocKind::Atom => Some(root),
+            DocKind::Rss => root.children().find(|n| {
+                n.is_element()
+                    && n.tag_name().name() == "channel"
+                    && n.tag_name().namespace().is_none()
+            }),
+            DocKind::DeletedEntry => None,
+        };
+        let mut doc = FeedDoc {
+            xml,
+            kind,
+            root,
+            head,
+            url,
+            links: Vec::new(),
+            complete: Vec::new(),
+            archive: Vec::new(),
+        };
+        if let Some(head) = head {
+            for child in head.children().filter(Node::is_element) {
+                if is_atom_link(child) {
+                    let link = doc.link(child);
+                    doc.links.push(link);
+                } else if is(child, FH_NS, "complete") {
+                    doc.complete.push(child);
+                } else if is(child, FH_NS, "archive") {
+                    doc.archive.push(child);
+                }
+            }
+        }
+        doc
+    }
+
+    /// Reads an `atom:link` anywhere in the document.
+    pub fn link(&self, node: Node<'a, 'input>) -> Link<'a, 'input> {
+        let href = node.attribute("href");
+        let target = href.and_then(|href| self.resolve(node, href).ok());
+        Link {
+            node,
+            rel: normalize_relation(node.attribute("rel")),
+            rel_range: attribute_value_range(node, "rel"),
+            href,
+            href_range: attribute_value_range(node, "href"),
+            target,
+        }
+    }
+
+    /// Resolves a reference found on `node` (its own `xml:base` applies, as
+    /// XML Base says for attributes of the element that carries it).
+    pub fn resolve(&self, node: Node<'a, 'input>, reference: &str) -> Result<Url, Base> {
+        if iri::check_iri_reference(reference).is_err() {
+            return Err(Base::Missing);
+        }
+        if iri::has_scheme(reference) {
+            return Url::parse(reference)
+                .map(iri::without_fragment)
+                .map_err(|_| Base::Missing);
+        }
+        match self.base(node) {
+            Base::Known(base) => base
+                .join(reference)
+                .map(iri::without_fragment)
+                .map_err(|_| Base::Known(base)),
+            other => Err(other),
+        }
+    }
+
+    /// The base URI in scope at `node`, its own `xml:base` included.
+    pub fn base(&self, node: Node<'a, 'input>) -> Base {
+        let bases: Vec<_> = node
+            .ancestors()
+            .filter_map(|n| n.attribute_node((XML_NS, "base")))
+            .collect();
+        let mut base = self.url.cloned();
+        for attribute in bases.iter().rev() {
+            let value = attribute.value();
+            let next = if iri::check_iri_reference(value).is_err() {
+                None
+            } else if iri::has_scheme(value) {
+                Url::parse(value).ok()
+            } else {
+                base.as_ref()
+                    .filter(|b| !b.cannot_be_a_base())
+                    .and_then(|b| b.join(value).ok())
+            };
+            match next {
+                Some(url) => base = Some(url),
+                None => {
+                    return Base::Broken {
+                        at: attribute.range_value(),
+                    }
+                }
+            }
+        }
+        base.map_or(Base::Missing, Base::Known)
+    }
+
+    /// The first `self` link's target.
+    pub fn self_link(&self) -> Option<&Link<'a, 'input>> {
+        self.links.iter().find(|l| l.rel == "self")
+    }
+
+    pub fn links_with<'s>(
+        &'s self,
+        rel: &'s str,
+    ) -> impl Iterator<Item = &'s Link<'a, 'input>> + 's {
+        self.links.iter().filter(move |l| l.rel == rel)
+    }
+
+    pub fn first_link(&self, rel: &str) -> Option<&Link<'a, 'input>> {
+        self.links.iter().find(|l| l.rel == rel)
+    }
+
+    pub fn has_link(&self, rel: &str) -> bool {
+        self.first_link(rel).is_some()
+    }
+
+    /// Whether a link points at this very document: its URL or its `self` IRI.
+    pub fn is_self_target(&self, link: &Link<'_, '_>) -> bool {
+        let Some(key) = link.target_key() else {
+            return false;
+        };
+        self.url.is_some_and(|url| url.as_str() == key)
+            || self
+                .self_link()
+                .filter(|s| !std::ptr::eq(*s, link))
+                .and_then(Link::target_key)
+                .is_some_and(|self_key| self_key == key)
+    }
+
+    /// Whether `link` leads to a document other than this one.
+    pub fn points_elsewhere(&self, link: &Link<'_, '_>) -> bool {
+        link.target_key().is_some() && !self.is_self_target(link)
+    }
+
+    /// Every element of the document, in document order, without recursion.
+    pub fn elements(&self) -> impl Iterator<Item = Node<'a, 'input>> {
+        self.xml.descendants().filter(Node::is_element)
+    }
+
+    /// Whether `node` is a direct child of the head section.
+    pub fn in_head(&self, node: Node<'_, '_>) -> bool {
+        self.head
+            .is_some_and(|head| node.parent_element().is_some_and(|p| p.id() == head.id()))
+    }
+}

@@ -1,0 +1,236 @@
+//! IRI references: strict RFC 3987 syntax checks, and resolution with `url`.
+//!
+//! The WHATWG parser behind `url` silently repairs what RFC 3987 forbids
+//! (spaces, backslashes, `{}`), so syntax is checked here first, by hand;
+//! `url` is used only to resolve references that passed (RFC 3986 §5).
+
+use url::Url;
+
+/// Why a string is not an IRI reference: the message, and the byte offset
+/// (into the string) of the first offending character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IriError {
+    pub offset: usize,
+    pub len: usize,
+    pub message: String,
+}
+
+fn error(offset: usize, len: usize, message: impl Into<String>) -> IriError {
+    IriError {
+        offset,
+        len,
+        message: message.into(),
+    }
+}
+
+/// Checks that `text` is an IRI reference (RFC 3987 §2.2: `IRI-reference`).
+pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
+    for (i, c) in text.char_indices() {
+        let what = match c {
+            ' ' => "a space",
+            '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => "a control character",
+            '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`' => {
+                "a character that must be percent-encoded"
+            }
+            '%' => {
+                let hex = text.as_bytes().get(i + 1..i + 3);
+                if hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
+                    continue;
+                }
+                return Err(error(
+                    i,
+                    1,
+                    "\"%\" is not followed by two hexadecimal digits (write \"%25\" for a literal percent sign)",
+                ));
+            }
+            '\u{FFF0}'..='\u{FFFF}' => "a Unicode non-character or special",
+            _ => continue,
+        };
+        return Err(error(
+            i,
+            c.len_utf8(),
+            format!("{what} ({c:?}) is not allowed in an IRI"),
+        ));
+    }
+
+    // The fragment is everything after the first '#'; it may not hold another.
+    let (before_fragment, fragment) = match text.find('#') {
+        Some(i) => (&text[..i], Some(i)),
+        None => (text, None),
+    };
+    if let Some(f) = fragment {
+        if let Some(j) = text[f + 1..].find(['#', '[', ']']) {
+            return Err(error(
+                f + 1 + j,
+                1,
+                "the fragment contains a \"#\", \"[\" or \"]\"",
+            ));
+        }
+    }
+
+    // A ':' before any '/', '?' or '#' ends a scheme.
+    let first_delim = before_fragment
+        .find(['/', '?'])
+        .unwrap_or(before_fragment.len());
+    let mut rest_at = 0;
+    if let Some(colon) = before_fragment[..first_delim].find(':') {
+        let scheme = &text[..colon];
+        let valid = scheme
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        if !valid {
+            return Err(error(
+                0,
+                colon.max(1),
+                format!("\"{scheme}\" is not a valid scheme (a letter, then letters, digits, \"+\", \"-\" or \".\")"),
+            ));
+        }
+        rest_at = colon + 1;
+    }
+
+    let hier = &before_fragment[rest_at..];
+    let query_at = hier.find('?').unwrap_or(hier.len());
+    let hier_part = &hier[..query_at];
+    let mut path_at = rest_at;
+    let mut path = hier_part;
+    if let Some(after) = hier_part.strip_prefix("//") {
+        let authority_len = after.find('/').unwrap_or(after.len());
+        let authority = &after[..authority_len];
+        check_authority(authority, rest_at + 2)?;
+        path_at = rest_at + 2 + authority_len;
+        path = &after[authority_len..];
+    }
+    if let Some(j) = path.find(['[', ']']) {
+        return Err(error(
+            path_at + j,
+            1,
+            "\"[\" and \"]\" are allowed only around an IP literal host",
+        ));
+    }
+    if let Some(j) = hier[query_at..].find(['[', ']']) {
+        return Err(error(
+            rest_at + query_at + j,
+            1,
+            "\"[\" and \"]\" are allowed only around an IP literal host",
+        ));
+    }
+    Ok(())
+}
+
+fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
+    let host_at = authority.rfind('@').map_or(0, |i| i + 1);
+    if let Some(j) = authority[..host_at].find(['[', ']']) {
+        return Err(error(at + j, 1, "\"[\" or \"]\" in the user information"));
+    }
+    let host_port = &authority[host_at..];
+    let port = if host_port.starts_with('[') {
+        let Some(close) = host_port.find(']') else {
+            return Err(error(
+                at + host_at,
+                host_port.len(),
+                "the IP literal host has no closing \"]\"",
+            ));
+        };
+        let literal = &host_port[1..close];
+        let valid = literal.parse::<std::net::Ipv6Addr>().is_ok()
+            || (literal.starts_with(['v', 'V']) && literal.contains('.'));
+        if !valid {
+            return Err(error(
+                at + host_at,
+                close + 1,
+                format!("\"[{literal}]\" is not a valid IPv6 address"),
+            ));
+        }
+        let after = &host_port[close + 1..];
+        match after.strip_prefix(':') {
+            Some(port) => Some((port, at + host_at + close + 2)),
+            None if after.is_empty() => None,
+            None => {
+                return Err(error(
+                    at + host_at + close + 1,
+                    after.len(),
+                    "unexpected text after the IP literal host",
+                ))
+            }
+        }
+    } else {
+        if let Some(j) = host_port.find(['[', ']']) {
+            return Err(error(
+                at + host_at + j,
+                1,
+                "\"[\" and \"]\" are allowed only around an IP literal host",
+            ));
+        }
+        host_port
+            .rfind(':')
+            .map(|c| (&host_port[c + 1..], at + host_at + c + 1))
+    };
+    if let Some((port, port_at)) = port {
+        if !port.chars().all(|c| c.is_ascii_digit()) {
+            return Err(error(
+                port_at,
+                port.len(),
+                format!("\"{port}\" is not a valid port (digits only)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
+pub fn has_scheme(text: &str) -> bool {
+    let end = text.find(['/', '?', '#']).unwrap_or(text.len());
+    text[..end].contains(':')
+}
+
+/// The form two link targets are compared in: resolved, fragment removed,
+/// normalized by the WHATWG serialization (case of scheme and host,
+/// default port, dot segments).
+pub fn without_fragment(mut url: Url) -> Url {
+    url.set_fragment(None);
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(text: &str) -> IriError {
+        check_iri_reference(text).expect_err(text)
+    }
+
+    #[test]
+    fn accepts_iri_references() {
+        for ok in [
+            "",
+            "http://example.org/feed.atom",
+            "/feed/index.atom",
+            "../2003/11/index.atom?page=2#top",
+            "http://例え.テスト/パス",
+            "urn:uuid:60a76c80-d399-11d9-b93c-0003939e0af6",
+            "tag:example.org,2003:3.2397",
+            "http://[::1]:8080/x",
+            "mailto:a@example.org",
+            "a%20b",
+        ] {
+            assert_eq!(check_iri_reference(ok), Ok(()), "{ok}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_rfc3987_forbids() {
+        assert_eq!(bad("http://example.org/a b").offset, 20);
+        assert!(bad("${base}/feed").message.contains("percent-encoded"));
+        assert!(bad("http://x/%zz").message.contains("hexadecimal"));
+        assert!(bad("http://x/a\\b").message.contains("percent-encoded"));
+        assert!(bad("1http://x/").message.contains("scheme"));
+        assert!(bad("http://[::g]/").message.contains("IPv6"));
+        assert!(bad("http://x:8o/").message.contains("port"));
+        assert!(bad("http://x/#a#b").message.contains("fragment"));
+        assert!(bad("http://x/[a]").message.contains("IP literal"));
+    }
+}

@@ -1,0 +1,309 @@
+//! The command line: arguments → library → printed report → exit status.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use feedlint::report::{self, Format};
+use feedlint::{rules, Input, Level, Levels, Options};
+use url::Url;
+
+/// A strict linter for paged, archived and tombstoned feeds (RFC 5005, RFC 6721).
+#[derive(Parser, Debug)]
+#[command(name = "feedlint", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    lint: LintArgs,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// List every rule: id, default level, scope and summary.
+    Rules {
+        #[arg(long, value_enum, default_value_t = ListFormat::Text)]
+        format: ListFormat,
+    },
+    /// Print a rule's documentation.
+    Explain {
+        /// The rule id, e.g. next-archive-unsealed.
+        rule: String,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct LintArgs {
+    /// Files or directories to lint, or - for standard input [default: .]
+    paths: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
+    format: OutputFormat,
+    /// When to colour the text output (auto: on a terminal, unless NO_COLOR is set).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// The URL at which the linted directory (or a named file's directory) is published.
+    #[arg(long, value_name = "URL")]
+    base_url: Option<Url>,
+    /// The URL of the single document linted (a file, or - for standard input).
+    #[arg(long, value_name = "URL")]
+    url: Option<Url>,
+    /// Turn a rule off (repeatable).
+    #[arg(long, value_name = "RULE")]
+    allow: Vec<String>,
+    /// Report a rule as a warning (repeatable).
+    #[arg(long, value_name = "RULE")]
+    warn: Vec<String>,
+    /// Report a rule as an error (repeatable); `--deny warnings` raises every warning.
+    #[arg(long, value_name = "RULE")]
+    deny: Vec<String>,
+    /// The lowest level that makes the exit status 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    fail_on: FailOn,
+    /// Exit 0 even when there are findings (the run failing is still 2).
+    #[arg(long)]
+    exit_zero: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum OutputFormat {
+    /// Source snippets with labels, notes and help.
+    Text,
+    /// One line a finding: FILE:LINE:COL: LEVEL[RULE] MESSAGE.
+    Concise,
+    /// One JSON object with every finding and its spans.
+    Json,
+    /// One JSON object a line, then a summary line.
+    JsonLines,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ListFormat {
+    Text,
+    Json,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug)]
+enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+const USAGE_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let matches = match Cli::command().try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) if !error.use_stderr() => {
+            // --help and --version
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => return fail(&one_line(&error)),
+    };
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => return fail(&one_line(&error)),
+    };
+    match cli.command {
+        Some(Command::Rules { format }) => list_rules(format),
+        Some(Command::Explain { rule }) => explain(&rule),
+        None => run(cli.lint, &matches),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("feedlint: error: {message}");
+    ExitCode::from(USAGE_ERROR)
+}
+
+/// clap's errors span several lines; users and scripts get one.
+fn one_line(error: &clap::Error) -> String {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match error.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        Some(ContextValue::Strings(v)) => Some(v.join(", ")),
+        _ => None,
+    };
+    match error.kind() {
+        ErrorKind::InvalidValue => format!(
+            "invalid value '{}' for '{}'; accepted: {}",
+            context(ContextKind::InvalidValue).unwrap_or_default(),
+            context(ContextKind::InvalidArg).unwrap_or_default(),
+            context(ContextKind::ValidValue).unwrap_or_default()
+        ),
+        ErrorKind::UnknownArgument => {
+            let options: Vec<String> = Cli::command()
+                .get_arguments()
+                .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+                .collect();
+            format!(
+                "unknown option '{}'; accepted: {}, --help, --version",
+                context(ContextKind::InvalidArg).unwrap_or_default(),
+                options.join(", ")
+            )
+        }
+        _ => {
+            let text = error.to_string();
+            let first = text.lines().next().unwrap_or_default();
+            first.trim_start_matches("error: ").to_owned()
+        }
+    }
+}
+
+fn list_rules(format: ListFormat) -> ExitCode {
+    let mut out = io::stdout().lock();
+    let result = match format {
+        ListFormat::Text => rules::RULES.iter().try_for_each(|rule| {
+            writeln!(
+                out,
+                "{:<28} {:<8} {:<10} {}",
+                rule.id,
+                rule.level,
+                rule.scope.as_str(),
+                rule.summary
+            )
+        }),
+        ListFormat::Json => {
+            let list: Vec<_> = rules::RULES
+                .iter()
+                .map(|rule| {
+                    serde_json::json!({
+                        "id": rule.id,
+                        "level": rule.level,
+                        "scope": rule.scope.as_str(),
+                        "summary": rule.summary,
+                        "spec": rule.spec,
+                        "url": format!("rules/{}.md", rule.id),
+                    })
+                })
+                .collect();
+            writeln!(out, "{}", serde_json::json!({ "rules": list }))
+        }
+    };
+    if result.is_err() {
+        return ExitCode::from(USAGE_ERROR);
+    }
+    ExitCode::SUCCESS
+}
+
+fn explain(id: &str) -> ExitCode {
+    match rules::find(id) {
+        Some(rule) => {
+            print!("{}", rule.doc);
+            ExitCode::SUCCESS
+        }
+        None => fail(&format!(
+            "unknown rule '{id}' (see 'feedlint rules' for the accepted ids)"
+        )),
+    }
+}
+
+/// Rule levels in command-line order, so that a later flag wins.
+fn levels(args: &LintArgs, matches: &ArgMatches) -> Result<Levels, String> {
+    let mut settings: Vec<(usize, &str, Option<Level>)> = Vec::new();
+    for (flag, values, level) in [
+        ("allow", &args.allow, None),
+        ("warn", &args.warn, Some(Level::Warning)),
+        ("deny", &args.deny, Some(Level::Error)),
+    ] {
+        let indices = matches.indices_of(flag).into_iter().flatten();
+        settings.extend(indices.zip(values).map(|(i, id)| (i, id.as_str(), level)));
+    }
+    settings.sort_by_key(|(i, _, _)| *i);
+    let mut levels = Levels::default();
+    for (_, id, level) in settings {
+        levels.set(id, level).map_err(|e| e.to_string())?;
+    }
+    Ok(levels)
+}
+
+fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
+    let levels = match levels(&args, matches) {
+        Ok(levels) => levels,
+        Err(message) => return fail(&message),
+    };
+    let paths = if args.paths.is_empty() {
+        vec![".".to_owned()]
+    } else {
+        args.paths.clone()
+    };
+    if let Some(url) = paths
+        .iter()
+        .find(|p| p.starts_with("http://") || p.starts_with("https://"))
+    {
+        return fail(&format!("cannot lint {url}: fetching URLs is not supported by this version; download the feed and lint the file with --url"));
+    }
+    if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
+        return fail(
+            "--url names the URL of one document: give exactly one file, or - for standard input",
+        );
+    }
+    let mut inputs = Vec::with_capacity(paths.len());
+    let mut read_stdin = false;
+    for path in &paths {
+        if path == "-" {
+            if read_stdin {
+                return fail("- (standard input) may be given only once");
+            }
+            read_stdin = true;
+            let mut bytes = Vec::new();
+            if let Err(error) = io::stdin().lock().read_to_end(&mut bytes) {
+                return fail(&format!("cannot read standard input: {error}"));
+            }
+            inputs.push(Input::Stdin(bytes));
+        } else {
+            inputs.push(Input::Path(PathBuf::from(path)));
+        }
+    }
+    let format = match args.format {
+        OutputFormat::Text => Format::Text,
+        OutputFormat::Concise => Format::Concise,
+        OutputFormat::Json => Format::Json,
+        OutputFormat::JsonLines => Format::JsonLines,
+    };
+    let options = Options {
+        levels,
+        base_url: args.base_url,
+        url: args.url,
+        keep_sources: format == Format::Text,
+    };
+    let report = feedlint::lint(inputs, &options);
+
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    if report::write(&report, format, color, &mut out)
+        .and_then(|()| out.flush())
+        .is_err()
+    {
+        return ExitCode::from(USAGE_ERROR);
+    }
+    for failure in &report.failures {
+        eprintln!("feedlint: error: {failure}");
+    }
+    if !report.failures.is_empty() {
+        return ExitCode::from(USAGE_ERROR);
+    }
+    let fail_on = match args.fail_on {
+        FailOn::Error => Level::Error,
+        FailOn::Warning => Level::Warning,
+        FailOn::Info => Level::Info,
+    };
+    let failing = report.diagnostics.iter().any(|d| d.level >= fail_on);
+    ExitCode::from(u8::from(failing && !args.exit_zero))
+}

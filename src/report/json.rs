@@ -1,0 +1,131 @@
+//! `--format json` and `--format json-lines`, field for field as the
+//! command-line contract shows them.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::{doc_url, file_of, spec_of};
+use crate::diagnostic::{Diagnostic, Level};
+use crate::engine::Report;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    version: u32,
+    tool: Tool,
+    summary: Summary,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct Tool {
+    name: &'static str,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    documents: usize,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    rule: &'static str,
+    level: Level,
+    message: &'a str,
+    file: &'a str,
+    spans: Vec<JsonSpan<'a>>,
+    notes: &'a [String],
+    help: Option<&'a str>,
+    spec: &'static str,
+    url: String,
+}
+
+#[derive(Serialize)]
+struct JsonSpan<'a> {
+    file: &'a str,
+    byte_start: usize,
+    byte_end: usize,
+    line_start: usize,
+    column_start: usize,
+    line_end: usize,
+    column_end: usize,
+    is_primary: bool,
+    label: Option<&'a str>,
+}
+
+fn summary(report: &Report) -> Summary {
+    Summary {
+        documents: report.documents.len(),
+        errors: report.count(Level::Error),
+        warnings: report.count(Level::Warning),
+        infos: report.count(Level::Info),
+    }
+}
+
+fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
+    JsonDiagnostic {
+        rule: diagnostic.rule,
+        level: diagnostic.level,
+        message: &diagnostic.message,
+        file: file_of(report, diagnostic.primary()),
+        spans: diagnostic
+            .spans
+            .iter()
+            .map(|span| JsonSpan {
+                file: file_of(report, span),
+                byte_start: span.byte_start,
+                byte_end: span.byte_end,
+                line_start: span.line_start,
+                column_start: span.column_start,
+                line_end: span.line_end,
+                column_end: span.column_end,
+                is_primary: span.is_primary,
+                label: span.label.as_deref(),
+            })
+            .collect(),
+        notes: &diagnostic.notes,
+        help: diagnostic.help.as_deref(),
+        spec: spec_of(diagnostic),
+        url: doc_url(diagnostic),
+    }
+}
+
+pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let json = JsonReport {
+        version: 1,
+        tool: Tool {
+            name: "feedlint",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        summary: summary(report),
+        diagnostics: report
+            .diagnostics
+            .iter()
+            .map(|d| diagnostic(report, d))
+            .collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &json)?;
+    writeln!(out)
+}
+
+pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    for d in &report.diagnostics {
+        serde_json::to_writer(&mut *out, &diagnostic(report, d))?;
+        writeln!(out)?;
+    }
+    #[derive(Serialize)]
+    struct Last {
+        summary: Summary,
+    }
+    serde_json::to_writer(
+        &mut *out,
+        &Last {
+            summary: summary(report),
+        },
+    )?;
+    writeln!(out)
+}

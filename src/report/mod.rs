@@ -1,0 +1,89 @@
+//! Renderers: one per output format. Each writes the whole report; the
+//! bytes depend only on the report, never on thread count or timing.
+
+use std::io::{self, Write};
+
+use crate::diagnostic::{Diagnostic, Level, Span};
+use crate::engine::Report;
+use crate::rules;
+
+mod json;
+mod text;
+
+pub use json::{write_json, write_json_lines};
+pub use text::write_text;
+
+/// The output formats users can choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Concise,
+    Json,
+    JsonLines,
+}
+
+impl Format {
+    pub const NAMES: &'static str = "text, concise, json, json-lines";
+}
+
+/// Writes the report in `format`. `color` only matters for `text`.
+pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Text => write_text(report, color, out),
+        Format::Concise => write_concise(report, out),
+        Format::Json => write_json(report, out),
+        Format::JsonLines => write_json_lines(report, out),
+    }
+}
+
+/// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
+pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    for diagnostic in &report.diagnostics {
+        let span = diagnostic.primary();
+        writeln!(
+            out,
+            "{}:{}:{}: {}[{}] {}",
+            file_of(report, span),
+            span.line_start,
+            span.column_start,
+            diagnostic.level,
+            diagnostic.rule,
+            diagnostic.message
+        )?;
+    }
+    Ok(())
+}
+
+fn file_of<'r>(report: &'r Report, span: &Span) -> &'r str {
+    &report.documents[span.doc].name
+}
+
+/// The spec section a diagnostic's rule enforces.
+fn spec_of(diagnostic: &Diagnostic) -> &'static str {
+    rules::find(diagnostic.rule).map_or("", |rule| rule.spec)
+}
+
+/// Where a rule's documentation lives, relative to the project.
+fn doc_url(diagnostic: &Diagnostic) -> String {
+    format!("rules/{}.md", diagnostic.rule)
+}
+
+/// "3 errors, 1 warning and no infos in 4 documents".
+pub fn summary_line(report: &Report) -> String {
+    fn count(n: usize, what: &str) -> String {
+        match n {
+            0 => format!("no {what}s"),
+            1 => format!("1 {what}"),
+            n => format!("{n} {what}s"),
+        }
+    }
+    let documents = report.documents.len();
+    format!(
+        "{}, {} and {} in {} document{}",
+        count(report.count(Level::Error), "error"),
+        count(report.count(Level::Warning), "warning"),
+        count(report.count(Level::Info), "info"),
+        documents,
+        if documents == 1 { "" } else { "s" }
+    )
+}

@@ -1,0 +1,222 @@
+//! Archived feeds (RFC 5005 §4), as far as one document shows them.
+
+use std::collections::HashMap;
+
+use super::{rule, Checker, Rule};
+use crate::feed::{start_tag, FeedDoc, NAVIGATION_RELATIONS};
+
+const ADD_ARCHIVE_MARKER: &str =
+    "add <fh:archive/> to the head section (with xmlns:fh=\"http://purl.org/syndication/history/1.0\")";
+
+pub static ARCHIVE_MISSING_MARKER: Rule = rule!(
+    "archive-missing-marker", Warning, DocAndSet, Some(archive_missing_marker),
+    summary: "a document that behaves as an archive has no fh:archive",
+    spec: "RFC 5005 §4",
+);
+
+fn archive_missing_marker(cx: &mut Checker) {
+    let feed = cx.feed;
+    if !feed.archive.is_empty() || !feed.complete.is_empty() {
+        return;
+    }
+    let evidence = feed
+        .links
+        .iter()
+        .find(|l| (l.rel == "current" && feed.points_elsewhere(l)) || l.rel == "next-archive");
+    let Some(link) = evidence else { return };
+    let why = if link.rel == "current" {
+        "it links to its subscription document with rel=\"current\""
+    } else {
+        "it has a next-archive link, so a newer document follows it"
+    };
+    cx.report(
+        Checker::at(link.rel_span(), format!("this document is an archive ({why}) but has no fh:archive"))
+            .label("archive link")
+            .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
+            .help(ADD_ARCHIVE_MARKER),
+    );
+}
+
+pub static ARCHIVE_MISSING_CURRENT: Rule = rule!(
+    "archive-missing-current", Warning, Doc, Some(archive_missing_current),
+    summary: "an archive document does not link to its subscription document",
+    spec: "RFC 5005 §4",
+);
+
+fn archive_missing_current(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(archive) = feed.archive.first() else {
+        return;
+    };
+    if feed.has_link("current") {
+        return;
+    }
+    cx.report(
+        Checker::at(start_tag(*archive), "this archive has no \"current\" link to its subscription document")
+            .label("archive marker")
+            .note("RFC 5005 §4: archive documents SHOULD indicate their associated subscription documents using the \"current\" link relation")
+            .help("add <link rel=\"current\" href=\"...\"/> pointing at the subscription document"),
+    );
+}
+
+pub static NEXT_ARCHIVE_UNSEALED: Rule = rule!(
+    "next-archive-unsealed", Error, DocAndSet, Some(next_archive_unsealed),
+    summary: "a next-archive link points at a document that is not a sealed archive",
+    spec: "RFC 5005 §4",
+);
+
+fn next_archive_unsealed(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(current) = feed.first_link("current") else {
+        return;
+    };
+    let Some(current_key) = current.target_key() else {
+        return;
+    };
+    for next in feed.links_with("next-archive") {
+        if next.target_key().as_deref() == Some(current_key.as_str()) {
+            cx.report(
+                Checker::at(next.span(), "next-archive points at the subscription document, which is not a sealed archive")
+                    .label("this link")
+                    .secondary(current.span(), "the same document, named as current")
+                    .note("RFC 5005 §4: the most recent complete archive has no next-archive; it would be an error to link to an archive before completion")
+                    .help("remove the next-archive link until the following archive is complete"),
+            );
+        }
+    }
+}
+
+pub static SELF_REFERENCING_LINK: Rule = rule!(
+    "self-referencing-link", Error, Doc, Some(self_referencing_link),
+    summary: "an archive or paging link points at the document itself",
+    spec: "RFC 5005 §3, §4, §6",
+);
+
+fn self_referencing_link(cx: &mut Checker) {
+    let feed = cx.feed;
+    let is_archive = !feed.archive.is_empty();
+    for link in &feed.links {
+        let checked = match link.rel.as_str() {
+            "prev-archive" | "next-archive" | "previous" | "next" => true,
+            "current" => is_archive,
+            _ => false,
+        };
+        if !checked || !feed.is_self_target(link) {
+            continue;
+        }
+        let mut finding = Checker::at(
+            link.span(),
+            format!("this {} link points at the document itself", link.rel),
+        )
+        .label("resolves to this document");
+        if let Some(self_link) = feed
+            .self_link()
+            .filter(|s| s.target_key() == link.target_key())
+        {
+            finding = finding.secondary(self_link.span(), "the document's own self link");
+        }
+        let (note, help) = if link.rel == "current" {
+            (
+                "an archive's current link names the subscription document, which is a different document",
+                "point current at the subscription document, or remove fh:archive if this is the subscription document",
+            )
+        } else {
+            (
+                "a client following it requests the same document again, without end (RFC 5005 §6)",
+                "point it at the neighbouring document, or remove it if there is none",
+            )
+        };
+        cx.report(finding.note(note).help(help));
+    }
+}
+
+pub static DUPLICATE_NAVIGATION_LINK: Rule = rule!(
+    "duplicate-navigation-link", Error, Doc, Some(duplicate_navigation_link),
+    summary: "two head-section links with the same navigation relation and different targets",
+    spec: "RFC 5005 §3, §4",
+);
+
+fn duplicate_navigation_link(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut first_by_rel: HashMap<&str, &crate::feed::Link> = HashMap::new();
+    for link in &feed.links {
+        if !NAVIGATION_RELATIONS.contains(&link.rel.as_str()) {
+            continue;
+        }
+        let Some(first) = first_by_rel.get(link.rel.as_str()) else {
+            first_by_rel.insert(&link.rel, link);
+            continue;
+        };
+        if first.target_key() == link.target_key() {
+            continue;
+        }
+        cx.report(
+            Checker::at(
+                link.span(),
+                format!("a second {} link with a different target", link.rel),
+            )
+            .label("second target")
+            .secondary(first.span(), "first target")
+            .note(format!(
+                "RFC 5005 defines one {} document; consumers pick one of the links unpredictably",
+                link.rel
+            ))
+            .help("keep one of the links"),
+        );
+    }
+}
+
+pub static LEGACY_PREVIOUS_ARCHIVE: Rule = rule!(
+    "legacy-previous-archive", Warning, Doc, Some(legacy_previous_archive),
+    summary: "archives linked with the feed-history draft's rel=\"previous\" instead of prev-archive",
+    spec: "draft-nottingham-atompub-feed-history-05 §4; RFC 5005 §4",
+);
+
+/// A `previous` link used the feed-history-draft way: to reach archives, in
+/// a document that has no `prev-archive` and no other paging link.
+pub(super) fn is_legacy_previous(feed: &FeedDoc) -> bool {
+    feed.complete.is_empty()
+        && feed.has_link("previous")
+        && !feed.has_link("prev-archive")
+        && !["next", "first", "last"]
+            .iter()
+            .any(|rel| feed.has_link(rel))
+}
+
+fn legacy_previous_archive(cx: &mut Checker) {
+    let feed = cx.feed;
+    if !is_legacy_previous(feed) {
+        return;
+    }
+    let Some(previous) = feed.first_link("previous") else {
+        return;
+    };
+    cx.report(
+        Checker::at(previous.rel_span(), "rel=\"previous\" links to an archive the way the feed-history draft did; RFC 5005 consumers follow only prev-archive")
+            .label("draft-style archive link")
+            .note("draft-nottingham-atompub-feed-history-05 §4 linked archives with \"previous\"; RFC 5005 §4 uses \"prev-archive\" and keeps \"previous\" for paged feeds")
+            .help("rename the relation to rel=\"prev-archive\""),
+    );
+}
+
+pub static ARCHIVE_MISSING_SELF: Rule = rule!(
+    "archive-missing-self", Info, Doc, Some(archive_missing_self),
+    summary: "an archive document has no self link",
+    spec: "draft-nottingham-atompub-feed-history-05 §6",
+);
+
+fn archive_missing_self(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(archive) = feed.archive.first() else {
+        return;
+    };
+    if feed.self_link().is_some() {
+        return;
+    }
+    cx.report(
+        Checker::at(start_tag(*archive), "this archive has no self link")
+            .label("archive marker")
+            .note("consumers remember which archives they have processed by the self link's IRI")
+            .help("add <link rel=\"self\" href=\"...\"/> with the archive's permanent IRI"),
+    );
+}

@@ -1,0 +1,167 @@
+//! `atom:link` targets, `xml:base` and IRI references (RFC 4287 §4.2.7,
+//! RFC 3987, XML Base, RFC 5005 §1.2).
+
+use std::ops::Range;
+
+use roxmltree::Node;
+
+use super::{rule, Checker, Rule};
+use crate::feed::{is, is_atom_link, start_tag, Base, FeedDoc, AT_NS, XML_NS};
+use crate::iri;
+
+pub static LINK_MISSING_HREF: Rule = rule!(
+    "link-missing-href", Error, Doc, Some(link_missing_href),
+    summary: "an atom:link has no href",
+    spec: "RFC 4287 §4.2.7.1",
+);
+
+fn link_missing_href(cx: &mut Checker) {
+    for node in cx
+        .feed
+        .elements()
+        .filter(|n| is_atom_link(*n) && !n.has_attribute("href"))
+    {
+        cx.report(
+            Checker::at(start_tag(node), "this link has no href attribute")
+                .label("no href")
+                .note("RFC 4287 §4.2.7.1: atom:link elements MUST have an href attribute")
+                .help("add href=\"...\" with the link's target, or remove the link"),
+        );
+    }
+}
+
+pub static INVALID_IRI: Rule = rule!(
+    "invalid-iri", Error, Doc, Some(invalid_iri),
+    summary: "a link href, xml:base or deleted-entry ref is not a valid IRI reference",
+    spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
+);
+
+/// Every attribute whose value must be an IRI reference: `href` on links,
+/// `xml:base` anywhere, `ref` on deleted entries.
+fn iri_attributes<'a, 'i>(
+    feed: &FeedDoc<'a, 'i>,
+) -> impl Iterator<Item = (Node<'a, 'i>, roxmltree::Attribute<'a, 'i>)> {
+    feed.elements().flat_map(|node| {
+        let is_link = is_atom_link(node);
+        let is_tombstone = is(node, AT_NS, "deleted-entry");
+        node.attributes()
+            .filter(move |a| match (a.namespace(), a.name()) {
+                (Some(XML_NS), "base") => true,
+                (None, "href") => is_link,
+                (None, "ref") => is_tombstone,
+                _ => false,
+            })
+            .map(move |a| (node, a))
+    })
+}
+
+fn describe(attribute: &roxmltree::Attribute) -> String {
+    match attribute.namespace() {
+        Some(XML_NS) => "xml:base".to_owned(),
+        _ => attribute.name().to_owned(),
+    }
+}
+
+/// Narrows a value's span to the offending characters when the value is
+/// written literally (no entity or character references in the way).
+fn narrowed(
+    text: &str,
+    value_range: Range<usize>,
+    value: &str,
+    error: &iri::IriError,
+) -> Range<usize> {
+    if text.get(value_range.clone()) == Some(value) {
+        let start = value_range.start + error.offset;
+        start..start + error.len
+    } else {
+        value_range
+    }
+}
+
+fn invalid_iri(cx: &mut Checker) {
+    let feed = cx.feed;
+    let text = feed.xml.input_text();
+    for (_, attribute) in iri_attributes(feed) {
+        let value = attribute.value();
+        let Err(error) = iri::check_iri_reference(value) else {
+            continue;
+        };
+        let name = describe(&attribute);
+        let placeholder = value.contains("${") || value.contains("{{");
+        let mut finding = Checker::at(
+            narrowed(text, attribute.range_value(), value, &error),
+            format!(
+                "{name}=\"{value}\" is not a valid IRI reference: {}",
+                error.message
+            ),
+        )
+        .label("not allowed here")
+        .secondary(attribute.range_value(), format!("the {name} value"));
+        finding = if placeholder {
+            finding
+                .note("this looks like a template placeholder that was never filled in")
+                .help("fix the template so the real value is written")
+        } else {
+            finding
+                .help("percent-encode the character (a space is \"%20\"), or correct the reference")
+        };
+        cx.report(finding);
+    }
+}
+
+pub static UNRESOLVABLE_RELATIVE_IRI: Rule = rule!(
+    "unresolvable-relative-iri", Error, Doc, Some(unresolvable_relative_iri),
+    summary: "a relative href or xml:base cannot be made absolute",
+    spec: "RFC 5005 §1.2; RFC 3986 §5.1; XML Base §4.2",
+);
+
+/// Why a relative reference could not be resolved against `base`, or `None`
+/// when the problem is elsewhere (an `xml:base` above, reported there).
+fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static str)> {
+    match base {
+        Base::Missing => Some((
+            "there is no base URI to resolve it against: no xml:base is in scope and the document has no URL".to_owned(),
+            "give the document's URL with --url (or --base-url), add an xml:base, or write an absolute IRI",
+        )),
+        Base::Known(url) if url.cannot_be_a_base() => Some((
+            format!("the base URI in scope, \"{url}\", is not hierarchical, so a relative reference cannot be resolved against it"),
+            "set xml:base to an http(s) IRI, or write an absolute IRI",
+        )),
+        Base::Known(url) if url.join(reference).is_err() => Some((
+            format!("it cannot be resolved against the base URI \"{url}\""),
+            "write an absolute IRI",
+        )),
+        Base::Known(_) | Base::Broken { .. } => None,
+    }
+}
+
+fn unresolvable_relative_iri(cx: &mut Checker) {
+    let feed = cx.feed;
+    for (node, attribute) in iri_attributes(feed) {
+        let value = attribute.value();
+        let is_base = attribute.namespace() == Some(XML_NS);
+        if !(is_base || is_atom_link(node))
+            || iri::has_scheme(value)
+            || iri::check_iri_reference(value).is_err()
+        {
+            continue;
+        }
+        // An xml:base is resolved against the base of its parent; an href
+        // against the base of its own element.
+        let base = match (is_base, node.parent_element()) {
+            (true, Some(parent)) => feed.base(parent),
+            (true, None) => feed.url.cloned().map_or(Base::Missing, Base::Known),
+            (false, _) => feed.base(node),
+        };
+        let Some((reason, help)) = unresolvable_reason(&base, value) else {
+            continue;
+        };
+        let name = describe(&attribute);
+        cx.report(
+            Checker::at(attribute.range_value(), format!("relative {name} \"{value}\" cannot be made absolute: {reason}"))
+                .label("relative reference")
+                .note("RFC 5005 §1.2: relative references in links must be absolutised as RFC 3986 §5.1 describes")
+                .help(help),
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! The rule registry: every rule is a `static Rule` with its metadata and,
+//! for document rules, the function that checks it, declared next to that
+//! function. [`RULES`] lists them all; nothing else needs to know a rule.
+
+use std::ops::Range;
+
+use crate::diagnostic::{Level, Pending};
+use crate::feed::FeedDoc;
+
+mod archive;
+mod links;
+mod markers;
+mod paging;
+pub mod xml;
+
+/// What a rule needs to see to decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// One document.
+    Doc,
+    /// The documents of a logical feed together.
+    Set,
+    /// Partly decidable from one document, partly from the set.
+    DocAndSet,
+}
+
+impl Scope {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scope::Doc => "doc",
+            Scope::Set => "set",
+            Scope::DocAndSet => "doc + set",
+        }
+    }
+}
+
+/// A document rule: reads the document, reports through the checker.
+pub type DocCheck = fn(&mut Checker<'_, '_, '_>);
+
+pub struct Rule {
+    /// Stable id: users write it in configs, so it never changes.
+    pub id: &'static str,
+    pub level: Level,
+    pub scope: Scope,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// The section of the specification the rule enforces.
+    pub spec: &'static str,
+    /// The rule's documentation (`rules/ID.md`), for `feedlint explain`.
+    pub doc: &'static str,
+    /// `None` for findings the engine itself makes (e.g. `xml-malformed`).
+    pub check: Option<DocCheck>,
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id)
+    }
+}
+
+/// Declares a rule; its documentation is `rules/ID.md`, embedded.
+macro_rules! rule {
+    ($id:literal, $level:ident, $scope:ident, $check:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
+        $crate::rules::Rule {
+            id: $id,
+            level: $crate::diagnostic::Level::$level,
+            scope: $crate::rules::Scope::$scope,
+            summary: $summary,
+            spec: $spec,
+            doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
+            check: $check,
+        }
+    };
+}
+pub(crate) use rule;
+
+/// Every rule, in the order of the catalog.
+pub static RULES: &[&Rule] = &[
+    &xml::XML_MALFORMED,
+    &xml::UNKNOWN_DOCUMENT,
+    &markers::FH_MARKER_MISPLACED,
+    &markers::FH_MARKER_NOT_EMPTY,
+    &markers::FH_MARKER_DUPLICATE,
+    &markers::FH_UNKNOWN_ELEMENT,
+    &markers::NAMESPACE_NEAR_MISS,
+    &markers::MIXED_COMPLETE_ARCHIVE,
+    &markers::MIXED_COMPLETE_PAGED,
+    &markers::MIXED_PAGED_ARCHIVED,
+    &archive::ARCHIVE_MISSING_MARKER,
+    &archive::ARCHIVE_MISSING_CURRENT,
+    &archive::NEXT_ARCHIVE_UNSEALED,
+    &archive::SELF_REFERENCING_LINK,
+    &archive::DUPLICATE_NAVIGATION_LINK,
+    &archive::LEGACY_PREVIOUS_ARCHIVE,
+    &archive::ARCHIVE_MISSING_SELF,
+    &paging::PAGING_PREV_ALIAS,
+    &paging::LINK_RELATION_TYPO,
+    &paging::NAVIGATION_LINK_IN_ENTRY,
+    &paging::PAGING_LINK_PAST_END,
+    &links::LINK_MISSING_HREF,
+    &links::INVALID_IRI,
+    &links::UNRESOLVABLE_RELATIVE_IRI,
+];
+
+pub fn find(id: &str) -> Option<&'static Rule> {
+    RULES.iter().copied().find(|rule| rule.id == id)
+}
+
+/// What a document rule is handed: the document, and a place to report.
+pub struct Checker<'d, 'a, 'input> {
+    pub feed: &'d FeedDoc<'a, 'input>,
+    rule: &'static Rule,
+    found: Vec<(&'static Rule, Pending)>,
+}
+
+impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
+    pub fn new(feed: &'d FeedDoc<'a, 'input>) -> Self {
+        Checker {
+            feed,
+            rule: &xml::XML_MALFORMED,
+            found: Vec::new(),
+        }
+    }
+
+    /// Runs one rule over the document.
+    pub fn run(&mut self, rule: &'static Rule) {
+        if let Some(check) = rule.check {
+            self.rule = rule;
+            check(self);
+        }
+    }
+
+    /// Reports a finding of the rule being run.
+    pub fn report(&mut self, finding: Pending) {
+        self.found.push((self.rule, finding));
+    }
+
+    /// Shorthand for a finding with a message and nothing else yet.
+    pub fn at(range: Range<usize>, message: impl Into<String>) -> Pending {
+        Pending::new(range, message)
+    }
+
+    pub fn into_findings(self) -> Vec<(&'static Rule, Pending)> {
+        self.found
+    }
+}

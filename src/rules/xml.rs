@@ -1,0 +1,15 @@
+//! Findings the engine makes before any document rule can run.
+
+use super::{rule, Rule};
+
+pub static XML_MALFORMED: Rule = rule!(
+    "xml-malformed", Error, Doc, None,
+    summary: "the document is not well-formed, namespace-well-formed XML in a known encoding",
+    spec: "XML 1.0 §2.1; Namespaces in XML §7; RFC 6721 §4",
+);
+
+pub static UNKNOWN_DOCUMENT: Rule = rule!(
+    "unknown-document", Info, Doc, None,
+    summary: "a file named on the command line is not a feed or Deleted Entry Document",
+    spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
+);

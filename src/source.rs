@@ -1,0 +1,230 @@
+//! Reading a document: encoding detection, transcoding to UTF-8, and the
+//! line index that turns byte offsets into lines and columns.
+
+use std::ops::Range;
+
+use encoding_rs::Encoding;
+
+use crate::diagnostic::{DocId, Span};
+
+/// One document's text, as UTF-8, with a line index built once.
+#[derive(Debug)]
+pub struct Source {
+    text: String,
+    /// Byte offset of the start of every line.
+    line_starts: Vec<usize>,
+}
+
+/// Why the bytes could not be turned into text. `offset` is into the text
+/// that [`decode`] still returns (lossily decoded), so the finding can point
+/// at the place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl Source {
+    pub fn new(text: String) -> Self {
+        let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
+        line_starts.push(0);
+        line_starts.extend(memchr_newlines(text.as_bytes()));
+        Source { text, line_starts }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn into_text(self) -> String {
+        self.text
+    }
+
+    /// 1-based line and column (in Unicode scalar values) of a byte offset.
+    /// Offsets inside a multi-byte character are moved back to its start.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
+        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = self.line_starts[line];
+        let column = self.text[start..offset].chars().count() + 1;
+        (line + 1, column)
+    }
+
+    /// Byte offset of a 1-based line and column, as parsers report them.
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        self.text[start..]
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(self.text.len(), |(i, _)| start + i)
+    }
+
+    pub fn span(
+        &self,
+        doc: DocId,
+        range: Range<usize>,
+        is_primary: bool,
+        label: Option<String>,
+    ) -> Span {
+        let byte_start = floor_char_boundary(&self.text, range.start.min(self.text.len()));
+        let byte_end =
+            floor_char_boundary(&self.text, range.end.clamp(byte_start, self.text.len()));
+        let (line_start, column_start) = self.line_col(byte_start);
+        let (line_end, column_end) = self.line_col(byte_end);
+        Span {
+            doc,
+            byte_start,
+            byte_end,
+            line_start,
+            column_start,
+            line_end,
+            column_end,
+            is_primary,
+            label,
+        }
+    }
+}
+
+fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'\n')
+        .map(|(i, _)| i + 1)
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// Turns the bytes of an XML document into UTF-8 text, as XML 1.0 Appendix F
+/// describes: a byte order mark wins, then UTF-16 detected from the first
+/// characters, then the encoding named in the XML declaration, else UTF-8.
+///
+/// On failure the error still comes with the best text that could be made
+/// (so that the finding can show where the problem is).
+pub fn decode(bytes: &[u8]) -> Result<String, (String, DecodeError)> {
+    if let Some((encoding, bom_len)) = Encoding::for_bom(bytes) {
+        return transcode(encoding, &bytes[bom_len..]);
+    }
+    match bytes {
+        [0x3C, 0x00, 0x3F | 0x00, ..] if bytes.len() >= 4 && bytes[3] == 0 => {
+            return transcode(encoding_rs::UTF_16LE, bytes)
+        }
+        [0x00, 0x3C, 0x00, 0x3F | 0x00, ..] => return transcode(encoding_rs::UTF_16BE, bytes),
+        _ => {}
+    }
+    let declared = declared_encoding(bytes);
+    let Some(label) = declared else {
+        return transcode(encoding_rs::UTF_8, bytes);
+    };
+    let fail = |message: String| {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        Err((text, DecodeError { offset: 0, message }))
+    };
+    match Encoding::for_label(label.as_bytes()) {
+        Some(encoding) if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE => fail(format!(
+            "the XML declaration names encoding \"{label}\", but the document is not UTF-16 (it has no byte order mark and its first characters are single bytes)"
+        )),
+        Some(encoding) if encoding == encoding_rs::REPLACEMENT || encoding == encoding_rs::X_USER_DEFINED => {
+            fail(format!("unsupported encoding \"{label}\" in the XML declaration"))
+        }
+        Some(encoding) => transcode(encoding, bytes),
+        None => fail(format!("unknown encoding \"{label}\" in the XML declaration")),
+    }
+}
+
+fn transcode(encoding: &'static Encoding, bytes: &[u8]) -> Result<String, (String, DecodeError)> {
+    if encoding == encoding_rs::UTF_8 {
+        return match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(text.to_owned()),
+            Err(error) => {
+                let offset = error.valid_up_to();
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                let message = format!(
+                    "invalid UTF-8: byte 0x{:02X} at byte {offset} of the file does not start a valid UTF-8 sequence (declare the file's real encoding in the XML declaration, or re-encode it as UTF-8)",
+                    bytes[offset]
+                );
+                Err((text, DecodeError { offset, message }))
+            }
+        };
+    }
+    let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
+    let text = text.into_owned();
+    if had_errors {
+        let offset = text.find('\u{FFFD}').unwrap_or(0);
+        let message = format!(
+            "the bytes are not valid {}: a sequence cannot be decoded",
+            encoding.name()
+        );
+        return Err((text, DecodeError { offset, message }));
+    }
+    Ok(text)
+}
+
+/// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration.
+fn declared_encoding(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(512)];
+    if !head.starts_with(b"<?xml") {
+        return None;
+    }
+    let end = head.windows(2).position(|w| w == b"?>")?;
+    let decl = std::str::from_utf8(&head[..end]).ok()?;
+    let rest = &decl[decl.find("encoding")? + "encoding".len()..];
+    let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let value = &rest[1..];
+    Some(value[..value.find(quote)?].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_scalar_values() {
+        let source = Source::new("ab\nçé<x/>\n".to_owned());
+        assert_eq!(source.line_col(0), (1, 1));
+        assert_eq!(source.line_col(3), (2, 1));
+        // "çé" is four bytes, two columns.
+        assert_eq!(source.line_col(7), (2, 3));
+        // Inside a two-byte character: its start.
+        assert_eq!(source.line_col(4), (2, 1));
+        assert_eq!(source.offset_of(2, 3), 7);
+    }
+
+    #[test]
+    fn latin1_declaration_is_transcoded() {
+        let bytes = b"<?xml version='1.0' encoding='ISO-8859-1'?><a>caf\xE9</a>";
+        assert!(decode(bytes).unwrap().ends_with("<a>café</a>"));
+    }
+
+    #[test]
+    fn utf16_with_bom_and_without() {
+        let text = "<?xml version=\"1.0\"?><a/>";
+        let mut le: Vec<u8> = vec![0xFF, 0xFE];
+        le.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        assert_eq!(decode(&le).unwrap(), text);
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(decode(&be).unwrap(), text);
+    }
+
+    #[test]
+    fn invalid_utf8_points_at_the_byte() {
+        let (_, error) = decode(b"<a>ok\xFF</a>").unwrap_err();
+        assert_eq!(error.offset, 5);
+    }
+
+    #[test]
+    fn unknown_and_lying_declarations_fail() {
+        let (_, error) = decode(b"<?xml version='1.0' encoding='klingon'?><a/>").unwrap_err();
+        assert!(error.message.contains("unknown encoding \"klingon\""));
+        let (_, error) = decode(b"<?xml version='1.0' encoding='UTF-16'?><a/>").unwrap_err();
+        assert!(error.message.contains("not UTF-16"));
+    }
+}
