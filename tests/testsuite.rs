@@ -1,0 +1,222 @@
+//! Runs every fixture under `testsuite/`: each file's findings must equal
+//! the markers in its XML comments, exactly (see testsuite/README.md).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use feedlint::{lint_bytes, report, rules, Options, Report};
+use url::Url;
+
+const FIXTURE_ORIGIN: &str = "https://fixtures.example/";
+
+fn testsuite() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite")
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(testsuite())
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.expect("testsuite is readable").into_path())
+        .filter(|path| path.is_file())
+        .filter(|path| !matches!(path.extension().and_then(|e| e.to_str()), Some("out" | "md" | "toml")))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The fixture's name relative to the project, as findings show it.
+fn relative(path: &Path) -> String {
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().to_string_lossy().replace('\\', "/")
+}
+
+/// Fixtures are published under a fixed origin, so that relative links and
+/// self references behave the same on every machine. A file whose name
+/// contains `no-url` is linted as standard input without `--url` is.
+fn fixture_url(path: &Path) -> Option<Url> {
+    let name = relative(path);
+    if name.contains("no-url") {
+        return None;
+    }
+    Some(Url::parse(FIXTURE_ORIGIN).unwrap().join(name.trim_start_matches("testsuite/")).unwrap())
+}
+
+fn lint_fixture(path: &Path, keep_sources: bool) -> Report {
+    let bytes = fs::read(path).unwrap();
+    let options = Options {
+        keep_sources,
+        ..Options::default()
+    };
+    lint_bytes(&relative(path), fixture_url(path), &bytes, &options)
+}
+
+/// `(rule, line)` → count, from `{rule}`, `{rule:+N}`, `{rule:-N}` and
+/// `{rule:N}` markers inside XML comments.
+fn expected_markers(text: &str) -> BTreeMap<(String, usize), usize> {
+    let mut expected = BTreeMap::new();
+    let mut rest = 0;
+    while let Some(open) = text[rest..].find("<!--").map(|i| rest + i) {
+        let close = text[open..].find("-->").map_or(text.len(), |i| open + i);
+        let comment = &text[open..close];
+        let mut at = 0;
+        while let Some(start) = comment[at..].find('{').map(|i| at + i) {
+            let Some(end) = comment[start..].find('}').map(|i| start + i) else { break };
+            at = end + 1;
+            let marker = &comment[start + 1..end];
+            let (rule, position) = marker.split_once(':').unwrap_or((marker, ""));
+            if rule.is_empty() || !rule.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+                continue;
+            }
+            let own_line = text[..open + start].matches('\n').count() + 1;
+            let line = match position {
+                "" => own_line,
+                p if p.starts_with('+') => own_line + p[1..].parse::<usize>().expect("marker offset"),
+                p if p.starts_with('-') => own_line - p[1..].parse::<usize>().expect("marker offset"),
+                p => p.parse().expect("marker line"),
+            };
+            *expected.entry((rule.to_owned(), line)).or_default() += 1;
+        }
+        rest = close;
+    }
+    expected
+}
+
+fn actual_findings(report: &Report) -> BTreeMap<(String, usize), usize> {
+    let mut actual = BTreeMap::new();
+    for diagnostic in &report.diagnostics {
+        *actual.entry((diagnostic.rule.to_owned(), diagnostic.primary().line_start)).or_default() += 1;
+    }
+    actual
+}
+
+/// The fixture's text as feedlint reads it (transcoded), for its markers.
+fn fixture_text(path: &Path) -> String {
+    let bytes = fs::read(path).unwrap();
+    match feedlint::source::decode(&bytes) {
+        Ok(text) | Err((text, _)) => text,
+    }
+}
+
+#[test]
+fn every_fixture_reports_exactly_its_markers() {
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let expected = expected_markers(&fixture_text(&path));
+        let report = lint_fixture(&path, false);
+        let actual = actual_findings(&report);
+        if expected == actual {
+            continue;
+        }
+        let mut lines = vec![format!("{}:", relative(&path))];
+        for (key, n) in &expected {
+            let got = actual.get(key).copied().unwrap_or(0);
+            if got < *n {
+                lines.push(format!("  missing {}x {} on line {}", n - got, key.0, key.1));
+            }
+        }
+        for diagnostic in &report.diagnostics {
+            let key = (diagnostic.rule.to_owned(), diagnostic.primary().line_start);
+            if actual[&key] > expected.get(&key).copied().unwrap_or(0) {
+                lines.push(format!("  unexpected {} on line {}: {}", key.0, key.1, diagnostic.message));
+            }
+        }
+        failures.push(lines.join("\n"));
+    }
+    assert!(failures.is_empty(), "{} fixture(s) differ from their markers:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn valid_documents_have_no_markers_and_no_findings() {
+    let valid = testsuite().join("valid");
+    let files: Vec<PathBuf> = fixtures().into_iter().filter(|p| p.starts_with(&valid)).collect();
+    assert!(files.len() >= 8, "testsuite/valid holds the RFC examples");
+    for path in files {
+        assert!(expected_markers(&fixture_text(&path)).is_empty(), "{} has markers", relative(&path));
+        let report = lint_fixture(&path, false);
+        assert_eq!(report.documents.len(), 1, "{} was not linted as a feed", relative(&path));
+        let found: Vec<_> = report.diagnostics.iter().map(|d| format!("{}: {}", d.rule, d.message)).collect();
+        assert!(found.is_empty(), "{}: {found:#?}", relative(&path));
+    }
+}
+
+/// Each registered rule has `rules/ID.md`, a directory of fixtures with at
+/// least one that fires it and one `pass*` fixture; nothing is left over.
+#[test]
+fn every_rule_has_docs_and_firing_and_passing_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut problems = Vec::new();
+    for rule in rules::RULES {
+        let doc = root.join("rules").join(format!("{}.md", rule.id));
+        match fs::read_to_string(&doc) {
+            Ok(text) => {
+                for section in ["## What it checks", "## Why", "## Specification", "## Example", "## Passes"] {
+                    if !text.contains(section) {
+                        problems.push(format!("rules/{}.md has no \"{section}\" section", rule.id));
+                    }
+                }
+            }
+            Err(_) => problems.push(format!("rules/{}.md is missing", rule.id)),
+        }
+        let dir = testsuite().join("rules").join(rule.id);
+        let files: Vec<PathBuf> = fixtures().into_iter().filter(|p| p.starts_with(&dir)).collect();
+        let fires = files
+            .iter()
+            .any(|p| expected_markers(&fixture_text(p)).keys().any(|(id, _)| id == rule.id));
+        let passes = files.iter().any(|p| p.file_name().unwrap().to_string_lossy().starts_with("pass"));
+        if !fires {
+            problems.push(format!("no fixture in testsuite/rules/{} fires {}", rule.id, rule.id));
+        }
+        if !passes {
+            problems.push(format!("no pass* fixture in testsuite/rules/{}", rule.id));
+        }
+    }
+    for entry in fs::read_dir(root.join("rules")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let id = name.trim_end_matches(".md");
+        if rules::find(id).is_none() {
+            problems.push(format!("rules/{name} documents no registered rule"));
+        }
+    }
+    for entry in fs::read_dir(testsuite().join("rules")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if rules::find(&name).is_none() {
+            problems.push(format!("testsuite/rules/{name} is for no registered rule"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `NAME.out` beside a fixture holds its text rendering; `FEEDLINT_BLESS=1`
+/// rewrites it.
+#[test]
+fn text_renderings_match_their_snapshots() {
+    let bless = std::env::var_os("FEEDLINT_BLESS").is_some_and(|v| v == "1");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for path in fixtures() {
+        let snapshot = PathBuf::from(format!("{}.out", path.display()));
+        if !snapshot.exists() {
+            continue;
+        }
+        count += 1;
+        let mut rendered = Vec::new();
+        report::write_text(&lint_fixture(&path, true), false, &mut rendered).unwrap();
+        let rendered = String::from_utf8(rendered).unwrap();
+        if bless {
+            fs::write(&snapshot, &rendered).unwrap();
+        } else if fs::read_to_string(&snapshot).unwrap() != rendered {
+            failures.push(format!("{} differs from its rendering:\n{rendered}", relative(&snapshot)));
+        }
+    }
+    assert!(count > 0, "no .out snapshots found");
+    assert!(failures.is_empty(), "{}\n(run with FEEDLINT_BLESS=1 to accept)", failures.join("\n"));
+}
+
+#[test]
+fn markers_are_read_as_documented() {
+    let text = "<a>\n<!-- {x-y} {x-y:+1} -->\n<b/>\n<!-- {z:1} not {Marker} -->\n</a>";
+    let markers = expected_markers(text);
+    let keys: Vec<_> = markers.keys().cloned().collect();
+    assert_eq!(keys, vec![("x-y".to_owned(), 2), ("x-y".to_owned(), 3), ("z".to_owned(), 1)]);
+}
