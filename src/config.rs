@@ -42,11 +42,7 @@ impl Levels {
 
     /// The level a rule's findings are reported at, `None` if it is off.
     pub fn level(&self, rule: &Rule) -> Option<Level> {
-        let level = self
-            .overrides
-            .get(rule.id)
-            .copied()
-            .unwrap_or(Some(rule.level))?;
+        let level = self.overrides.get(rule.id).copied().unwrap_or(Some(rule.level))?;
         Some(if self.deny_warnings && level == Level::Warning {
             Level::Error
         } else {
@@ -66,9 +62,7 @@ mod tests {
         assert_eq!(levels.level(rule), Some(Level::Warning));
         levels.set("archive-missing-current", None).unwrap();
         assert_eq!(levels.level(rule), None);
-        levels
-            .set("archive-missing-current", Some(Level::Warning))
-            .unwrap();
+        levels.set("archive-missing-current", Some(Level::Warning)).unwrap();
         levels.set("warnings", Some(Level::Error)).unwrap();
         assert_eq!(levels.level(rule), Some(Level::Error));
         assert_eq!(

@@ -128,13 +128,7 @@ impl Pending {
         self
     }
 
-    pub fn resolve(
-        self,
-        rule: &'static str,
-        level: Level,
-        doc: DocId,
-        source: &Source,
-    ) -> Diagnostic {
+    pub fn resolve(self, rule: &'static str, level: Level, doc: DocId, source: &Source) -> Diagnostic {
         let mut spans = Vec::with_capacity(1 + self.secondary.len());
         spans.push(source.span(doc, self.primary, true, self.primary_label));
         for (range, label) in self.secondary {

@@ -80,10 +80,8 @@ enum Origin {
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let mut failures = Vec::new();
     let jobs = gather(inputs, options, &mut failures);
-    let outcomes: Vec<Result<Option<Outcome>, String>> = jobs
-        .into_par_iter()
-        .map(|job| run_job(job, options))
-        .collect();
+    let outcomes: Vec<Result<Option<Outcome>, String>> =
+        jobs.into_par_iter().map(|job| run_job(job, options)).collect();
     let mut report = Report {
         failures,
         ..Report::default()
@@ -124,20 +122,13 @@ impl Report {
         let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
         self.diagnostics.sort_by(|a, b| {
             let (pa, pb) = (a.primary(), b.primary());
-            (
-                names[pa.doc],
-                pa.byte_start,
-                a.rule,
-                &a.message,
-                pa.byte_end,
-            )
-                .cmp(&(
-                    names[pb.doc],
-                    pb.byte_start,
-                    b.rule,
-                    &b.message,
-                    pb.byte_end,
-                ))
+            (names[pa.doc], pa.byte_start, a.rule, &a.message, pa.byte_end).cmp(&(
+                names[pb.doc],
+                pb.byte_start,
+                b.rule,
+                &b.message,
+                pb.byte_end,
+            ))
         });
     }
 }
@@ -174,9 +165,7 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
     let walker = walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|entry| {
-            entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.')
-        });
+        .filter_entry(|entry| entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.'));
     for entry in walker {
         let entry = match entry {
             Ok(entry) => entry,
@@ -214,10 +203,7 @@ fn mapped_url(options: &Options, segments: &[String]) -> Option<Url> {
         let path = format!("{}/", url.path());
         url.set_path(&path);
     }
-    url.path_segments_mut()
-        .ok()?
-        .pop_if_empty()
-        .extend(segments);
+    url.path_segments_mut().ok()?.pop_if_empty().extend(segments);
     Some(url)
 }
 
@@ -242,13 +228,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
     if !job.explicit && !looks_like_xml(&bytes) {
         return Ok(None);
     }
-    Ok(lint_document(
-        job.name,
-        job.url,
-        &bytes,
-        job.explicit,
-        options,
-    ))
+    Ok(lint_document(job.name, job.url, &bytes, job.explicit, options))
 }
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
@@ -264,13 +244,7 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
-fn lint_document(
-    name: String,
-    url: Option<Url>,
-    bytes: &[u8],
-    explicit: bool,
-    options: &Options,
-) -> Option<Outcome> {
+fn lint_document(name: String, url: Option<Url>, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
     let (text, decode_error) = match source::decode(bytes) {
         Ok(text) => (text, None),
         Err((text, error)) => (text, Some(error)),
@@ -282,10 +256,7 @@ fn lint_document(
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;
     if let Some(error) = decode_error {
-        findings.push((
-            &XML_MALFORMED,
-            malformed(&source, error.offset, error.message),
-        ));
+        findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
         match xml::parse(source.text()) {
             Err(error) => {

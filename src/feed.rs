@@ -52,9 +52,7 @@ impl DocKind {
 }
 
 pub fn is(node: Node<'_, '_>, namespace: &str, name: &str) -> bool {
-    node.is_element()
-        && node.tag_name().name() == name
-        && node.tag_name().namespace() == Some(namespace)
+    node.is_element() && node.tag_name().name() == name && node.tag_name().namespace() == Some(namespace)
 }
 
 pub fn is_atom_link(node: Node<'_, '_>) -> bool {
@@ -66,13 +64,8 @@ pub fn is_atom_link(node: Node<'_, '_>) -> bool {
 pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
     let range = node.range();
     let text = node.document().input_text();
-    let from = node
-        .attributes()
-        .last()
-        .map_or(range.start, |a| a.range().end);
-    let end = text[from..range.end]
-        .find('>')
-        .map_or(range.end, |i| from + i + 1);
+    let from = node.attributes().last().map_or(range.start, |a| a.range().end);
+    let end = text[from..range.end].find('>').map_or(range.end, |i| from + i + 1);
     range.start..end
 }
 
@@ -125,16 +118,12 @@ pub struct Link<'a, 'input> {
 impl Link<'_, '_> {
     /// What findings about the link point at: its `href`, else its start tag.
     pub fn span(&self) -> Range<usize> {
-        self.href_range
-            .clone()
-            .unwrap_or_else(|| start_tag(self.node))
+        self.href_range.clone().unwrap_or_else(|| start_tag(self.node))
     }
 
     /// What findings about the relation point at.
     pub fn rel_span(&self) -> Range<usize> {
-        self.rel_range
-            .clone()
-            .unwrap_or_else(|| start_tag(self.node))
+        self.rel_range.clone().unwrap_or_else(|| start_tag(self.node))
     }
 
     /// The key two targets are compared by: the resolved IRI, else the raw
@@ -169,11 +158,9 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let root = xml.root_element();
         let head = match kind {
             DocKind::Atom => Some(root),
-            DocKind::Rss => root.children().find(|n| {
-                n.is_element()
-                    && n.tag_name().name() == "channel"
-                    && n.tag_name().namespace().is_none()
-            }),
+            DocKind::Rss => root
+                .children()
+                .find(|n| n.is_element() && n.tag_name().name() == "channel" && n.tag_name().namespace().is_none()),
             DocKind::DeletedEntry => None,
         };
         let mut doc = FeedDoc {
@@ -270,10 +257,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         self.links.iter().find(|l| l.rel == "self")
     }
 
-    pub fn links_with<'s>(
-        &'s self,
-        rel: &'s str,
-    ) -> impl Iterator<Item = &'s Link<'a, 'input>> + 's {
+    pub fn links_with<'s>(&'s self, rel: &'s str) -> impl Iterator<Item = &'s Link<'a, 'input>> + 's {
         self.links.iter().filter(move |l| l.rel == rel)
     }
 

@@ -29,9 +29,7 @@ pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
         let what = match c {
             ' ' => "a space",
             '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => "a control character",
-            '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`' => {
-                "a character that must be percent-encoded"
-            }
+            '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`' => "a character that must be percent-encoded",
             '%' => {
                 let hex = text.as_bytes().get(i + 1..i + 3);
                 if hex.is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) {
@@ -60,25 +58,16 @@ pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
     };
     if let Some(f) = fragment {
         if let Some(j) = text[f + 1..].find(['#', '[', ']']) {
-            return Err(error(
-                f + 1 + j,
-                1,
-                "the fragment contains a \"#\", \"[\" or \"]\"",
-            ));
+            return Err(error(f + 1 + j, 1, "the fragment contains a \"#\", \"[\" or \"]\""));
         }
     }
 
     // A ':' before any '/', '?' or '#' ends a scheme.
-    let first_delim = before_fragment
-        .find(['/', '?'])
-        .unwrap_or(before_fragment.len());
+    let first_delim = before_fragment.find(['/', '?']).unwrap_or(before_fragment.len());
     let mut rest_at = 0;
     if let Some(colon) = before_fragment[..first_delim].find(':') {
         let scheme = &text[..colon];
-        let valid = scheme
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic())
+        let valid = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && scheme
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
@@ -136,8 +125,8 @@ fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
             ));
         };
         let literal = &host_port[1..close];
-        let valid = literal.parse::<std::net::Ipv6Addr>().is_ok()
-            || (literal.starts_with(['v', 'V']) && literal.contains('.'));
+        let valid =
+            literal.parse::<std::net::Ipv6Addr>().is_ok() || (literal.starts_with(['v', 'V']) && literal.contains('.'));
         if !valid {
             return Err(error(
                 at + host_at,

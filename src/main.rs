@@ -244,9 +244,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         return fail(&format!("cannot lint {url}: fetching URLs is not supported by this version; download the feed and lint the file with --url"));
     }
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
-        return fail(
-            "--url names the URL of one document: give exactly one file, or - for standard input",
-        );
+        return fail("--url names the URL of one document: give exactly one file, or - for standard input");
     }
     let mut inputs = Vec::with_capacity(paths.len());
     let mut read_stdin = false;
@@ -282,9 +280,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
+        ColorChoice::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     if report::write(&report, format, color, &mut out)

@@ -61,16 +61,9 @@ impl Source {
             .map_or(self.text.len(), |(i, _)| start + i)
     }
 
-    pub fn span(
-        &self,
-        doc: DocId,
-        range: Range<usize>,
-        is_primary: bool,
-        label: Option<String>,
-    ) -> Span {
+    pub fn span(&self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
         let byte_start = floor_char_boundary(&self.text, range.start.min(self.text.len()));
-        let byte_end =
-            floor_char_boundary(&self.text, range.end.clamp(byte_start, self.text.len()));
+        let byte_end = floor_char_boundary(&self.text, range.end.clamp(byte_start, self.text.len()));
         let (line_start, column_start) = self.line_col(byte_start);
         let (line_end, column_end) = self.line_col(byte_end);
         Span {

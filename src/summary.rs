@@ -43,20 +43,13 @@ impl DocSummary {
         let head_text = |namespace: Option<&str>, name: &str| {
             feed.head?
                 .children()
-                .find(|n| {
-                    n.is_element()
-                        && n.tag_name().name() == name
-                        && n.tag_name().namespace() == namespace
-                })
+                .find(|n| n.is_element() && n.tag_name().name() == name && n.tag_name().namespace() == namespace)
                 .and_then(|n| n.text())
                 .map(|t| t.trim().to_owned())
         };
         let (feed_id, feed_updated) = match feed.kind {
             feed::DocKind::Rss => (None, head_text(None, "lastBuildDate")),
-            _ => (
-                head_text(Some(ATOM_NS), "id"),
-                head_text(Some(ATOM_NS), "updated"),
-            ),
+            _ => (head_text(Some(ATOM_NS), "id"), head_text(Some(ATOM_NS), "updated")),
         };
         DocSummary {
             self_iri: feed.self_link().and_then(|l| l.target.clone()),

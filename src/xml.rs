@@ -55,13 +55,7 @@ pub fn parse(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
 fn describe(error: &roxmltree::Error) -> String {
     let text = error.to_string();
     match text.rfind(" at ") {
-        Some(i)
-            if text[i + 4..]
-                .chars()
-                .all(|c| c.is_ascii_digit() || c == ':') =>
-        {
-            text[..i].to_owned()
-        }
+        Some(i) if text[i + 4..].chars().all(|c| c.is_ascii_digit() || c == ':') => text[..i].to_owned(),
         _ => text,
     }
 }
@@ -106,10 +100,7 @@ struct EntityDecl<'a> {
 
 /// The general entities declared in the internal subset of the DOCTYPE that
 /// starts at `doctype`, and the offset where the subset ends.
-fn internal_entities(
-    text: &str,
-    doctype: usize,
-) -> Option<(HashMap<String, EntityDecl<'_>>, usize)> {
+fn internal_entities(text: &str, doctype: usize) -> Option<(HashMap<String, EntityDecl<'_>>, usize)> {
     let bytes = text.as_bytes();
     let mut i = doctype + "<!DOCTYPE".len();
     // Up to the '[' of the internal subset, or the '>' that closes a DOCTYPE without one.
@@ -202,9 +193,7 @@ fn references(text: &str) -> impl Iterator<Item = (&str, usize)> {
 
 /// Fully expanded size of every entity, computed without recursion so that a
 /// long chain of entities cannot exhaust the stack. `Err(name)` on a cycle.
-fn expanded_sizes<'e>(
-    entities: &'e HashMap<String, EntityDecl<'_>>,
-) -> Result<HashMap<&'e str, u64>, String> {
+fn expanded_sizes<'e>(entities: &'e HashMap<String, EntityDecl<'_>>) -> Result<HashMap<&'e str, u64>, String> {
     let mut sizes: HashMap<&str, u64> = HashMap::with_capacity(entities.len());
     let mut visiting: HashMap<&str, ()> = HashMap::new();
     for start in entities.keys() {
@@ -265,11 +254,7 @@ mod tests {
         }
         text.push_str("]><lolz>&lol9;</lolz>");
         let error = parse(&text).unwrap_err();
-        assert!(
-            error.message.contains("expand to more than"),
-            "{}",
-            error.message
-        );
+        assert!(error.message.contains("expand to more than"), "{}", error.message);
     }
 
     #[test]
@@ -284,10 +269,7 @@ mod tests {
     #[test]
     fn recursive_entity_is_refused() {
         let text = "<!DOCTYPE x [<!ENTITY a \"&b;\"><!ENTITY b \"&a;\">]><x>&a;</x>";
-        assert!(parse(text)
-            .unwrap_err()
-            .message
-            .contains("refers to itself"));
+        assert!(parse(text).unwrap_err().message.contains("refers to itself"));
     }
 
     #[test]

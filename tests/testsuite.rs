@@ -28,7 +28,10 @@ fn fixtures() -> Vec<PathBuf> {
 
 /// The fixture's name relative to the project, as findings show it.
 fn relative(path: &Path) -> String {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap().to_string_lossy().replace('\\', "/")
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+        .unwrap()
+        .to_string_lossy()
+        .replace('\\', "/")
 }
 
 /// Fixtures are published under a fixed origin, so that relative links and
@@ -39,7 +42,12 @@ fn fixture_url(path: &Path) -> Option<Url> {
     if name.contains("no-url") {
         return None;
     }
-    Some(Url::parse(FIXTURE_ORIGIN).unwrap().join(name.trim_start_matches("testsuite/")).unwrap())
+    Some(
+        Url::parse(FIXTURE_ORIGIN)
+            .unwrap()
+            .join(name.trim_start_matches("testsuite/"))
+            .unwrap(),
+    )
 }
 
 fn lint_fixture(path: &Path, keep_sources: bool) -> Report {
@@ -61,11 +69,17 @@ fn expected_markers(text: &str) -> BTreeMap<(String, usize), usize> {
         let comment = &text[open..close];
         let mut at = 0;
         while let Some(start) = comment[at..].find('{').map(|i| at + i) {
-            let Some(end) = comment[start..].find('}').map(|i| start + i) else { break };
+            let Some(end) = comment[start..].find('}').map(|i| start + i) else {
+                break;
+            };
             at = end + 1;
             let marker = &comment[start + 1..end];
             let (rule, position) = marker.split_once(':').unwrap_or((marker, ""));
-            if rule.is_empty() || !rule.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+            if rule.is_empty()
+                || !rule
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            {
                 continue;
             }
             let own_line = text[..open + start].matches('\n').count() + 1;
@@ -85,7 +99,9 @@ fn expected_markers(text: &str) -> BTreeMap<(String, usize), usize> {
 fn actual_findings(report: &Report) -> BTreeMap<(String, usize), usize> {
     let mut actual = BTreeMap::new();
     for diagnostic in &report.diagnostics {
-        *actual.entry((diagnostic.rule.to_owned(), diagnostic.primary().line_start)).or_default() += 1;
+        *actual
+            .entry((diagnostic.rule.to_owned(), diagnostic.primary().line_start))
+            .or_default() += 1;
     }
     actual
 }
@@ -118,12 +134,20 @@ fn every_fixture_reports_exactly_its_markers() {
         for diagnostic in &report.diagnostics {
             let key = (diagnostic.rule.to_owned(), diagnostic.primary().line_start);
             if actual[&key] > expected.get(&key).copied().unwrap_or(0) {
-                lines.push(format!("  unexpected {} on line {}: {}", key.0, key.1, diagnostic.message));
+                lines.push(format!(
+                    "  unexpected {} on line {}: {}",
+                    key.0, key.1, diagnostic.message
+                ));
             }
         }
         failures.push(lines.join("\n"));
     }
-    assert!(failures.is_empty(), "{} fixture(s) differ from their markers:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} fixture(s) differ from their markers:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -132,10 +156,23 @@ fn valid_documents_have_no_markers_and_no_findings() {
     let files: Vec<PathBuf> = fixtures().into_iter().filter(|p| p.starts_with(&valid)).collect();
     assert!(files.len() >= 8, "testsuite/valid holds the RFC examples");
     for path in files {
-        assert!(expected_markers(&fixture_text(&path)).is_empty(), "{} has markers", relative(&path));
+        assert!(
+            expected_markers(&fixture_text(&path)).is_empty(),
+            "{} has markers",
+            relative(&path)
+        );
         let report = lint_fixture(&path, false);
-        assert_eq!(report.documents.len(), 1, "{} was not linted as a feed", relative(&path));
-        let found: Vec<_> = report.diagnostics.iter().map(|d| format!("{}: {}", d.rule, d.message)).collect();
+        assert_eq!(
+            report.documents.len(),
+            1,
+            "{} was not linted as a feed",
+            relative(&path)
+        );
+        let found: Vec<_> = report
+            .diagnostics
+            .iter()
+            .map(|d| format!("{}: {}", d.rule, d.message))
+            .collect();
         assert!(found.is_empty(), "{}: {found:#?}", relative(&path));
     }
 }
@@ -150,7 +187,13 @@ fn every_rule_has_docs_and_firing_and_passing_fixtures() {
         let doc = root.join("rules").join(format!("{}.md", rule.id));
         match fs::read_to_string(&doc) {
             Ok(text) => {
-                for section in ["## What it checks", "## Why", "## Specification", "## Example", "## Passes"] {
+                for section in [
+                    "## What it checks",
+                    "## Why",
+                    "## Specification",
+                    "## Example",
+                    "## Passes",
+                ] {
                     if !text.contains(section) {
                         problems.push(format!("rules/{}.md has no \"{section}\" section", rule.id));
                     }
@@ -163,7 +206,9 @@ fn every_rule_has_docs_and_firing_and_passing_fixtures() {
         let fires = files
             .iter()
             .any(|p| expected_markers(&fixture_text(p)).keys().any(|(id, _)| id == rule.id));
-        let passes = files.iter().any(|p| p.file_name().unwrap().to_string_lossy().starts_with("pass"));
+        let passes = files
+            .iter()
+            .any(|p| p.file_name().unwrap().to_string_lossy().starts_with("pass"));
         if !fires {
             problems.push(format!("no fixture in testsuite/rules/{} fires {}", rule.id, rule.id));
         }
@@ -206,11 +251,18 @@ fn text_renderings_match_their_snapshots() {
         if bless {
             fs::write(&snapshot, &rendered).unwrap();
         } else if fs::read_to_string(&snapshot).unwrap() != rendered {
-            failures.push(format!("{} differs from its rendering:\n{rendered}", relative(&snapshot)));
+            failures.push(format!(
+                "{} differs from its rendering:\n{rendered}",
+                relative(&snapshot)
+            ));
         }
     }
     assert!(count > 0, "no .out snapshots found");
-    assert!(failures.is_empty(), "{}\n(run with FEEDLINT_BLESS=1 to accept)", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n(run with FEEDLINT_BLESS=1 to accept)",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -218,5 +270,8 @@ fn markers_are_read_as_documented() {
     let text = "<a>\n<!-- {x-y} {x-y:+1} -->\n<b/>\n<!-- {z:1} not {Marker} -->\n</a>";
     let markers = expected_markers(text);
     let keys: Vec<_> = markers.keys().cloned().collect();
-    assert_eq!(keys, vec![("x-y".to_owned(), 2), ("x-y".to_owned(), 3), ("z".to_owned(), 1)]);
+    assert_eq!(
+        keys,
+        vec![("x-y".to_owned(), 2), ("x-y".to_owned(), 3), ("z".to_owned(), 1)]
+    );
 }

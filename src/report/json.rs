@@ -102,11 +102,7 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             version: env!("CARGO_PKG_VERSION"),
         },
         summary: summary(report),
-        diagnostics: report
-            .diagnostics
-            .iter()
-            .map(|d| diagnostic(report, d))
-            .collect(),
+        diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)

@@ -24,11 +24,7 @@ pub fn write_text(report: &Report, color: bool, out: &mut dyn Write) -> io::Resu
     let file_ids: Vec<Option<usize>> = report
         .documents
         .iter()
-        .map(|doc| {
-            doc.text
-                .as_deref()
-                .map(|text| files.add(doc.name.as_str(), text))
-        })
+        .map(|doc| doc.text.as_deref().map(|text| files.add(doc.name.as_str(), text)))
         .collect();
     let config = term::Config::default();
     let mut buffer = if color {
@@ -84,11 +80,7 @@ fn render(diagnostic: &Diagnostic, file_ids: &[Option<usize>]) -> Option<Rendere
     if let Some(help) = &diagnostic.help {
         notes.push(format!("help: {help}"));
     }
-    notes.push(format!(
-        "see: {} ({})",
-        doc_url(diagnostic),
-        spec_of(diagnostic)
-    ));
+    notes.push(format!("see: {} ({})", doc_url(diagnostic), spec_of(diagnostic)));
     Some(
         Rendered::new(severity(diagnostic.level))
             .with_code(diagnostic.rule)

@@ -30,10 +30,13 @@ fn archive_missing_marker(cx: &mut Checker) {
         "it has a next-archive link, so a newer document follows it"
     };
     cx.report(
-        Checker::at(link.rel_span(), format!("this document is an archive ({why}) but has no fh:archive"))
-            .label("archive link")
-            .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
-            .help(ADD_ARCHIVE_MARKER),
+        Checker::at(
+            link.rel_span(),
+            format!("this document is an archive ({why}) but has no fh:archive"),
+        )
+        .label("archive link")
+        .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
+        .help(ADD_ARCHIVE_MARKER),
     );
 }
 
@@ -109,10 +112,7 @@ fn self_referencing_link(cx: &mut Checker) {
             format!("this {} link points at the document itself", link.rel),
         )
         .label("resolves to this document");
-        if let Some(self_link) = feed
-            .self_link()
-            .filter(|s| s.target_key() == link.target_key())
-        {
+        if let Some(self_link) = feed.self_link().filter(|s| s.target_key() == link.target_key()) {
             finding = finding.secondary(self_link.span(), "the document's own self link");
         }
         let (note, help) = if link.rel == "current" {
@@ -178,9 +178,7 @@ pub(super) fn is_legacy_previous(feed: &FeedDoc) -> bool {
     feed.complete.is_empty()
         && feed.has_link("previous")
         && !feed.has_link("prev-archive")
-        && !["next", "first", "last"]
-            .iter()
-            .any(|rel| feed.has_link(rel))
+        && !["next", "first", "last"].iter().any(|rel| feed.has_link(rel))
 }
 
 fn legacy_previous_archive(cx: &mut Checker) {

@@ -64,12 +64,7 @@ fn describe(attribute: &roxmltree::Attribute) -> String {
 
 /// Narrows a value's span to the offending characters when the value is
 /// written literally (no entity or character references in the way).
-fn narrowed(
-    text: &str,
-    value_range: Range<usize>,
-    value: &str,
-    error: &iri::IriError,
-) -> Range<usize> {
+fn narrowed(text: &str, value_range: Range<usize>, value: &str, error: &iri::IriError) -> Range<usize> {
     if text.get(value_range.clone()) == Some(value) {
         let start = value_range.start + error.offset;
         start..start + error.len
@@ -88,22 +83,23 @@ fn invalid_iri(cx: &mut Checker) {
         };
         let name = describe(&attribute);
         let placeholder = value.contains("${") || value.contains("{{");
-        let mut finding = Checker::at(
-            narrowed(text, attribute.range_value(), value, &error),
-            format!(
-                "{name}=\"{value}\" is not a valid IRI reference: {}",
-                error.message
-            ),
-        )
-        .label("not allowed here")
-        .secondary(attribute.range_value(), format!("the {name} value"));
+        let at = narrowed(text, attribute.range_value(), value, &error);
+        let message = format!("{name}=\"{value}\" is not a valid IRI reference: {}", error.message);
+        let mut finding = if at == attribute.range_value() {
+            Checker::at(at, message).label(format!("not a valid {name}"))
+        } else {
+            Checker::at(at, message)
+                .label("not allowed here")
+                .secondary(attribute.range_value(), format!("the {name} value"))
+        };
         finding = if placeholder {
             finding
                 .note("this looks like a template placeholder that was never filled in")
                 .help("fix the template so the real value is written")
         } else {
-            finding
-                .help("percent-encode the character (a space is \"%20\"), or correct the reference")
+            finding.help(
+                "percent-encode the character (a space is \"%20\", a percent sign \"%25\"), or correct the reference",
+            )
         };
         cx.report(finding);
     }
@@ -140,10 +136,7 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
     for (node, attribute) in iri_attributes(feed) {
         let value = attribute.value();
         let is_base = attribute.namespace() == Some(XML_NS);
-        if !(is_base || is_atom_link(node))
-            || iri::has_scheme(value)
-            || iri::check_iri_reference(value).is_err()
-        {
+        if !(is_base || is_atom_link(node)) || iri::has_scheme(value) || iri::check_iri_reference(value).is_err() {
             continue;
         }
         // An xml:base is resolved against the base of its parent; an href
@@ -158,10 +151,13 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
         };
         let name = describe(&attribute);
         cx.report(
-            Checker::at(attribute.range_value(), format!("relative {name} \"{value}\" cannot be made absolute: {reason}"))
-                .label("relative reference")
-                .note("RFC 5005 §1.2: relative references in links must be absolutised as RFC 3986 §5.1 describes")
-                .help(help),
+            Checker::at(
+                attribute.range_value(),
+                format!("relative {name} \"{value}\" cannot be made absolute: {reason}"),
+            )
+            .label("relative reference")
+            .note("RFC 5005 §1.2: relative references in links must be absolutised as RFC 3986 §5.1 describes")
+            .help(help),
         );
     }
 }

@@ -32,10 +32,7 @@ fn fh_marker_misplaced(cx: &mut Checker) {
         };
         let mut finding = Checker::at(
             start_tag(node),
-            format!(
-                "{} {place}: it only has meaning in the head section",
-                qualified(node)
-            ),
+            format!("{} {place}: it only has meaning in the head section", qualified(node)),
         )
         .label("misplaced marker");
         if let Some(parent) = node.parent_element() {
@@ -57,10 +54,9 @@ pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
 
 fn fh_marker_not_empty(cx: &mut Checker) {
     for node in cx.feed.elements().filter(|n| is_marker(*n)) {
-        let has_content = node.children().any(|child| {
-            child.is_element()
-                || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty()))
-        });
+        let has_content = node
+            .children()
+            .any(|child| child.is_element() || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty())));
         if has_content {
             let name = qualified(node);
             cx.report(
@@ -115,8 +111,11 @@ fn fh_unknown_element(cx: &mut Checker) {
             continue;
         }
         let local = name.name();
-        let mut finding = Checker::at(start_tag(node), format!("fh:{local} is not defined by RFC 5005, which defines only fh:complete and fh:archive"))
-            .label("unknown element");
+        let mut finding = Checker::at(
+            start_tag(node),
+            format!("fh:{local} is not defined by RFC 5005, which defines only fh:complete and fh:archive"),
+        )
+        .label("unknown element");
         finding = if local == "incremental" {
             finding
                 .note("fh:incremental comes from early feed-history drafts")
@@ -153,9 +152,8 @@ fn near_miss_key(uri: &str) -> String {
     let uri = uri.strip_prefix("www.").unwrap_or(uri);
     let uri = uri.trim_end_matches(['/', '#']);
     let (head, last) = uri.rsplit_once('/').unwrap_or(("", uri));
-    let is_version = !last.is_empty()
-        && last.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && !last.starts_with("20");
+    let is_version =
+        !last.is_empty() && last.chars().all(|c| c.is_ascii_digit() || c == '.') && !last.starts_with("20");
     if is_version && !head.is_empty() {
         head.to_owned()
     } else {
@@ -191,10 +189,7 @@ fn namespace_near_miss(cx: &mut Checker) {
 }
 
 /// The first head-section link with one of `relations`.
-fn first_with<'d, 'a, 'i>(
-    feed: &'d FeedDoc<'a, 'i>,
-    relations: &[&str],
-) -> Vec<&'d feed::Link<'a, 'i>> {
+fn first_with<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[&str]) -> Vec<&'d feed::Link<'a, 'i>> {
     feed.links
         .iter()
         .filter(|l| relations.contains(&l.rel.as_str()))
@@ -212,8 +207,11 @@ fn mixed_complete_archive(cx: &mut Checker) {
     let Some(complete) = feed.complete.first() else {
         return;
     };
-    let mut finding = Checker::at(start_tag(*complete), "fh:complete says this document is the whole logical feed, but the document also has archive markers or links")
-        .label("complete feed");
+    let mut finding = Checker::at(
+        start_tag(*complete),
+        "fh:complete says this document is the whole logical feed, but the document also has archive markers or links",
+    )
+    .label("complete feed");
     let mut conflicts = 0;
     for archive in &feed.archive {
         finding = finding.secondary(start_tag(*archive), "archive marker");
@@ -329,21 +327,12 @@ mod tests {
         ] {
             assert_eq!(near_miss_key(miss), near_miss_key(FH_NS), "{miss}");
         }
-        assert_eq!(
-            near_miss_key("http://www.w3.org/2005/atom"),
-            near_miss_key(ATOM_NS)
-        );
+        assert_eq!(near_miss_key("http://www.w3.org/2005/atom"), near_miss_key(ATOM_NS));
         assert_eq!(
             near_miss_key("http://purl.org/atompub/tombstones/1.0/"),
             near_miss_key(AT_NS)
         );
-        assert_ne!(
-            near_miss_key("http://www.w3.org/2005"),
-            near_miss_key(ATOM_NS)
-        );
-        assert_ne!(
-            near_miss_key("http://purl.org/atom/ns#"),
-            near_miss_key(ATOM_NS)
-        );
+        assert_ne!(near_miss_key("http://www.w3.org/2005"), near_miss_key(ATOM_NS));
+        assert_ne!(near_miss_key("http://purl.org/atom/ns#"), near_miss_key(ATOM_NS));
     }
 }

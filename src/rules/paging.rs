@@ -156,10 +156,7 @@ fn intended_relation(rel: &str) -> Option<&'static str> {
     if REGISTERED_RELATIONS.contains(&rel) || rel.contains(':') {
         return None;
     }
-    let words: Vec<&str> = rel
-        .split(['-', '_', ' ', '.'])
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words: Vec<&str> = rel.split(['-', '_', ' ', '.']).filter(|w| !w.is_empty()).collect();
     let has = |names: &[&str]| words.iter().any(|w| names.contains(w));
     let joined: String = words.concat();
     if words.len() == 2 && has(&["archive", "archives"]) {
@@ -171,20 +168,14 @@ fn intended_relation(rel: &str) -> Option<&'static str> {
         }
     }
     match joined.as_str() {
-        "prevarchive" | "previousarchive" | "archiveprev" | "archiveprevious" => {
-            return Some("prev-archive")
-        }
+        "prevarchive" | "previousarchive" | "archiveprev" | "archiveprevious" => return Some("prev-archive"),
         "nextarchive" | "archivenext" => return Some("next-archive"),
         _ => {}
     }
     NAVIGATION_RELATIONS
         .into_iter()
         // On four-letter names a substitution is another word ("text", "lost").
-        .find(|target| {
-            joined.len() >= 4
-                && joined != *target
-                && one_edit_apart(&joined, target, target.len() > 4)
-        })
+        .find(|target| joined.len() >= 4 && joined != *target && one_edit_apart(&joined, target, target.len() > 4))
 }
 
 /// Damerau-Levenshtein distance 1: one insertion, deletion, transposition of
@@ -196,8 +187,7 @@ fn one_edit_apart(a: &str, b: &str, substitution: bool) -> bool {
     match (a.len(), b.len()) {
         (0, 0) => true,
         (la, lb) if la == lb => {
-            (substitution && a[1..] == b[1..])
-                || (la >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+            (substitution && a[1..] == b[1..]) || (la >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
         }
         (la, lb) if la + 1 == lb => a == &b[1..],
         (la, lb) if la == lb + 1 => &a[1..] == b,
@@ -215,9 +205,7 @@ fn link_relation_typo(cx: &mut Checker) {
         cx.report(
             Checker::at(
                 link.rel_span(),
-                format!(
-                    "rel=\"{written}\" is not a registered relation; did you mean \"{intended}\"?"
-                ),
+                format!("rel=\"{written}\" is not a registered relation; did you mean \"{intended}\"?"),
             )
             .label(format!("probably \"{intended}\""))
             .note("consumers ignore relations they do not know, so this link is never followed")
@@ -239,8 +227,7 @@ fn navigation_link_in_entry(cx: &mut Checker) {
             continue;
         };
         let name = container.tag_name();
-        let in_entry = (name.namespace() == Some(ATOM_NS)
-            && matches!(name.name(), "entry" | "source"))
+        let in_entry = (name.namespace() == Some(ATOM_NS) && matches!(name.name(), "entry" | "source"))
             || (name.namespace().is_none() && name.name() == "item");
         if !in_entry {
             continue;
@@ -251,10 +238,16 @@ fn navigation_link_in_entry(cx: &mut Checker) {
         }
         let link = feed.link(node);
         cx.report(
-            Checker::at(link.rel_span(), format!("a {rel} link inside <{}> is ignored: RFC 5005 reads navigation links only from the head section", name.name()))
-                .label("navigation relation in an entry")
-                .secondary(feed::start_tag(container), "the entry")
-                .help(format!("move the {rel} link to the head section, or remove it")),
+            Checker::at(
+                link.rel_span(),
+                format!(
+                    "a {rel} link inside <{}> is ignored: RFC 5005 reads navigation links only from the head section",
+                    name.name()
+                ),
+            )
+            .label("navigation relation in an entry")
+            .secondary(feed::start_tag(container), "the entry")
+            .help(format!("move the {rel} link to the head section, or remove it")),
         );
     }
 }
@@ -267,10 +260,7 @@ pub static PAGING_LINK_PAST_END: Rule = rule!(
 
 fn paging_link_past_end(cx: &mut Checker) {
     let feed = cx.feed;
-    for (end, beyond, side) in [
-        ("first", "previous", "preceding"),
-        ("last", "next", "following"),
-    ] {
+    for (end, beyond, side) in [("first", "previous", "preceding"), ("last", "next", "following")] {
         let Some(end_link) = feed.links_with(end).find(|l| feed.is_self_target(l)) else {
             continue;
         };
