@@ -1,0 +1,396 @@
+//! Integration tests of the `feedlint` binary: exit statuses, formats,
+//! standard input, directory walking, determinism.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn feedlint(args: &[&str]) -> Output {
+    run(args, None, &[])
+}
+
+fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_feedlint"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("feedlint runs");
+    let mut pipe = child.stdin.take().unwrap();
+    pipe.write_all(stdin.unwrap_or_default()).unwrap();
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn code(output: &Output) -> i32 {
+    output.status.code().expect("exited normally")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+fn rules_of(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("feedlint-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const WARNING_ONLY: &str = "testsuite/rules/archive-missing-current/fail-no-current.atom";
+
+#[test]
+fn exit_0_when_clean() {
+    let output = feedlint(&["testsuite/valid"]);
+    assert_eq!(code(&output), 0, "{}", stdout(&output));
+    assert!(stdout(&output).contains("feedlint: no findings"), "{}", stdout(&output));
+}
+
+#[test]
+fn exit_1_on_an_error() {
+    let output = feedlint(&["examples/site"]);
+    assert_eq!(code(&output), 1);
+    assert!(stdout(&output).contains("error[next-archive-unsealed]"));
+}
+
+#[test]
+fn exit_2_on_a_missing_path_but_the_others_are_linted() {
+    let output = feedlint(&[
+        "--format",
+        "concise",
+        "no/such/file.atom",
+        "examples/site/feed/index.atom",
+    ]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("no/such/file.atom"), "{}", stderr(&output));
+    assert!(stdout(&output).contains("navigation-link-in-entry"));
+}
+
+#[test]
+fn usage_errors_are_exit_2_with_one_line_naming_the_accepted_values() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["--format", "xml", "."], "accepted: text, concise, json, json-lines"),
+        (&["--allow", "no-such-rule", "."], "unknown rule 'no-such-rule'"),
+        (&["--fail-on", "fatal", "."], "accepted: error, warning, info"),
+        (&["--frobnicate", "."], "unknown option '--frobnicate'"),
+    ];
+    for (args, expected) in cases {
+        let output = feedlint(args);
+        assert_eq!(code(&output), 2, "{args:?}");
+        let err = stderr(&output);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn fail_on_exit_zero_and_deny_warnings() {
+    assert_eq!(code(&feedlint(&[WARNING_ONLY])), 0);
+    assert_eq!(code(&feedlint(&["--fail-on", "warning", WARNING_ONLY])), 1);
+    assert_eq!(code(&feedlint(&["--deny", "warnings", WARNING_ONLY])), 1);
+    assert_eq!(code(&feedlint(&["--deny", "warnings", "--exit-zero", WARNING_ONLY])), 0);
+    assert_eq!(code(&feedlint(&["--deny", "archive-missing-current", WARNING_ONLY])), 1);
+    let raised = json(&feedlint(&["--format", "json", "--deny", "warnings", WARNING_ONLY]));
+    assert_eq!(raised["diagnostics"][0]["level"], "error");
+}
+
+#[test]
+fn allow_turns_a_rule_off_and_the_last_flag_wins() {
+    let off = json(&feedlint(&[
+        "--format",
+        "json",
+        "--allow",
+        "archive-missing-current",
+        WARNING_ONLY,
+    ]));
+    assert_eq!(off["summary"]["warnings"], 0);
+    let on_again = json(&feedlint(&[
+        "--format",
+        "json",
+        "--allow",
+        "archive-missing-current",
+        "--warn",
+        "archive-missing-current",
+        WARNING_ONLY,
+    ]));
+    assert_eq!(rules_of(&on_again), ["archive-missing-current"]);
+}
+
+/// Field for field as cli-contract.md shows it.
+#[test]
+fn json_matches_the_contract() {
+    let report = json(&feedlint(&["--format", "json", "examples/site"]));
+    let keys = |v: &Value| {
+        let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        k.sort();
+        k
+    };
+    assert_eq!(keys(&report), ["diagnostics", "summary", "tool", "version"]);
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["tool"]["name"], "feedlint");
+    assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(keys(&report["summary"]), ["documents", "errors", "infos", "warnings"]);
+    assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");
+    assert_eq!(report["summary"]["errors"], 1);
+    assert_eq!(report["summary"]["warnings"], 5);
+    assert_eq!(report["summary"]["infos"], 0);
+
+    let unsealed = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "next-archive-unsealed")
+        .expect("the example's mistake is found");
+    assert_eq!(
+        keys(unsealed),
+        ["file", "help", "level", "message", "notes", "rule", "spans", "spec", "url"]
+    );
+    assert_eq!(unsealed["level"], "error");
+    assert_eq!(unsealed["file"], "examples/site/feed/archive/2024-02.atom");
+    assert_eq!(unsealed["spec"], "RFC 5005 §4");
+    assert_eq!(unsealed["url"], "rules/next-archive-unsealed.md");
+    assert!(unsealed["help"].is_string());
+    assert!(unsealed["notes"].as_array().unwrap().iter().all(Value::is_string));
+
+    let spans = unsealed["spans"].as_array().unwrap();
+    assert_eq!(spans.len(), 2);
+    assert_eq!(
+        keys(&spans[0]),
+        [
+            "byte_end",
+            "byte_start",
+            "column_end",
+            "column_start",
+            "file",
+            "is_primary",
+            "label",
+            "line_end",
+            "line_start"
+        ]
+    );
+    assert_eq!(spans[0]["is_primary"], true);
+    assert_eq!(spans[1]["is_primary"], false);
+    // The primary span is the href value of the next-archive link: line 12,
+    // `  <link rel="next-archive" href="../index.atom"/>`.
+    let text = std::fs::read_to_string("examples/site/feed/archive/2024-02.atom").unwrap();
+    let (start, end) = (
+        spans[0]["byte_start"].as_u64().unwrap() as usize,
+        spans[0]["byte_end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&text[start..end], "../index.atom");
+    assert_eq!(spans[0]["line_start"], 12);
+    assert_eq!(spans[0]["column_start"], 34);
+    assert_eq!(spans[0]["line_end"], 12);
+    assert_eq!(spans[0]["column_end"], 47);
+    assert_eq!(spans[0]["file"], unsealed["file"]);
+}
+
+#[test]
+fn diagnostics_are_sorted_by_file_then_offset() {
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "examples/site",
+        "testsuite/rules/invalid-iri",
+    ]));
+    let keys: Vec<(String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["spans"][0]["byte_start"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted);
+}
+
+#[test]
+fn output_does_not_depend_on_the_thread_count() {
+    let args = ["--format", "json", "testsuite", "examples"];
+    let one = run(&args, None, &[("RAYON_NUM_THREADS", "1")]);
+    let four = run(&args, None, &[("RAYON_NUM_THREADS", "4")]);
+    assert!(!one.stdout.is_empty());
+    assert_eq!(one.stdout, four.stdout);
+}
+
+#[test]
+fn stdin_with_and_without_url() {
+    let feed = std::fs::read("examples/site/feed/archive/2024-02.atom").unwrap();
+    let without = json(&run(&["--format", "json", "-"], Some(&feed), &[]));
+    let rules = rules_of(&without);
+    assert_eq!(
+        rules.iter().filter(|r| *r == "unresolvable-relative-iri").count(),
+        3,
+        "{rules:?}"
+    );
+    assert_eq!(without["diagnostics"][0]["file"], "-");
+
+    let with = json(&run(
+        &[
+            "--format",
+            "json",
+            "--url",
+            "https://example.org/feed/archive/2024-02.atom",
+            "-",
+        ],
+        Some(&feed),
+        &[],
+    ));
+    assert_eq!(rules_of(&with), ["next-archive-unsealed"]);
+}
+
+#[test]
+fn url_names_one_document_only() {
+    let output = feedlint(&["--url", "https://example.org/", "examples/site"]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("--url"));
+}
+
+#[test]
+fn walking_skips_other_xml_but_named_files_are_reported() {
+    let walked = json(&feedlint(&["--format", "json", "examples/site"]));
+    assert!(!rules_of(&walked).contains(&"unknown-document".to_owned()));
+    let named = json(&feedlint(&["--format", "json", "examples/site/sitemap.xml"]));
+    assert_eq!(rules_of(&named), ["unknown-document"]);
+    assert_eq!(named["summary"]["infos"], 1);
+}
+
+#[test]
+fn a_malformed_file_does_not_stop_the_others() {
+    let dir = scratch("malformed");
+    std::fs::write(
+        dir.join("a-broken.atom"),
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title></feed>",
+    )
+    .unwrap();
+    std::fs::write(dir.join("b-binary.atom"), [0xFFu8, 0xD8, 0xFF, 0x00, 0x10]).unwrap();
+    std::fs::copy(WARNING_ONLY, dir.join("c-fine.atom")).unwrap();
+    let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
+    assert_eq!(rules_of(&report), ["xml-malformed", "archive-missing-current"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn hidden_directories_are_not_walked() {
+    let dir = scratch("hidden");
+    std::fs::create_dir_all(dir.join(".git")).unwrap();
+    std::fs::copy(WARNING_ONLY, dir.join(".git").join("feed.atom")).unwrap();
+    let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
+    assert_eq!(report["summary"]["documents"], 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn concise_is_one_line_a_finding() {
+    let output = feedlint(&["--format", "concise", "examples/site/podcast/index.rss"]);
+    assert_eq!(
+        stdout(&output),
+        "examples/site/podcast/index.rss:9:21: warning[link-relation-typo] rel=\"prevArchive\" is not a registered relation; did you mean \"prev-archive\"?\n"
+    );
+}
+
+#[test]
+fn json_lines_ends_with_a_summary() {
+    let output = feedlint(&["--format", "json-lines", "examples/site"]);
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7);
+    assert_eq!(lines[0]["rule"], "archive-missing-marker");
+    assert_eq!(lines[6]["summary"]["documents"], 5);
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let piped = feedlint(&[WARNING_ONLY]);
+    assert!(!stdout(&piped).contains('\u{1b}'));
+    let forced = feedlint(&["--color", "always", WARNING_ONLY]);
+    assert!(stdout(&forced).contains('\u{1b}'));
+    let never = run(&["--color", "never", WARNING_ONLY], None, &[("NO_COLOR", "1")]);
+    assert!(!stdout(&never).contains('\u{1b}'));
+}
+
+#[test]
+fn rules_and_explain() {
+    let listed: Value = serde_json::from_slice(&feedlint(&["rules", "--format", "json"]).stdout).unwrap();
+    let ids: Vec<&str> = listed["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), feedlint::rules::RULES.len());
+    assert!(ids.contains(&"next-archive-unsealed"));
+    let text = stdout(&feedlint(&["rules"]));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("self-referencing-link") && l.contains("error")));
+
+    let explained = feedlint(&["explain", "self-referencing-link"]);
+    assert_eq!(code(&explained), 0);
+    let doc = std::fs::read_to_string(Path::new("rules/self-referencing-link.md")).unwrap();
+    assert_eq!(stdout(&explained), doc);
+    assert_eq!(code(&feedlint(&["explain", "no-such-rule"])), 2);
+}
+
+#[test]
+fn base_url_maps_files_to_published_urls() {
+    // With the archive published where its self link says, its relative
+    // next-archive still names the subscription document.
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--base-url",
+        "https://example.org/",
+        "examples/site",
+    ]));
+    assert!(rules_of(&report).contains(&"next-archive-unsealed".to_owned()));
+    // A self link equal to the mapped URL makes a link to it self-referencing.
+    let dir = scratch("base-url");
+    std::fs::write(
+        dir.join("index.atom"),
+        r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://example.org/news/index.atom"/></feed>"#,
+    )
+    .unwrap();
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--base-url",
+        "https://example.org/news",
+        dir.to_str().unwrap(),
+    ]));
+    assert_eq!(rules_of(&report), ["self-referencing-link"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
