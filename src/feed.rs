@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use roxmltree::{Document, Node};
+use roxmltree::{Attribute, Document, Node};
 use url::Url;
 
 use crate::iri;
@@ -64,7 +64,7 @@ pub fn is_atom_link(node: Node<'_, '_>) -> bool {
 pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
     let range = node.range();
     let text = node.document().input_text();
-    let from = node.attributes().last().map_or(range.start, |a| a.range().end);
+    let from = node.attributes().next_back().map_or(range.start, |a| a.range().end);
     let end = text[from..range.end].find('>').map_or(range.end, |i| from + i + 1);
     range.start..end
 }
@@ -151,6 +151,59 @@ pub struct FeedDoc<'a, 'input> {
     /// Head-section `fh:complete` and `fh:archive` elements.
     pub complete: Vec<Node<'a, 'input>>,
     pub archive: Vec<Node<'a, 'input>>,
+    /// What the rules look at anywhere in the document, gathered in one
+    /// pass over its nodes so that no rule walks the whole tree again.
+    pub everywhere: Gathered<'a, 'input>,
+}
+
+/// Elements and attributes found anywhere in the document, in document order.
+#[derive(Default)]
+pub struct Gathered<'a, 'input> {
+    /// Every element in the feed-history namespace.
+    pub fh_elements: Vec<Node<'a, 'input>>,
+    /// Every `atom:link`: head section, entries, sources, deleted entries.
+    pub atom_links: Vec<Node<'a, 'input>>,
+    /// Every attribute whose value must be an IRI reference: `xml:base`
+    /// anywhere, `href` on `atom:link`, `ref` on `at:deleted-entry`.
+    pub iri_attributes: Vec<(Node<'a, 'input>, Attribute<'a, 'input>)>,
+    /// Elements named like a feed-history, tombstone or Atom element that
+    /// matters (`complete`, `archive`, `deleted-entry`, `link`) but in some
+    /// other namespace.
+    pub lookalikes: Vec<Node<'a, 'input>>,
+}
+
+impl<'a, 'input> Gathered<'a, 'input> {
+    fn of(xml: &'a Document<'input>) -> Self {
+        let mut gathered = Gathered::default();
+        for node in xml.descendants().filter(Node::is_element) {
+            let name = node.tag_name();
+            let is_link = is_atom_link(node);
+            let is_tombstone = is(node, AT_NS, "deleted-entry");
+            match name.namespace() {
+                Some(FH_NS) => gathered.fh_elements.push(node),
+                Some(ATOM_NS | AT_NS) => {}
+                Some(_) if matches!(name.name(), "complete" | "archive" | "deleted-entry" | "link") => {
+                    gathered.lookalikes.push(node)
+                }
+                _ => {}
+            }
+            if is_link {
+                gathered.atom_links.push(node);
+            }
+            for attribute in node.attributes() {
+                let carries_iri = match (attribute.namespace(), attribute.name()) {
+                    (Some(XML_NS), "base") => true,
+                    (None, "href") => is_link,
+                    (None, "ref") => is_tombstone,
+                    _ => false,
+                };
+                if carries_iri {
+                    gathered.iri_attributes.push((node, attribute));
+                }
+            }
+        }
+        gathered
+    }
 }
 
 impl<'a, 'input> FeedDoc<'a, 'input> {
@@ -172,6 +225,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             links: Vec::new(),
             complete: Vec::new(),
             archive: Vec::new(),
+            everywhere: Gathered::of(xml),
         };
         if let Some(head) = head {
             for child in head.children().filter(Node::is_element) {
@@ -285,11 +339,6 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// Whether `link` leads to a document other than this one.
     pub fn points_elsewhere(&self, link: &Link<'_, '_>) -> bool {
         link.target_key().is_some() && !self.is_self_target(link)
-    }
-
-    /// Every element of the document, in document order, without recursion.
-    pub fn elements(&self) -> impl Iterator<Item = Node<'a, 'input>> {
-        self.xml.descendants().filter(Node::is_element)
     }
 
     /// Whether `node` is a direct child of the head section.

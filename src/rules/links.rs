@@ -3,10 +3,8 @@
 
 use std::ops::Range;
 
-use roxmltree::Node;
-
 use super::{rule, Checker, Rule};
-use crate::feed::{is, is_atom_link, start_tag, Base, FeedDoc, AT_NS, XML_NS};
+use crate::feed::{is_atom_link, start_tag, Base, XML_NS};
 use crate::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
@@ -18,8 +16,11 @@ pub static LINK_MISSING_HREF: Rule = rule!(
 fn link_missing_href(cx: &mut Checker) {
     for node in cx
         .feed
-        .elements()
-        .filter(|n| is_atom_link(*n) && !n.has_attribute("href"))
+        .everywhere
+        .atom_links
+        .iter()
+        .copied()
+        .filter(|n| !n.has_attribute("href"))
     {
         cx.report(
             Checker::at(start_tag(node), "this link has no href attribute")
@@ -35,25 +36,6 @@ pub static INVALID_IRI: Rule = rule!(
     summary: "a link href, xml:base or deleted-entry ref is not a valid IRI reference",
     spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
 );
-
-/// Every attribute whose value must be an IRI reference: `href` on links,
-/// `xml:base` anywhere, `ref` on deleted entries.
-fn iri_attributes<'a, 'i>(
-    feed: &FeedDoc<'a, 'i>,
-) -> impl Iterator<Item = (Node<'a, 'i>, roxmltree::Attribute<'a, 'i>)> {
-    feed.elements().flat_map(|node| {
-        let is_link = is_atom_link(node);
-        let is_tombstone = is(node, AT_NS, "deleted-entry");
-        node.attributes()
-            .filter(move |a| match (a.namespace(), a.name()) {
-                (Some(XML_NS), "base") => true,
-                (None, "href") => is_link,
-                (None, "ref") => is_tombstone,
-                _ => false,
-            })
-            .map(move |a| (node, a))
-    })
-}
 
 fn describe(attribute: &roxmltree::Attribute) -> String {
     match attribute.namespace() {
@@ -76,12 +58,12 @@ fn narrowed(text: &str, value_range: Range<usize>, value: &str, error: &iri::Iri
 fn invalid_iri(cx: &mut Checker) {
     let feed = cx.feed;
     let text = feed.xml.input_text();
-    for (_, attribute) in iri_attributes(feed) {
+    for (_, attribute) in feed.everywhere.iri_attributes.iter() {
         let value = attribute.value();
         let Err(error) = iri::check_iri_reference(value) else {
             continue;
         };
-        let name = describe(&attribute);
+        let name = describe(attribute);
         let placeholder = value.contains("${") || value.contains("{{");
         let at = narrowed(text, attribute.range_value(), value, &error);
         let message = format!("{name}=\"{value}\" is not a valid IRI reference: {}", error.message);
@@ -133,7 +115,7 @@ fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static
 
 fn unresolvable_relative_iri(cx: &mut Checker) {
     let feed = cx.feed;
-    for (node, attribute) in iri_attributes(feed) {
+    for &(node, attribute) in &feed.everywhere.iri_attributes {
         let value = attribute.value();
         let is_base = attribute.namespace() == Some(XML_NS);
         if !(is_base || is_atom_link(node)) || iri::has_scheme(value) || iri::check_iri_reference(value).is_err() {

@@ -22,7 +22,7 @@ pub static FH_MARKER_MISPLACED: Rule = rule!(
 
 fn fh_marker_misplaced(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.elements().filter(|n| is_marker(*n)) {
+    for node in feed.everywhere.fh_elements.iter().copied().filter(|n| is_marker(*n)) {
         if feed.in_head(node) {
             continue;
         }
@@ -53,7 +53,7 @@ pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
 );
 
 fn fh_marker_not_empty(cx: &mut Checker) {
-    for node in cx.feed.elements().filter(|n| is_marker(*n)) {
+    for node in cx.feed.everywhere.fh_elements.iter().copied().filter(|n| is_marker(*n)) {
         let has_content = node
             .children()
             .any(|child| child.is_element() || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty())));
@@ -105,9 +105,9 @@ pub static FH_UNKNOWN_ELEMENT: Rule = rule!(
 );
 
 fn fh_unknown_element(cx: &mut Checker) {
-    for node in cx.feed.elements() {
+    for node in cx.feed.everywhere.fh_elements.iter().copied() {
         let name = node.tag_name();
-        if name.namespace() != Some(FH_NS) || matches!(name.name(), "complete" | "archive") {
+        if matches!(name.name(), "complete" | "archive") {
             continue;
         }
         let local = name.name();
@@ -163,7 +163,7 @@ fn near_miss_key(uri: &str) -> String {
 
 fn namespace_near_miss(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.elements() {
+    for node in feed.everywhere.lookalikes.iter().copied() {
         let name = node.tag_name();
         let Some(namespace) = name.namespace() else {
             continue;

@@ -1,7 +1,7 @@
 //! Paged feeds (RFC 5005 §3) and the relation names of navigation links.
 
 use super::{rule, Checker, Rule};
-use crate::feed::{self, is_atom_link, ATOM_NS, NAVIGATION_RELATIONS};
+use crate::feed::{self, ATOM_NS, NAVIGATION_RELATIONS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
     "paging-prev-alias", Warning, Doc, Some(paging_prev_alias),
@@ -222,7 +222,7 @@ pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
 
 fn navigation_link_in_entry(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.elements().filter(|n| is_atom_link(*n)) {
+    for node in feed.everywhere.atom_links.iter().copied() {
         let Some(container) = node.parent_element() else {
             continue;
         };
