@@ -235,7 +235,10 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
 /// and white space) or is UTF-16.
 fn looks_like_xml(bytes: &[u8]) -> bool {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'<' | 0xFE | 0xFF | 0x00))
+    matches!(
+        bytes.iter().find(|b| !b.is_ascii_whitespace()),
+        Some(b'<' | 0xFE | 0xFF | 0x00)
+    )
 }
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
