@@ -321,9 +321,15 @@ fn unknown_document(xml: &roxmltree::Document) -> Pending {
         Some(ns) => format!("<{}> in namespace \"{ns}\"", name.name()),
         None => format!("<{}>", name.name()),
     };
-    Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
+    let finding = Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
         .label("root element")
-        .note("feedlint lints Atom feeds (atom:feed), RSS (rss) and Deleted Entry Documents (at:deleted-entry); this file is not linted further")
+        .note("feedlint lints Atom feeds (atom:feed), RSS (rss) and Deleted Entry Documents (at:deleted-entry); this file is not linted further");
+    match name.namespace().and_then(crate::feed::intended_namespace) {
+        Some(intended) => finding.help(format!(
+            "the namespace is a near miss: declare it as \"{intended}\" (namespace names compare as exact strings)"
+        )),
+        None => finding,
+    }
 }
 
 /// A lexical look at the root element's local name, before parsing, so that

@@ -14,6 +14,36 @@ pub const FH_NS: &str = "http://purl.org/syndication/history/1.0";
 pub const AT_NS: &str = "http://purl.org/atompub/tombstones/1.0";
 pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
 
+/// The form in which near misses compare equal: no scheme, no `www.`, no
+/// trailing `/` or `#`, lower case, and no trailing version segment.
+fn near_miss_key(uri: &str) -> String {
+    let uri = uri.trim().to_ascii_lowercase();
+    let uri = uri
+        .strip_prefix("https://")
+        .or_else(|| uri.strip_prefix("http://"))
+        .unwrap_or(&uri);
+    let uri = uri.strip_prefix("www.").unwrap_or(uri);
+    let uri = uri.trim_end_matches(['/', '#']);
+    let (head, last) = uri.rsplit_once('/').unwrap_or(("", uri));
+    let is_version =
+        !last.is_empty() && last.chars().all(|c| c.is_ascii_digit() || c == '.') && !last.starts_with("20");
+    if is_version && !head.is_empty() {
+        head.to_owned()
+    } else {
+        uri.to_owned()
+    }
+}
+
+/// The namespace feedlint knows (feed-history, tombstones, Atom) that
+/// `namespace` was almost certainly meant to be: the same but for case,
+/// scheme, `www.`, a trailing `/` or `#`, or the version segment.
+pub fn intended_namespace(namespace: &str) -> Option<&'static str> {
+    let key = near_miss_key(namespace);
+    [FH_NS, AT_NS, ATOM_NS]
+        .into_iter()
+        .find(|known| *known != namespace && near_miss_key(known) == key)
+}
+
 /// Prefix that makes a relation an IRI naming a registered relation.
 const IANA_RELATION_PREFIX: &str = "http://www.iana.org/assignments/relation/";
 
@@ -345,5 +375,52 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     pub fn in_head(&self, node: Node<'_, '_>) -> bool {
         self.head
             .is_some_and(|head| node.parent_element().is_some_and(|p| p.id() == head.id()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_misses_name_the_intended_namespace() {
+        for miss in [
+            "https://purl.org/syndication/history/1.0",
+            "http://purl.org/syndication/history/1.0/",
+            "http://purl.org/syndication/history",
+            "http://purl.org/syndication/history/2.0",
+            "http://PURL.org/syndication/History/1.0",
+            "http://www.purl.org/syndication/history/1.0#",
+        ] {
+            assert_eq!(intended_namespace(miss), Some(FH_NS), "{miss}");
+        }
+        assert_eq!(intended_namespace("http://www.w3.org/2005/atom"), Some(ATOM_NS));
+        assert_eq!(
+            intended_namespace("http://purl.org/atompub/tombstones/1.0/"),
+            Some(AT_NS)
+        );
+        for other in [
+            FH_NS,
+            ATOM_NS,
+            "http://www.w3.org/2005",
+            "http://purl.org/atom/ns#",
+            "http://example.org/tasks",
+        ] {
+            assert_eq!(intended_namespace(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn relations_are_normalized() {
+        assert_eq!(normalize_relation(None), "alternate");
+        assert_eq!(normalize_relation(Some("Prev-Archive")), "prev-archive");
+        assert_eq!(
+            normalize_relation(Some("http://www.iana.org/assignments/relation/next")),
+            "next"
+        );
+        assert_eq!(
+            normalize_relation(Some("http://example.org/Rel")),
+            "http://example.org/Rel"
+        );
     }
 }
