@@ -343,7 +343,7 @@ fn root_name_is_feed(text: &str) -> bool {
         } else if rest.starts_with("<!--") {
             rest.find("-->").map(|i| i + 3)
         } else if rest.starts_with("<!DOCTYPE") {
-            doctype_len(rest)
+            xml::declaration_len(rest)
         } else {
             break;
         };
@@ -361,22 +361,4 @@ fn root_name_is_feed(text: &str) -> bool {
     let qname = &tag[..name_len];
     let local = qname.rsplit(':').next().unwrap_or(qname);
     matches!(local, "feed" | "rss" | "deleted-entry")
-}
-
-/// Length of a DOCTYPE declaration, internal subset included.
-fn doctype_len(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote = None;
-    for (i, b) in text.bytes().enumerate() {
-        match (quote, b) {
-            (Some(q), _) if b == q => quote = None,
-            (Some(_), _) => {}
-            (None, b'"' | b'\'') => quote = Some(b),
-            (None, b'[') => depth += 1,
-            (None, b']') => depth = depth.saturating_sub(1),
-            (None, b'>') if depth == 0 => return Some(i + 1),
-            _ => {}
-        }
-    }
-    None
 }

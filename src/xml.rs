@@ -132,7 +132,7 @@ fn internal_entities(text: &str, doctype: usize) -> Option<(HashMap<String, Enti
         } else if let Some(after) = rest.strip_prefix("<?") {
             i += 2 + after.find("?>")? + 2;
         } else {
-            let end = declaration_end(rest)?;
+            let end = declaration_len(rest)?;
             if let Some(decl) = rest[..end].strip_prefix("<!ENTITY") {
                 if let Some((name, value)) = general_internal_entity(decl) {
                     entities.entry(name.to_owned()).or_insert(EntityDecl {
@@ -146,16 +146,20 @@ fn internal_entities(text: &str, doctype: usize) -> Option<(HashMap<String, Enti
     }
 }
 
-/// Length of a markup declaration starting at `<`, through its `>`, with
-/// quoted strings skipped.
-fn declaration_end(decl: &str) -> Option<usize> {
+/// Length of a markup declaration starting at `<` (`<!ENTITY ...>`,
+/// `<!DOCTYPE ... [ ... ]>`), through its closing `>`: quoted strings are
+/// skipped, and so is an internal subset in brackets.
+pub fn declaration_len(decl: &str) -> Option<usize> {
     let mut quote = None;
+    let mut depth = 0usize;
     for (i, b) in decl.bytes().enumerate() {
         match (quote, b) {
             (Some(q), _) if b == q => quote = None,
             (Some(_), _) => {}
             (None, b'"' | b'\'') => quote = Some(b),
-            (None, b'>') => return Some(i + 1),
+            (None, b'[') => depth += 1,
+            (None, b']') => depth = depth.saturating_sub(1),
+            (None, b'>') if depth == 0 => return Some(i + 1),
             _ => {}
         }
     }
