@@ -6,6 +6,28 @@
 //! ([`source`]), parsed safely ([`xml`]), viewed as a feed ([`feed`]) and
 //! checked by every enabled rule ([`rules`]); its DOM is then dropped and a
 //! [`summary::DocSummary`] kept. [`report`] renders the sorted findings.
+//!
+//! Linting one document held in memory, as an editor integration would:
+//!
+//! ```
+//! use feedlint::{lint_bytes, Level, Options};
+//!
+//! let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom"
+//!       xmlns:fh="http://purl.org/syndication/history/1.0">
+//!   <title>Example</title>
+//!   <fh:archive/>
+//!   <link rel="self" href="2003/11.atom"/>
+//!   <link rel="current" href="index.atom"/>
+//!   <link rel="next-archive" href="index.atom"/>
+//! </feed>"#;
+//! let url = url::Url::parse("https://example.org/2003/11.atom").unwrap();
+//! let report = lint_bytes("11.atom", Some(url), feed, &Options::default());
+//!
+//! let finding = &report.diagnostics[0];
+//! assert_eq!(finding.rule, "next-archive-unsealed");
+//! assert_eq!(finding.level, Level::Error);
+//! assert_eq!((finding.primary().line_start, finding.primary().column_start), (7, 34));
+//! ```
 
 pub mod config;
 pub mod diagnostic;
