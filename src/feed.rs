@@ -13,6 +13,8 @@ pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
 pub const FH_NS: &str = "http://purl.org/syndication/history/1.0";
 pub const AT_NS: &str = "http://purl.org/atompub/tombstones/1.0";
 pub const XML_NS: &str = "http://www.w3.org/XML/1998/namespace";
+pub const DS_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
+pub const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
 
 /// The form in which near misses compare equal: no scheme, no `www.`, no
 /// trailing `/` or `#`, lower case, and no trailing version segment.
@@ -132,6 +134,67 @@ pub enum Base {
     },
 }
 
+/// An element's text, trimmed, and where it stands in the document.
+#[derive(Debug, Clone)]
+pub struct Text<'a> {
+    pub value: &'a str,
+    /// The trimmed text, or the start tag of an empty element.
+    pub range: Range<usize>,
+}
+
+impl<'a> Text<'a> {
+    pub fn of(node: Node<'a, '_>) -> Text<'a> {
+        let value = node.text().unwrap_or_default().trim();
+        let range = match node.first_child().filter(Node::is_text) {
+            Some(text) if !value.is_empty() => {
+                let range = text.range();
+                let raw = &node.document().input_text()[range.clone()];
+                let lead = raw.len() - raw.trim_start().len();
+                let trail = raw.len() - raw.trim_end().len();
+                range.start + lead..range.end - trail
+            }
+            _ => start_tag(node),
+        };
+        Text { value, range }
+    }
+}
+
+/// The text of the first child element of `parent` with this name.
+pub fn child_text<'a>(parent: Node<'a, '_>, namespace: Option<&str>, name: &str) -> Option<Text<'a>> {
+    parent
+        .children()
+        .find(|n| n.is_element() && n.tag_name().name() == name && n.tag_name().namespace() == namespace)
+        .map(Text::of)
+}
+
+/// An Atom entry or an RSS item, with its identity and update time.
+#[derive(Debug, Clone)]
+pub struct Entry<'a, 'input> {
+    pub node: Node<'a, 'input>,
+    /// `atom:id`, or the RSS `guid`.
+    pub id: Option<Text<'a>>,
+    /// `atom:updated`; RSS defines no update time for items.
+    pub updated: Option<Text<'a>>,
+}
+
+impl<'a, 'input> Entry<'a, 'input> {
+    fn of(kind: DocKind, node: Node<'a, 'input>) -> Option<Self> {
+        match kind {
+            DocKind::Atom if is(node, ATOM_NS, "entry") => Some(Entry {
+                node,
+                id: child_text(node, Some(ATOM_NS), "id"),
+                updated: child_text(node, Some(ATOM_NS), "updated"),
+            }),
+            DocKind::Rss if node.tag_name().name() == "item" && node.tag_name().namespace().is_none() => Some(Entry {
+                node,
+                id: child_text(node, None, "guid"),
+                updated: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
 /// One `atom:link`, with what the rules need of it.
 #[derive(Debug, Clone)]
 pub struct Link<'a, 'input> {
@@ -181,6 +244,8 @@ pub struct FeedDoc<'a, 'input> {
     /// Head-section `fh:complete` and `fh:archive` elements.
     pub complete: Vec<Node<'a, 'input>>,
     pub archive: Vec<Node<'a, 'input>>,
+    /// The entries: `atom:entry` children of the feed, or RSS `item`s.
+    pub entries: Vec<Entry<'a, 'input>>,
     /// What the rules look at anywhere in the document, gathered in one
     /// pass over its nodes so that no rule walks the whole tree again.
     pub everywhere: Gathered<'a, 'input>,
@@ -196,6 +261,11 @@ pub struct Gathered<'a, 'input> {
     /// Every attribute whose value must be an IRI reference: `xml:base`
     /// anywhere, `href` on `atom:link`, `ref` on `at:deleted-entry`.
     pub iri_attributes: Vec<(Node<'a, 'input>, Attribute<'a, 'input>)>,
+    /// Every `at:deleted-entry`, wherever it stands.
+    pub tombstones: Vec<Node<'a, 'input>>,
+    /// Every `atom:id`, `atom:updated` and `atom:published`.
+    pub atom_ids: Vec<Node<'a, 'input>>,
+    pub atom_dates: Vec<Node<'a, 'input>>,
     /// Elements named like a feed-history, tombstone or Atom element that
     /// matters (`complete`, `archive`, `deleted-entry`, `link`) but in some
     /// other namespace.
@@ -219,6 +289,14 @@ impl<'a, 'input> Gathered<'a, 'input> {
             }
             if is_link {
                 gathered.atom_links.push(node);
+            } else if is_tombstone {
+                gathered.tombstones.push(node);
+            } else if name.namespace() == Some(ATOM_NS) {
+                match name.name() {
+                    "id" => gathered.atom_ids.push(node),
+                    "updated" | "published" => gathered.atom_dates.push(node),
+                    _ => {}
+                }
             }
             for attribute in node.attributes() {
                 let carries_iri = match (attribute.namespace(), attribute.name()) {
@@ -255,6 +333,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             links: Vec::new(),
             complete: Vec::new(),
             archive: Vec::new(),
+            entries: Vec::new(),
             everywhere: Gathered::of(xml),
         };
         if let Some(head) = head {
@@ -266,6 +345,8 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                     doc.complete.push(child);
                 } else if is(child, FH_NS, "archive") {
                     doc.archive.push(child);
+                } else if let Some(entry) = Entry::of(kind, child) {
+                    doc.entries.push(entry);
                 }
             }
         }

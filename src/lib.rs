@@ -30,6 +30,7 @@
 //! ```
 
 pub mod config;
+pub mod date;
 pub mod diagnostic;
 mod engine;
 pub mod feed;

@@ -8,9 +8,11 @@ use crate::diagnostic::{Level, Pending};
 use crate::feed::FeedDoc;
 
 mod archive;
+mod identity;
 mod links;
 mod markers;
 mod paging;
+mod tombstones;
 pub mod xml;
 
 /// What a rule needs to see to decide.
@@ -100,6 +102,24 @@ pub static RULES: &[&Rule] = &[
     &links::LINK_MISSING_HREF,
     &links::INVALID_IRI,
     &links::UNRESOLVABLE_RELATIVE_IRI,
+    &identity::INVALID_DATE,
+    &identity::RSS_INVALID_DATE,
+    &identity::AMBIGUOUS_DUPLICATE_ENTRY,
+    &identity::MALFORMED_UUID_URN,
+    &tombstones::DELETED_ENTRY_MISSING_REF,
+    &tombstones::DELETED_ENTRY_MISSING_WHEN,
+    &tombstones::DELETED_ENTRY_INVALID_REF,
+    &tombstones::DUPLICATE_DELETED_ENTRY,
+    &tombstones::EQUIVALENT_DELETED_ENTRY,
+    &tombstones::DELETED_ENTRY_CARDINALITY,
+    &tombstones::DELETED_ENTRY_INVALID_BY,
+    &tombstones::DELETED_ENTRY_INVALID_COMMENT,
+    &tombstones::DELETED_ENTRY_MISPLACED,
+    &tombstones::DELETED_ENTRY_MISSING_SOURCE,
+    &tombstones::DELETED_ENTRY_MAC_SIGNATURE,
+    &tombstones::DELETED_ENTRY_STILL_PRESENT,
+    &tombstones::DELETED_ENTRY_SUPERSEDED,
+    &tombstones::DELETED_ENTRY_AFTER_FEED_UPDATE,
 ];
 
 pub fn find(id: &str) -> Option<&'static Rule> {

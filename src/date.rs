@@ -1,0 +1,370 @@
+//! Dates to instants: RFC 3339 `date-time` as Atom (RFC 4287 §3.3) and
+//! RFC 6721 §3 restrict it, and RFC 822 dates as RSS 2.0 uses them.
+//!
+//! A small module of our own rather than `time` or `jiff`: both grammars
+//! are small, the linter needs to say *which* part is wrong (a lowercase
+//! `t`, a missing offset, February 30), and general-purpose parsers either
+//! accept what Atom forbids or reject what RFC 3339 allows (leap seconds,
+//! fractions of any length). Instants are compared, never strings.
+
+use std::fmt;
+
+/// A point in time: seconds since 1970-01-01T00:00:00Z, and nanoseconds.
+/// A leap second (`:60`) counts as the first second of the next minute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Instant {
+    pub seconds: i64,
+    pub nanos: u32,
+}
+
+/// What is wrong with a date, in words for a finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DateError(pub String);
+
+impl fmt::Display for DateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn fail<T>(message: impl Into<String>) -> Result<T, DateError> {
+    Err(DateError(message.into()))
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
+/// `days_from_civil`).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month = i64::from(month);
+    let day_of_year = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+fn is_leap_year(year: i64) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        2 if is_leap_year(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+const MONTH_NAMES: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+
+/// Checks the calendar and clock fields and makes the instant.
+#[allow(clippy::too_many_arguments)]
+fn instant(
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    nanos: u32,
+    offset_minutes: i64,
+) -> Result<Instant, DateError> {
+    if !(1..=12).contains(&month) {
+        return fail(format!("month {month:02} does not exist"));
+    }
+    let last = days_in_month(year, month);
+    if day == 0 || day > last {
+        let name = MONTH_NAMES[month as usize - 1];
+        return fail(format!("{name} {year} has no day {day} (it has {last} days)"));
+    }
+    if hour > 23 {
+        return fail(format!("hour {hour} is out of range (00 to 23)"));
+    }
+    if minute > 59 {
+        return fail(format!("minute {minute} is out of range (00 to 59)"));
+    }
+    if second > 60 {
+        return fail(format!(
+            "second {second} is out of range (00 to 59, or 60 for a leap second)"
+        ));
+    }
+    let local = days_from_civil(year, month, day) * 86_400
+        + i64::from(hour) * 3_600
+        + i64::from(minute) * 60
+        + i64::from(second);
+    Ok(Instant {
+        seconds: local - offset_minutes * 60,
+        nanos,
+    })
+}
+
+/// Reads exactly `n` ASCII digits.
+fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError> {
+    match text.get(at..at + n) {
+        Some(d) if d.bytes().all(|b| b.is_ascii_digit()) => Ok(d.parse().expect("ASCII digits")),
+        _ => fail(format!("expected {n} digits for the {what} at character {}", at + 1)),
+    }
+}
+
+fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), DateError> {
+    match text[at..].chars().next() {
+        Some(c) if c == wanted => Ok(()),
+        Some(c) if c.eq_ignore_ascii_case(&wanted) => fail(format!(
+            "lowercase '{c}' {context}: Atom requires an uppercase '{wanted}'"
+        )),
+        Some(c) => fail(format!("expected '{wanted}' {context}, found '{c}'")),
+        None => fail(format!("the date ends where '{wanted}' {context} was expected")),
+    }
+}
+
+/// Parses an RFC 3339 `date-time` with Atom's restrictions: uppercase `T`
+/// and `Z`, a time zone always present; any number of fraction digits.
+pub fn parse_rfc3339(text: &str) -> Result<Instant, DateError> {
+    if text.is_empty() {
+        return fail("the date is empty");
+    }
+    if text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') {
+        return fail("a date without a time: Atom dates are date-times, e.g. 2003-12-13T18:30:02Z");
+    }
+    let year = i64::from(digits(text, 0, 4, "year")?);
+    expect(text, 4, '-', "after the year")?;
+    let month = digits(text, 5, 2, "month")?;
+    expect(text, 7, '-', "after the month")?;
+    let day = digits(text, 8, 2, "day")?;
+    if text.as_bytes().get(10) == Some(&b' ') {
+        return fail("a space between date and time: Atom requires an uppercase 'T'");
+    }
+    expect(text, 10, 'T', "between date and time")?;
+    let hour = digits(text, 11, 2, "hour")?;
+    expect(text, 13, ':', "after the hour")?;
+    let minute = digits(text, 14, 2, "minute")?;
+    if text.len() == 16 || matches!(text.as_bytes().get(16), Some(b'Z' | b'z' | b'+' | b'-')) {
+        return fail("the seconds are missing: RFC 3339 requires hh:mm:ss");
+    }
+    expect(text, 16, ':', "after the minutes")?;
+    let second = digits(text, 17, 2, "second")?;
+    let mut at = 19;
+    let mut nanos = 0;
+    if text.as_bytes().get(at) == Some(&b'.') {
+        let fraction: &str = &text[at + 1..];
+        let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        if len == 0 {
+            return fail("a '.' with no fraction digits after the seconds");
+        }
+        let mut padded: String = fraction[..len.min(9)].to_owned();
+        while padded.len() < 9 {
+            padded.push('0');
+        }
+        nanos = padded.parse().expect("nine digits");
+        at += 1 + len;
+    }
+    let offset = match text[at..].chars().next() {
+        None => return fail("no time zone: add 'Z' for UTC or a numeric offset such as +01:00"),
+        Some('Z') if at + 1 == text.len() => 0,
+        Some('z') => return fail("lowercase 'z': Atom requires an uppercase 'Z' for UTC"),
+        Some(sign @ ('+' | '-')) => {
+            let hours = digits(text, at + 1, 2, "offset hours")?;
+            expect(text, at + 3, ':', "in the time zone offset")?;
+            let minutes = digits(text, at + 4, 2, "offset minutes")?;
+            if at + 6 != text.len() {
+                return fail(format!("unexpected text after the time zone: \"{}\"", &text[at + 6..]));
+            }
+            if hours > 23 || minutes > 59 {
+                return fail(format!(
+                    "time zone offset {sign}{hours:02}:{minutes:02} is out of range"
+                ));
+            }
+            let total = i64::from(hours * 60 + minutes);
+            if sign == '-' {
+                -total
+            } else {
+                total
+            }
+        }
+        Some(_) => return fail(format!("unexpected text after the time: \"{}\"", &text[at..])),
+    };
+    instant(year, month, day, hour, minute, second, nanos, offset)
+}
+
+const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+const MONTH_ABBREVIATIONS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// Minutes east of UTC for an RFC 822 zone: `UT`, `GMT`, the North American
+/// names, military letters, or `+hhmm`/`-hhmm`.
+fn rfc822_zone(zone: &str) -> Result<i64, DateError> {
+    let named = match zone {
+        "UT" | "GMT" | "Z" => Some(0),
+        "EST" => Some(-5 * 60),
+        "EDT" => Some(-4 * 60),
+        "CST" => Some(-6 * 60),
+        "CDT" => Some(-5 * 60),
+        "MST" => Some(-7 * 60),
+        "MDT" => Some(-6 * 60),
+        "PST" => Some(-8 * 60),
+        "PDT" => Some(-7 * 60),
+        // Military zones: RFC 822 got their signs backwards, so their
+        // offsets cannot be trusted; they are accepted as UTC.
+        z if z.len() == 1 && z.chars().all(|c| c.is_ascii_uppercase() && c != 'J') => Some(0),
+        _ => None,
+    };
+    if let Some(offset) = named {
+        return Ok(offset);
+    }
+    let bytes = zone.as_bytes();
+    if bytes.len() == 5 && matches!(bytes[0], b'+' | b'-') && bytes[1..].iter().all(u8::is_ascii_digit) {
+        let hours = i64::from(digits(zone, 1, 2, "zone hours")?);
+        let minutes = i64::from(digits(zone, 3, 2, "zone minutes")?);
+        if minutes > 59 {
+            return fail(format!("time zone {zone} has minutes out of range"));
+        }
+        let total = hours * 60 + minutes;
+        return Ok(if bytes[0] == b'-' { -total } else { total });
+    }
+    fail(format!(
+        "\"{zone}\" is not an RFC 822 time zone (use GMT, a zone such as EST, or +hhmm)"
+    ))
+}
+
+/// Parses an RFC 822 date-time as RSS 2.0 uses it: `[Day, ]DD Mon YYYY
+/// HH:MM[:SS] ZONE`, with a two- or four-digit year.
+pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
+    if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.bytes().take(4).all(|b| b.is_ascii_digit()) {
+        return fail("an ISO 8601 date: RSS dates use RFC 822, e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\"");
+    }
+    let mut rest = text;
+    if let Some((day_name, after)) = text.split_once(',') {
+        if !DAY_NAMES.contains(&day_name.trim()) {
+            return fail(format!(
+                "\"{}\" is not a day name (Mon, Tue, Wed, Thu, Fri, Sat, Sun)",
+                day_name.trim()
+            ));
+        }
+        rest = after;
+    }
+    let parts: Vec<&str> = rest.split_whitespace().collect();
+    let [day, month, year, time, zone] = parts[..] else {
+        return fail("expected \"[Day, ]DD Mon YYYY HH:MM[:SS] ZONE\", e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\"");
+    };
+    let day: u32 = match day.len() {
+        1 | 2 if day.bytes().all(|b| b.is_ascii_digit()) => day.parse().expect("digits"),
+        _ => return fail(format!("\"{day}\" is not a day of the month")),
+    };
+    let Some(month) = MONTH_ABBREVIATIONS.iter().position(|m| *m == month) else {
+        return fail(format!(
+            "\"{month}\" is not a month (Jan, Feb, Mar, Apr, May, Jun, Jul, Aug, Sep, Oct, Nov, Dec)"
+        ));
+    };
+    let year: i64 = match year.len() {
+        4 if year.bytes().all(|b| b.is_ascii_digit()) => year.parse().expect("digits"),
+        // RSS 2.0 allows two-digit years; read them as RFC 2822 §4.3 does.
+        2 if year.bytes().all(|b| b.is_ascii_digit()) => {
+            let y: i64 = year.parse().expect("digits");
+            if y < 50 {
+                2000 + y
+            } else {
+                1900 + y
+            }
+        }
+        _ => return fail(format!("\"{year}\" is not a year (four digits, or two)")),
+    };
+    let (hour, minute, second) = match time.len() {
+        5 | 8 if time.as_bytes()[2] == b':' && (time.len() == 5 || time.as_bytes()[5] == b':') => (
+            digits(time, 0, 2, "hour")?,
+            digits(time, 3, 2, "minute")?,
+            if time.len() == 8 {
+                digits(time, 6, 2, "second")?
+            } else {
+                0
+            },
+        ),
+        _ => return fail(format!("\"{time}\" is not a time (HH:MM or HH:MM:SS)")),
+    };
+    let offset = rfc822_zone(zone)?;
+    instant(year, month as u32 + 1, day, hour, minute, second, 0, offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok3339(text: &str) -> Instant {
+        parse_rfc3339(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    fn err3339(text: &str) -> String {
+        parse_rfc3339(text).expect_err(text).0
+    }
+
+    #[test]
+    fn rfc3339_instants() {
+        assert_eq!(ok3339("1970-01-01T00:00:00Z"), Instant { seconds: 0, nanos: 0 });
+        assert_eq!(ok3339("2003-12-13T18:30:02Z").seconds, 1_071_340_202);
+        assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T18:30:02.000Z"));
+        assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T19:30:02+01:00"));
+        assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T13:00:02-05:30"));
+        assert_eq!(ok3339("2003-12-13T18:30:02.25Z").nanos, 250_000_000);
+        assert!(ok3339("2003-12-13T18:30:02.123456789123Z") > ok3339("2003-12-13T18:30:02.1Z"));
+        assert_eq!(ok3339("2016-12-31T23:59:60Z"), ok3339("2017-01-01T00:00:00Z"));
+        ok3339("2004-02-29T00:00:00Z");
+        ok3339("2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn rfc3339_errors_say_what_is_wrong() {
+        assert!(err3339("2003-12-13t18:30:02Z").contains("lowercase 't'"));
+        assert!(err3339("2003-12-13T18:30:02z").contains("lowercase 'z'"));
+        assert!(err3339("2003-12-13T18:30:02").contains("no time zone"));
+        assert!(err3339("2003-12-13T18:30Z").contains("seconds are missing"));
+        assert!(err3339("2003-13-13T18:30:02Z").contains("month 13"));
+        assert!(err3339("2003-02-29T18:30:02Z").contains("no day 29"));
+        assert!(err3339("1900-02-29T18:30:02Z").contains("no day 29"));
+        assert!(err3339("2003-12-13T24:00:00Z").contains("hour 24"));
+        assert!(err3339("2003-12-13T18:60:00Z").contains("minute 60"));
+        assert!(err3339("2003-12-13").contains("without a time"));
+        assert!(err3339("2003-12-13 18:30:02Z").contains("space"));
+        assert!(err3339("Sat, 13 Dec 2003 18:30:02 GMT").contains("4 digits for the year"));
+        assert!(err3339("2003-12-13T18:30:02+0100").contains("':' in the time zone"));
+        assert!(err3339("").contains("empty"));
+    }
+
+    #[test]
+    fn rfc822_dates() {
+        let gmt = parse_rfc822("Tue, 03 Jun 2003 09:39:21 GMT").unwrap();
+        assert_eq!(gmt, ok3339("2003-06-03T09:39:21Z"));
+        assert_eq!(parse_rfc822("03 Jun 2003 05:39:21 EDT").unwrap(), gmt);
+        assert_eq!(parse_rfc822("Tue, 3 Jun 2003 11:39:21 +0200").unwrap(), gmt);
+        assert_eq!(parse_rfc822("Tue, 03 Jun 03 09:39:21 GMT").unwrap(), gmt);
+        assert_eq!(
+            parse_rfc822("Tue, 03 Jun 2003 09:39 GMT").unwrap().seconds,
+            gmt.seconds - 21
+        );
+    }
+
+    #[test]
+    fn rfc822_errors() {
+        let err = |t: &str| parse_rfc822(t).expect_err(t).0;
+        assert!(err("2003-06-03T09:39:21Z").contains("ISO 8601"));
+        assert!(err("Tuesday, 03 Jun 2003 09:39:21 GMT").contains("not a day name"));
+        assert!(err("Tue, 03 June 2003 09:39:21 GMT").contains("not a month"));
+        assert!(err("Tue, 03 Jun 2003 09:39:21").contains("expected"));
+        assert!(err("Tue, 03 Jun 2003 09:39:21 CEST").contains("not an RFC 822 time zone"));
+        assert!(err("Tue, 31 Jun 2003 09:39:21 GMT").contains("no day 31"));
+        assert!(err("Tue, 03 Jun 2003 9:39:21 GMT").contains("not a time"));
+    }
+}

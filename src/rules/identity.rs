@@ -1,0 +1,193 @@
+//! Dates and entry identity: what archive reconstruction and duplicate
+//! removal depend on (RFC 5005 §4.2, RFC 4287 §3.3, §4.2.6).
+
+use std::collections::HashMap;
+
+use super::{rule, Checker, Rule};
+use crate::date;
+use crate::feed::{is, DocKind, Text, AT_NS};
+
+pub static INVALID_DATE: Rule = rule!(
+    "invalid-date", Error, Doc, Some(invalid_date),
+    summary: "an Atom date or a deleted entry's when is not an RFC 3339 date-time",
+    spec: "RFC 4287 §3.3; RFC 6721 §3; RFC 3339 §5.6",
+);
+
+fn invalid_date(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for node in feed.everywhere.atom_dates.iter().copied() {
+        let text = Text::of(node);
+        if let Err(error) = date::parse_rfc3339(text.value) {
+            findings.push((
+                text.range,
+                format!("atom:{}", node.tag_name().name()),
+                text.value.to_owned(),
+                error,
+            ));
+        }
+    }
+    for tombstone in &feed.everywhere.tombstones {
+        let Some(when) = tombstone.attribute_node("when") else {
+            continue;
+        };
+        if let Err(error) = date::parse_rfc3339(when.value()) {
+            findings.push((when.range_value(), "when".to_owned(), when.value().to_owned(), error));
+        }
+    }
+    for (range, what, value, error) in findings {
+        cx.report(
+            Checker::at(range, format!("{what} \"{value}\" is not an RFC 3339 date-time: {error}"))
+                .label("invalid date")
+                .note("RFC 4287 §3.3: a Date construct MUST conform to the \"date-time\" production in RFC 3339, with an uppercase \"T\" and, without a numeric offset, an uppercase \"Z\"")
+                .help("write it as e.g. 2003-12-13T18:30:02Z or 2003-12-13T18:30:02.25+01:00"),
+        );
+    }
+}
+
+pub static RSS_INVALID_DATE: Rule = rule!(
+    "rss-invalid-date", Warning, Doc, Some(rss_invalid_date),
+    summary: "an RSS lastBuildDate or pubDate is not an RFC 822 date",
+    spec: "RSS 2.0; RFC 822 §5",
+);
+
+fn rss_invalid_date(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+        return;
+    };
+    let items = feed.entries.iter().map(|e| e.node);
+    let dated = std::iter::once(channel).chain(items).flat_map(|parent| {
+        parent.children().filter(|n| {
+            n.is_element()
+                && n.tag_name().namespace().is_none()
+                && matches!(n.tag_name().name(), "pubDate" | "lastBuildDate")
+        })
+    });
+    let findings: Vec<_> = dated
+        .filter_map(|node| {
+            let text = Text::of(node);
+            let error = date::parse_rfc822(text.value).err()?;
+            Some((node.tag_name().name(), text, error))
+        })
+        .collect();
+    for (name, text, error) in findings {
+        cx.report(
+            Checker::at(text.range, format!("{name} \"{}\" is not an RFC 822 date: {error}", text.value))
+                .label("invalid date")
+                .note("RSS 2.0: all date-times conform to the Date and Time Specification of RFC 822; RFC 5005 Appendix B orders archives by lastBuildDate")
+                .help("write it as e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\""),
+        );
+    }
+}
+
+pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
+    "ambiguous-duplicate-entry", Warning, DocAndSet, Some(ambiguous_duplicate_entry),
+    summary: "two entries with the same identity and the same update time, so no rule picks a winner",
+    spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
+);
+
+fn ambiguous_duplicate_entry(cx: &mut Checker) {
+    let feed = cx.feed;
+    // Atom: the same atom:id and the same atom:updated instant (or none).
+    // RSS items have no update time, so the same guid is always ambiguous.
+    let mut first_of: HashMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> = HashMap::new();
+    for entry in &feed.entries {
+        let Some(id) = &entry.id else { continue };
+        let updated = entry.updated.as_ref().map(|u| u.value);
+        let instant = updated.and_then(|u| date::parse_rfc3339(u).ok());
+        // An unparsable time compares by its text.
+        let key = (id.value, instant, if instant.is_some() { None } else { updated });
+        let Some(first) = first_of.get(&key) else {
+            first_of.insert(key, entry);
+            continue;
+        };
+        let (what, same_time) = match feed.kind {
+            DocKind::Rss => ("guid", ""),
+            _ if updated.is_some() => ("atom:id", " and the same atom:updated"),
+            _ => ("atom:id", " and neither has atom:updated"),
+        };
+        let first_id = first.id.as_ref().expect("keyed by id");
+        cx.report(
+            Checker::at(id.range.clone(), format!("a second entry with {what} \"{}\"{same_time}: no rule says which one is current", id.value))
+                .label("duplicate")
+                .secondary(first_id.range.clone(), "first entry with this identity")
+                .note("RFC 5005 §4.2: of duplicates, consumers keep the most recently updated; with equal update times in one document, nothing decides")
+                .help("remove the older copy, or give the newer one a later update time"),
+        );
+    }
+}
+
+pub static MALFORMED_UUID_URN: Rule = rule!(
+    "malformed-uuid-urn", Warning, Doc, Some(malformed_uuid_urn),
+    summary: "an id starting with urn:uuid: is not a well-formed UUID",
+    spec: "RFC 4122 §3",
+);
+
+/// Whether `text` is 8-4-4-4-12 hexadecimal digits.
+fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.char_indices().all(|(i, c)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
+}
+
+fn malformed_uuid_urn(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut ids: Vec<(&str, Text)> = feed
+        .everywhere
+        .atom_ids
+        .iter()
+        .map(|n| ("atom:id", Text::of(*n)))
+        .collect();
+    if feed.kind == DocKind::Rss {
+        ids.extend(feed.entries.iter().filter_map(|e| e.id.clone()).map(|t| ("guid", t)));
+    }
+    for tombstone in feed
+        .everywhere
+        .tombstones
+        .iter()
+        .copied()
+        .filter(|t| is(*t, AT_NS, "deleted-entry"))
+    {
+        if let Some(reference) = tombstone.attribute_node("ref") {
+            ids.push((
+                "ref",
+                Text {
+                    value: reference.value(),
+                    range: reference.range_value(),
+                },
+            ));
+        }
+    }
+    for (what, id) in ids {
+        let Some(prefix) = id.value.get(..9).filter(|p| p.eq_ignore_ascii_case("urn:uuid:")) else {
+            continue;
+        };
+        let uuid = &id.value[prefix.len()..];
+        if is_uuid(uuid) {
+            continue;
+        }
+        cx.report(
+            Checker::at(id.range.clone(), format!("{what} \"{}\" is not a UUID URN: \"{uuid}\" is not 8-4-4-4-12 hexadecimal digits", id.value))
+                .label("malformed UUID")
+                .note("RFC 4122 §3: a UUID is 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12; RFC 5005 erratum 1685 corrected exactly this in the RFC's own example")
+                .help("mint a new UUID for the id (and keep it stable from now on)"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn uuids() {
+        assert!(super::is_uuid("2c355272-fd98-11dd-8474-0016415cd53f"));
+        assert!(super::is_uuid("60A76C80-D399-11D9-B93C-0003939E0AF6"));
+        assert!(!super::is_uuid("cdef5c6d5-gff8-4ebb-assa-80dwe44efkjo"));
+        assert!(!super::is_uuid("2c355272fd9811dd84740016415cd53f"));
+    }
+}
