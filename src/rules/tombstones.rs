@@ -56,15 +56,13 @@ fn deleted_entry_missing_ref(cx: &mut Checker) {
 
 /// Reports every tombstone that lacks one of its required attributes.
 fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, note: &str, help: &str) {
-    let lacking: Vec<Node> = cx
-        .feed
+    let feed = cx.feed;
+    for &tombstone in feed
         .everywhere
         .tombstones
         .iter()
-        .copied()
         .filter(|t| !t.has_attribute(attribute))
-        .collect();
-    for tombstone in lacking {
+    {
         cx.report(
             Checker::at(start_tag(tombstone), message)
                 .label(format!("no {attribute}"))
