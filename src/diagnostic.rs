@@ -82,20 +82,22 @@ impl Diagnostic {
     }
 }
 
-/// A diagnostic under construction inside one document: spans are still
-/// byte ranges, resolved to lines and columns by [`Pending::resolve`].
+/// A diagnostic under construction. In a document rule, spans are byte
+/// ranges (`S = Range<usize>`), resolved to lines and columns by
+/// [`Pending::resolve`]; in a set rule they are already resolved [`Span`]s
+/// from the documents' summaries.
 #[derive(Debug)]
-pub struct Pending {
+pub struct Pending<S = Range<usize>> {
     pub message: String,
-    pub primary: Range<usize>,
+    pub primary: S,
     pub primary_label: Option<String>,
-    pub secondary: Vec<(Range<usize>, String)>,
+    pub secondary: Vec<(S, String)>,
     pub notes: Vec<String>,
     pub help: Option<String>,
 }
 
-impl Pending {
-    pub fn new(primary: Range<usize>, message: impl Into<String>) -> Self {
+impl<S> Pending<S> {
+    pub fn new(primary: S, message: impl Into<String>) -> Self {
         Pending {
             message: message.into(),
             primary,
@@ -112,9 +114,9 @@ impl Pending {
         self
     }
 
-    /// Another place in the same document that explains the finding.
-    pub fn secondary(mut self, range: Range<usize>, label: impl Into<String>) -> Self {
-        self.secondary.push((range, label.into()));
+    /// Another place that explains the finding.
+    pub fn secondary(mut self, at: S, label: impl Into<String>) -> Self {
+        self.secondary.push((at, label.into()));
         self
     }
 
@@ -127,7 +129,9 @@ impl Pending {
         self.help = Some(help.into());
         self
     }
+}
 
+impl Pending<Range<usize>> {
     pub fn resolve(self, rule: &'static str, level: Level, doc: DocId, source: &Source) -> Diagnostic {
         let mut spans = Vec::with_capacity(1 + self.secondary.len());
         spans.push(source.span(doc, self.primary, true, self.primary_label));
@@ -139,6 +143,29 @@ impl Pending {
             level,
             message: self.message,
             spans,
+            notes: self.notes,
+            help: self.help,
+        }
+    }
+}
+
+impl Pending<Span> {
+    pub fn into_diagnostic(self, rule: &'static str, level: Level) -> Diagnostic {
+        let primary = Span {
+            is_primary: true,
+            label: self.primary_label,
+            ..self.primary
+        };
+        let secondary = self.secondary.into_iter().map(|(span, label)| Span {
+            is_primary: false,
+            label: Some(label),
+            ..span
+        });
+        Diagnostic {
+            rule,
+            level,
+            message: self.message,
+            spans: std::iter::once(primary).chain(secondary).collect(),
             notes: self.notes,
             help: self.help,
         }

@@ -10,6 +10,7 @@ use crate::config::Levels;
 use crate::diagnostic::{Diagnostic, Level, Pending};
 use crate::feed::{DocKind, FeedDoc};
 use crate::rules::{self, xml::UNKNOWN_DOCUMENT, xml::XML_MALFORMED, Checker, Rule};
+use crate::set::{FeedSet, SetChecker};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
 use crate::xml::{self, ErrorPos};
@@ -22,7 +23,8 @@ pub struct Options {
     pub base_url: Option<Url>,
     /// The URL of the single document linted (a file or stdin).
     pub url: Option<Url>,
-    /// Keep the text of documents with findings, for the text renderer.
+    /// Keep the documents' text, for the text renderer (set findings show
+    /// snippets of several documents).
     pub keep_sources: bool,
 }
 
@@ -40,7 +42,7 @@ pub struct Document {
     /// The path as the user gave it (joined with the walked part), or `-`.
     pub name: String,
     pub url: Option<Url>,
-    /// The UTF-8 text, kept only when asked for and there are findings.
+    /// The UTF-8 text, kept only when asked for.
     pub text: Option<String>,
     /// What the set checks need of the document, once its DOM is gone.
     pub summary: Option<DocSummary>,
@@ -79,6 +81,7 @@ enum Origin {
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let mut failures = Vec::new();
+    let url_spaces = url_spaces(&inputs, options);
     let jobs = gather(inputs, options, &mut failures);
     let outcomes: Vec<Result<Option<Outcome>, String>> =
         jobs.into_par_iter().map(|job| run_job(job, options)).collect();
@@ -93,16 +96,48 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
             Err(failure) => report.failures.push(failure),
         }
     }
+    report.check_set(&url_spaces, options);
     report.sort();
     report
 }
 
+/// Where documents are expected to exist: under each linted directory's
+/// `--base-url`, or its `file:` URL.
+fn url_spaces(inputs: &[Input], options: &Options) -> Vec<Url> {
+    inputs
+        .iter()
+        .filter_map(|input| match input {
+            Input::Path(path) if path.is_dir() => mapped_url(options, &[String::new()]).or_else(|| {
+                let mut url = file_url(path)?;
+                if !url.path().ends_with('/') {
+                    let path = format!("{}/", url.path());
+                    url.set_path(&path);
+                }
+                Some(url)
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Lints one document given as bytes (an editor buffer, a test, a fuzzer).
 pub fn lint_bytes(name: &str, url: Option<Url>, bytes: &[u8], options: &Options) -> Report {
+    lint_in_memory(vec![(name.to_owned(), url, bytes.to_vec())], &[], options)
+}
+
+/// Lints documents held in memory as one set: `(name, URL, bytes)` each.
+/// `url_spaces` are the URL prefixes under which a linked document is
+/// expected to be among them (see `archive-link-dangling`).
+pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces: &[Url], options: &Options) -> Report {
+    let outcomes: Vec<Option<Outcome>> = documents
+        .into_par_iter()
+        .map(|(name, url, bytes)| lint_document(name, url, &bytes, true, options))
+        .collect();
     let mut report = Report::default();
-    if let Some(outcome) = lint_document(name.to_owned(), url, bytes, true, options) {
+    for outcome in outcomes.into_iter().flatten() {
         report.add(outcome);
     }
+    report.check_set(url_spaces, options);
     report.sort();
     report
 }
@@ -115,7 +150,28 @@ impl Report {
             span.doc = doc;
         }
         self.diagnostics.extend(diagnostics);
-        self.documents.push(outcome.document);
+        let mut document = outcome.document;
+        for span in document.summary.iter_mut().flat_map(DocSummary::spans_mut) {
+            span.doc = doc;
+        }
+        self.documents.push(document);
+    }
+
+    /// Runs the set rules over the summaries of all documents.
+    fn check_set(&mut self, url_spaces: &[Url], options: &Options) {
+        let set = FeedSet::new(&self.documents, url_spaces);
+        let mut checker = SetChecker::new(&set);
+        for rule in rules::RULES {
+            if options.levels.level(rule).is_some() {
+                checker.run(rule);
+            }
+        }
+        let findings = checker.into_findings();
+        self.diagnostics
+            .extend(findings.into_iter().filter_map(|(rule, pending)| {
+                let level = options.levels.level(rule)?;
+                Some(pending.into_diagnostic(rule.id, level))
+            }));
     }
 
     fn sort(&mut self) {
@@ -290,7 +346,7 @@ fn lint_document(name: String, url: Option<Url>, bytes: &[u8], explicit: bool, o
             Some(pending.resolve(rule.id, level, 0, &source))
         })
         .collect();
-    let text = (options.keep_sources && !diagnostics.is_empty()).then(|| source.into_text());
+    let text = options.keep_sources.then(|| source.into_text());
     Some(Outcome {
         document: Document {
             name,

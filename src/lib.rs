@@ -37,10 +37,11 @@ pub mod feed;
 pub mod iri;
 pub mod report;
 pub mod rules;
+pub mod set;
 pub mod source;
 pub mod summary;
 pub mod xml;
 
 pub use config::{Levels, UnknownRule};
 pub use diagnostic::{Diagnostic, Level, Span};
-pub use engine::{lint, lint_bytes, Document, Input, Options, Report};
+pub use engine::{lint, lint_bytes, lint_in_memory, Document, Input, Options, Report};

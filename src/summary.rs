@@ -1,11 +1,13 @@
-//! The compact, owned facts about a document that checks across documents
-//! need. It is made before the DOM is dropped, so memory grows with the
-//! summaries, not with the documents.
+//! The compact, owned facts about a document that the checks across
+//! documents need. It is made before the DOM is dropped, so memory grows
+//! with the summaries, not with the documents. Spans are already resolved;
+//! their `doc` is set when the document joins the report.
 
 use url::Url;
 
+use crate::date::{self, Instant};
 use crate::diagnostic::Span;
-use crate::feed::{self, FeedDoc, ATOM_NS, NAVIGATION_RELATIONS};
+use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Text, ATOM_NS, NAVIGATION_RELATIONS};
 use crate::source::Source;
 
 #[derive(Debug, Clone)]
@@ -14,22 +16,54 @@ pub struct NavLink {
     pub rel: String,
     /// The resolved target without fragment, when it resolves.
     pub target: Option<Url>,
+    /// The `href` value (or the start tag when there is none).
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Default)]
+/// A value of the document with where it is written.
+#[derive(Debug, Clone)]
+pub struct Located<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct EntrySummary {
+    /// `atom:id`, or the RSS `guid`.
+    pub id: String,
+    pub updated: Option<Instant>,
+    /// The id's text.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
 pub struct DocSummary {
-    pub self_iri: Option<Url>,
-    pub is_archive: bool,
-    pub is_complete: bool,
+    pub kind: DocKind,
+    /// The root element's start tag: where findings about the whole
+    /// document point.
+    pub root: Span,
+    /// The first `self` link's target, and its `href`.
+    pub self_link: Option<Located<Url>>,
+    /// The first `fh:archive` and `fh:complete` of the head section.
+    pub archive_marker: Option<Span>,
+    pub complete_marker: Option<Span>,
+    /// Whether a `current` link names another document than this one.
+    pub current_elsewhere: bool,
+    /// Head-section navigation links, in document order.
     pub links: Vec<NavLink>,
-    /// Feed-level `atom:id`, and `atom:updated` (RSS: `lastBuildDate`) as written.
-    pub feed_id: Option<String>,
-    pub feed_updated: Option<String>,
+    /// Feed-level `atom:id`.
+    pub feed_id: Option<Located<String>>,
+    /// Feed-level update time: `atom:updated`, or RSS `lastBuildDate`.
+    pub feed_updated: Option<Located<Instant>>,
+    pub entries: Vec<EntrySummary>,
+    /// The `ref` of every tombstone that is a child of the feed.
+    pub tombstone_refs: Vec<Located<String>>,
 }
 
 impl DocSummary {
     pub fn of(feed: &FeedDoc<'_, '_>, source: &Source) -> Self {
+        let span = |range| source.span(0, range, true, None);
+        let text_span = |text: &Text| span(text.range.clone());
         let links = feed
             .links
             .iter()
@@ -37,27 +71,114 @@ impl DocSummary {
             .map(|l| NavLink {
                 rel: l.rel.clone(),
                 target: l.target.clone(),
-                span: source.span(0, l.span(), true, None),
+                span: span(l.span()),
             })
             .collect();
-        let head_text = |namespace: Option<&str>, name: &str| {
-            feed.head?
-                .children()
-                .find(|n| n.is_element() && n.tag_name().name() == name && n.tag_name().namespace() == namespace)
-                .and_then(|n| n.text())
-                .map(|t| t.trim().to_owned())
-        };
-        let (feed_id, feed_updated) = match feed.kind {
-            feed::DocKind::Rss => (None, head_text(None, "lastBuildDate")),
-            _ => (head_text(Some(ATOM_NS), "id"), head_text(Some(ATOM_NS), "updated")),
-        };
+        let feed_updated = feed.head.and_then(|head| {
+            let (text, instant) = match feed.kind {
+                DocKind::Rss => {
+                    let text = child_text(head, None, "lastBuildDate")?;
+                    let instant = date::parse_rfc822(text.value).ok()?;
+                    (text, instant)
+                }
+                _ => {
+                    let text = child_text(head, Some(ATOM_NS), "updated")?;
+                    let instant = date::parse_rfc3339(text.value).ok()?;
+                    (text, instant)
+                }
+            };
+            Some(Located {
+                value: instant,
+                span: text_span(&text),
+            })
+        });
+        let feed_id = feed
+            .head
+            .filter(|_| feed.kind == DocKind::Atom)
+            .and_then(|head| child_text(head, Some(ATOM_NS), "id"))
+            .map(|text| Located {
+                value: text.value.to_owned(),
+                span: text_span(&text),
+            });
+        let entries = feed
+            .entries
+            .iter()
+            .filter_map(|entry| {
+                let id = entry.id.as_ref()?;
+                Some(EntrySummary {
+                    id: id.value.to_owned(),
+                    updated: entry.updated.as_ref().and_then(|u| date::parse_rfc3339(u.value).ok()),
+                    span: text_span(id),
+                })
+            })
+            .collect();
+        let tombstone_refs = feed
+            .everywhere
+            .tombstones
+            .iter()
+            .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
+            .filter_map(|t| {
+                let reference = t.attribute_node("ref")?;
+                Some(Located {
+                    value: reference.value().to_owned(),
+                    span: span(reference.range_value()),
+                })
+            })
+            .collect();
         DocSummary {
-            self_iri: feed.self_link().and_then(|l| l.target.clone()),
-            is_archive: !feed.archive.is_empty(),
-            is_complete: !feed.complete.is_empty(),
+            kind: feed.kind,
+            root: span(start_tag(feed.root)),
+            self_link: feed.self_link().and_then(|l| {
+                Some(Located {
+                    value: l.target.clone()?,
+                    span: span(l.span()),
+                })
+            }),
+            archive_marker: feed.archive.first().map(|m| span(start_tag(*m))),
+            complete_marker: feed.complete.first().map(|m| span(start_tag(*m))),
+            current_elsewhere: feed.links_with("current").any(|l| feed.points_elsewhere(l)),
             links,
             feed_id,
             feed_updated,
+            entries,
+            tombstone_refs,
         }
+    }
+
+    /// The first navigation link with this relation.
+    pub fn link(&self, rel: &str) -> Option<&NavLink> {
+        self.links.iter().find(|l| l.rel == rel)
+    }
+
+    pub fn self_iri(&self) -> Option<&Url> {
+        self.self_link.as_ref().map(|l| &l.value)
+    }
+
+    /// The archive marker, else the root element: where findings about an
+    /// archive as a whole point.
+    pub fn archive_span(&self) -> &Span {
+        self.archive_marker.as_ref().unwrap_or(&self.root)
+    }
+
+    /// An archive by its marker, or by a `current` link to another document.
+    pub fn is_archive_like(&self) -> bool {
+        self.is_archive() || self.current_elsewhere
+    }
+
+    pub fn is_archive(&self) -> bool {
+        self.archive_marker.is_some()
+    }
+
+    /// Every span, so that the report can set their document.
+    pub fn spans_mut(&mut self) -> impl Iterator<Item = &mut Span> {
+        std::iter::once(&mut self.root)
+            .chain(self.self_link.iter_mut().map(|l| &mut l.span))
+            .chain(self.archive_marker.iter_mut())
+            .chain(self.complete_marker.iter_mut())
+            .chain(self.links.iter_mut().map(|l| &mut l.span))
+            .chain(self.feed_id.iter_mut().map(|l| &mut l.span))
+            .chain(self.feed_updated.iter_mut().map(|l| &mut l.span))
+            .chain(self.entries.iter_mut().map(|e| &mut e.span))
+            .chain(self.tombstone_refs.iter_mut().map(|t| &mut t.span))
     }
 }

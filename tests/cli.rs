@@ -67,7 +67,7 @@ const WARNING_ONLY: &str = "testsuite/rules/archive-missing-current/fail-no-curr
 
 #[test]
 fn exit_0_when_clean() {
-    let output = feedlint(&["testsuite/valid"]);
+    let output = feedlint(&["testsuite/sets/valid/atom-chain", "testsuite/sets/valid/rss-chain"]);
     assert_eq!(code(&output), 0, "{}", stdout(&output));
     assert!(stdout(&output).contains("feedlint: no findings"), "{}", stdout(&output));
 }
@@ -157,9 +157,9 @@ fn json_matches_the_contract() {
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(keys(&report["summary"]), ["documents", "errors", "infos", "warnings"]);
     assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");
-    assert_eq!(report["summary"]["errors"], 1);
+    assert_eq!(report["summary"]["errors"], 2);
     assert_eq!(report["summary"]["warnings"], 6);
-    assert_eq!(report["summary"]["infos"], 0);
+    assert_eq!(report["summary"]["infos"], 1);
 
     let unsealed = report["diagnostics"]
         .as_array()
@@ -327,9 +327,9 @@ fn json_lines_ends_with_a_summary() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 8);
+    assert_eq!(lines.len(), 10);
     assert_eq!(lines[0]["rule"], "archive-missing-marker");
-    assert_eq!(lines[7]["summary"]["documents"], 5);
+    assert_eq!(lines[9]["summary"]["documents"], 5);
 }
 
 #[test]
@@ -392,5 +392,60 @@ fn base_url_maps_files_to_published_urls() {
         dir.to_str().unwrap(),
     ]));
     assert_eq!(rules_of(&report), ["self-referencing-link"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn set_findings_show_both_documents() {
+    let case = "testsuite/sets/missing-prev-archive/fail-subscription";
+    let text = stdout(&feedlint(&["--color", "never", case]));
+    assert!(text.contains("error[missing-prev-archive]"), "{text}");
+    assert!(text.contains(&format!("┌─ {case}/index.atom:3:1")), "{text}");
+    assert!(text.contains(&format!("┌─ {case}/2003-11.atom:")), "{text}");
+    assert!(text.contains("this archive names it as current"), "{text}");
+
+    let report = json(&feedlint(&["--format", "json", case]));
+    let spans = report["diagnostics"][0]["spans"].as_array().unwrap();
+    assert_eq!(spans[0]["file"], format!("{case}/index.atom"));
+    assert_eq!(spans[1]["file"], format!("{case}/2003-11.atom"));
+}
+
+#[test]
+fn root_relative_links_connect_with_and_without_base_url() {
+    // Without --base-url, "/feed/..." resolves to file:///feed/..., which no
+    // file has; the documents still connect through their self links.
+    let case = "testsuite/sets/valid/published-root-relative";
+    for args in [
+        vec!["--format", "json", case],
+        vec!["--format", "json", "--base-url", "https://example.org/", case],
+    ] {
+        let report = json(&feedlint(&args));
+        assert_eq!(report["diagnostics"], Value::Array(vec![]), "{args:?}");
+    }
+    // They are connected both ways: give the archive another feed id, and
+    // the chain check sees it.
+    let dir = scratch("root-relative");
+    std::fs::create_dir_all(dir.join("feed")).unwrap();
+    std::fs::copy(format!("{case}/feed/index.atom"), dir.join("feed/index.atom")).unwrap();
+    let archive = std::fs::read_to_string(format!("{case}/feed/2003-11.atom")).unwrap();
+    std::fs::write(dir.join("feed/2003-11.atom"), archive.replace("0af6</id>", "0af7</id>")).unwrap();
+    let path = dir.to_str().unwrap();
+    for args in [
+        vec!["--format", "json", path],
+        vec!["--format", "json", "--base-url", "https://example.org/", path],
+    ] {
+        assert_eq!(rules_of(&json(&feedlint(&args))), ["archive-id-mismatch"], "{args:?}");
+    }
+    // Remove the archive: with --base-url its URL is in the tree, so the
+    // link dangles.
+    std::fs::remove_file(dir.join("feed/2003-11.atom")).unwrap();
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--base-url",
+        "https://example.org/",
+        path,
+    ]));
+    assert_eq!(rules_of(&report), ["archive-link-dangling"]);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use feedlint::{lint_bytes, report, rules, Options, Report};
+use feedlint::rules::Scope;
+use feedlint::{lint, lint_bytes, report, rules, Input, Options, Report};
 use url::Url;
 
 const FIXTURE_ORIGIN: &str = "https://fixtures.example/";
@@ -14,12 +15,14 @@ fn testsuite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite")
 }
 
+/// Single-document fixtures: every file outside `testsuite/sets/`.
 fn fixtures() -> Vec<PathBuf> {
+    let sets = testsuite().join("sets");
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(testsuite())
         .sort_by_file_name()
         .into_iter()
         .map(|entry| entry.expect("testsuite is readable").into_path())
-        .filter(|path| path.is_file())
+        .filter(|path| path.is_file() && !path.starts_with(&sets))
         .filter(|path| !matches!(path.extension().and_then(|e| e.to_str()), Some("out" | "md" | "toml")))
         .collect();
     files.sort();
@@ -150,6 +153,99 @@ fn every_fixture_reports_exactly_its_markers() {
     );
 }
 
+/// Set cases: each directory `testsuite/sets/GROUP/CASE/` is linted
+/// together, as `feedlint CASE/` would, with the `base-url` of its
+/// `feedlint.toml` if it has one.
+fn set_cases() -> Vec<PathBuf> {
+    let mut cases: Vec<PathBuf> = walkdir::WalkDir::new(testsuite().join("sets"))
+        .min_depth(2)
+        .max_depth(2)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|entry| entry.expect("testsuite is readable").into_path())
+        .filter(|path| path.is_dir())
+        .collect();
+    cases.sort();
+    cases
+}
+
+/// The `base-url` of a set case's `feedlint.toml` (the one setting the
+/// cases use).
+fn case_base_url(case: &Path) -> Option<Url> {
+    let toml = fs::read_to_string(case.join("feedlint.toml")).ok()?;
+    let line = toml.lines().find(|l| l.trim_start().starts_with("base-url"))?;
+    let value = line.split_once('=')?.1.trim().trim_matches('"');
+    Some(Url::parse(value).expect("base-url is a URL"))
+}
+
+fn case_files(case: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(case)
+        .into_iter()
+        .map(|entry| entry.unwrap().into_path())
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e != "toml"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `(file, rule, line)` → count over a set case.
+type SetFindings = BTreeMap<(String, String, usize), usize>;
+
+#[test]
+fn every_set_case_reports_exactly_its_markers() {
+    let cases = set_cases();
+    assert!(cases.len() >= 20, "testsuite/sets holds the set cases");
+    let mut failures = Vec::new();
+    for case in cases {
+        let mut expected = SetFindings::new();
+        for file in case_files(&case) {
+            for ((rule, line), n) in expected_markers(&fixture_text(&file)) {
+                expected.insert((relative(&file), rule, line), n);
+            }
+        }
+        let options = Options {
+            base_url: case_base_url(&case),
+            ..Options::default()
+        };
+        let report = lint(vec![Input::Path(case.clone())], &options);
+        assert!(report.failures.is_empty(), "{:?}", report.failures);
+        let mut actual = SetFindings::new();
+        for d in &report.diagnostics {
+            let file = relative(Path::new(&report.documents[d.primary().doc].name));
+            *actual
+                .entry((file, d.rule.to_owned(), d.primary().line_start))
+                .or_default() += 1;
+        }
+        if expected == actual {
+            continue;
+        }
+        let mut lines = vec![format!("{}:", relative(&case))];
+        for (key, n) in &expected {
+            let got = actual.get(key).copied().unwrap_or(0);
+            if got < *n {
+                lines.push(format!("  missing {} in {} on line {}", key.1, key.0, key.2));
+            }
+        }
+        for d in &report.diagnostics {
+            let file = relative(Path::new(&report.documents[d.primary().doc].name));
+            let key = (file, d.rule.to_owned(), d.primary().line_start);
+            if actual[&key] > expected.get(&key).copied().unwrap_or(0) {
+                lines.push(format!(
+                    "  unexpected {} in {} on line {}: {}",
+                    key.1, key.0, key.2, d.message
+                ));
+            }
+        }
+        failures.push(lines.join("\n"));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} set case(s) differ from their markers:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 #[test]
 fn valid_documents_have_no_markers_and_no_findings() {
     let valid = testsuite().join("valid");
@@ -201,19 +297,40 @@ fn every_rule_has_docs_and_firing_and_passing_fixtures() {
             }
             Err(_) => problems.push(format!("rules/{}.md is missing", rule.id)),
         }
-        let dir = testsuite().join("rules").join(rule.id);
-        let files: Vec<PathBuf> = fixtures().into_iter().filter(|p| p.starts_with(&dir)).collect();
-        let fires = files
-            .iter()
-            .any(|p| expected_markers(&fixture_text(p)).keys().any(|(id, _)| id == rule.id));
-        let passes = files
-            .iter()
-            .any(|p| p.file_name().unwrap().to_string_lossy().starts_with("pass"));
-        if !fires {
-            problems.push(format!("no fixture in testsuite/rules/{} fires {}", rule.id, rule.id));
+        let needs_documents = rule.scope != Scope::Set;
+        let needs_sets = rule.scope != Scope::Doc;
+        if needs_documents {
+            let dir = testsuite().join("rules").join(rule.id);
+            let files: Vec<PathBuf> = fixtures().into_iter().filter(|p| p.starts_with(&dir)).collect();
+            let fires = files
+                .iter()
+                .any(|p| expected_markers(&fixture_text(p)).keys().any(|(id, _)| id == rule.id));
+            let passes = files
+                .iter()
+                .any(|p| p.file_name().unwrap().to_string_lossy().starts_with("pass"));
+            if !fires {
+                problems.push(format!("no fixture in testsuite/rules/{} fires {}", rule.id, rule.id));
+            }
+            if !passes {
+                problems.push(format!("no pass* fixture in testsuite/rules/{}", rule.id));
+            }
         }
-        if !passes {
-            problems.push(format!("no pass* fixture in testsuite/rules/{}", rule.id));
+        if needs_sets {
+            let dir = testsuite().join("sets").join(rule.id);
+            let cases: Vec<PathBuf> = set_cases().into_iter().filter(|p| p.starts_with(&dir)).collect();
+            let fires = cases
+                .iter()
+                .flat_map(|c| case_files(c))
+                .any(|f| expected_markers(&fixture_text(&f)).keys().any(|(id, _)| id == rule.id));
+            let passes = cases
+                .iter()
+                .any(|c| c.file_name().unwrap().to_string_lossy().starts_with("pass"));
+            if !fires {
+                problems.push(format!("no case in testsuite/sets/{} fires {}", rule.id, rule.id));
+            }
+            if !passes {
+                problems.push(format!("no pass* case in testsuite/sets/{}", rule.id));
+            }
         }
     }
     for entry in fs::read_dir(root.join("rules")).unwrap() {
@@ -223,10 +340,12 @@ fn every_rule_has_docs_and_firing_and_passing_fixtures() {
             problems.push(format!("rules/{name} documents no registered rule"));
         }
     }
-    for entry in fs::read_dir(testsuite().join("rules")).unwrap() {
-        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-        if rules::find(&name).is_none() {
-            problems.push(format!("testsuite/rules/{name} is for no registered rule"));
+    for group in ["rules", "sets"] {
+        for entry in fs::read_dir(testsuite().join(group)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if rules::find(&name).is_none() && !(group == "sets" && name == "valid") {
+                problems.push(format!("testsuite/{group}/{name} is for no registered rule"));
+            }
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -1,15 +1,17 @@
 //! Archived feeds (RFC 5005 §4), as far as one document shows them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{rule, Checker, Rule};
 use crate::feed::{start_tag, FeedDoc, NAVIGATION_RELATIONS};
+use crate::set::{self, SetChecker};
+use crate::summary::DocSummary;
 
 const ADD_ARCHIVE_MARKER: &str =
     "add <fh:archive/> to the head section (with xmlns:fh=\"http://purl.org/syndication/history/1.0\")";
 
 pub static ARCHIVE_MISSING_MARKER: Rule = rule!(
-    "archive-missing-marker", Warning, DocAndSet, Some(archive_missing_marker),
+    "archive-missing-marker", Warning, DocAndSet, Some(archive_missing_marker), set: Some(archive_missing_marker_in_set),
     summary: "a document that behaves as an archive has no fh:archive",
     spec: "RFC 5005 §4",
 );
@@ -40,6 +42,46 @@ fn archive_missing_marker(cx: &mut Checker) {
     );
 }
 
+/// Whether the document part of archive-missing-marker fires for it.
+fn behaves_as_archive(summary: &DocSummary) -> bool {
+    summary.current_elsewhere || summary.link("next-archive").is_some()
+}
+
+/// The set part: a document that others link to as an archive.
+fn archive_missing_marker_in_set(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut reported = HashSet::new();
+    // A prev-archive target is a completed archive by definition; a
+    // next-archive target without fh:archive may be unfinished, and is
+    // next-archive-unsealed's.
+    for rel in ["prev-archive"] {
+        for (from, link, to) in set.edges(rel) {
+            let summary = set.summary(to);
+            let exempt = summary.is_archive()
+                || summary.complete_marker.is_some()
+                || behaves_as_archive(summary)
+                || set::is_subscription(summary)
+                || set.is_named_current(to);
+            if from == to || exempt || !reported.insert(to) {
+                continue;
+            }
+            cx.report(
+                SetChecker::at(
+                    &summary.root,
+                    format!(
+                        "this document is an archive ({} names it as {rel}) but has no fh:archive",
+                        set.name(from)
+                    ),
+                )
+                .label("archive without fh:archive")
+                .secondary(link.span.clone(), format!("{rel} of {}", set.name(from)))
+                .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
+                .help(ADD_ARCHIVE_MARKER),
+            );
+        }
+    }
+}
+
 pub static ARCHIVE_MISSING_CURRENT: Rule = rule!(
     "archive-missing-current", Warning, Doc, Some(archive_missing_current),
     summary: "an archive document does not link to its subscription document",
@@ -63,7 +105,7 @@ fn archive_missing_current(cx: &mut Checker) {
 }
 
 pub static NEXT_ARCHIVE_UNSEALED: Rule = rule!(
-    "next-archive-unsealed", Error, DocAndSet, Some(next_archive_unsealed),
+    "next-archive-unsealed", Error, DocAndSet, Some(next_archive_unsealed), set: Some(next_archive_unsealed_in_set),
     summary: "a next-archive link points at a document that is not a sealed archive",
     spec: "RFC 5005 §4",
 );
@@ -86,6 +128,34 @@ fn next_archive_unsealed(cx: &mut Checker) {
                     .help("remove the next-archive link until the following archive is complete"),
             );
         }
+    }
+}
+
+/// The set part: the target, found among the linted documents, is the
+/// subscription document or a document that is no archive at all.
+fn next_archive_unsealed_in_set(cx: &mut SetChecker) {
+    let set = cx.set;
+    for (from, link, to) in set.edges("next-archive") {
+        // The document part already compares with the document's own current.
+        let own_current = set.summary(from).link("current").and_then(|c| c.target.as_ref());
+        if from == to || own_current.is_some_and(|c| Some(c) == link.target.as_ref()) {
+            continue;
+        }
+        let target = set.summary(to);
+        let what = if set::is_subscription(target) || set.is_named_current(to) {
+            "the subscription document"
+        } else if !target.is_archive() && !behaves_as_archive(target) && target.complete_marker.is_none() {
+            "a document without fh:archive"
+        } else {
+            continue;
+        };
+        cx.report(
+            SetChecker::at(&link.span, format!("next-archive points at {}, {what}, which is not a sealed archive", set.name(to)))
+                .label("this link")
+                .secondary(target.root.clone(), "not a sealed archive")
+                .note("RFC 5005 §4: the most recent complete archive has no next-archive; it would be an error to link to an archive before completion")
+                .help("remove the next-archive link until the following archive is complete"),
+        );
     }
 }
 

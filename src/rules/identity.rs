@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use super::{rule, Checker, Rule};
 use crate::date;
+use crate::diagnostic::{DocId, Span};
 use crate::feed::{is, DocKind, Text, AT_NS};
+use crate::set::SetChecker;
 
 pub static INVALID_DATE: Rule = rule!(
     "invalid-date", Error, Doc, Some(invalid_date),
@@ -82,7 +84,7 @@ fn rss_invalid_date(cx: &mut Checker) {
 }
 
 pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
-    "ambiguous-duplicate-entry", Warning, DocAndSet, Some(ambiguous_duplicate_entry),
+    "ambiguous-duplicate-entry", Warning, DocAndSet, Some(ambiguous_duplicate_entry), set: Some(ambiguous_duplicate_entry_in_set),
     summary: "two entries with the same identity and the same update time, so no rule picks a winner",
     spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
 );
@@ -115,6 +117,38 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
                 .note("RFC 5005 §4.2: of duplicates, consumers keep the most recently updated; with equal update times in one document, nothing decides")
                 .help("remove the older copy, or give the newer one a later update time"),
         );
+    }
+}
+
+/// The set part: the same entry in two documents of one archive chain
+/// whose feed-level update times do not decide either (RFC 5005 §4.2).
+fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut first_of: HashMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> = HashMap::new();
+    for (doc, summary) in set.feeds() {
+        let group = set.group_of(doc);
+        for entry in &summary.entries {
+            let key = (group, entry.id.as_str(), entry.updated);
+            let Some(&(first_doc, first_span)) = first_of.get(&key) else {
+                first_of.insert(key, (doc, &entry.span));
+                continue;
+            };
+            if first_doc == doc {
+                continue; // the document part reports duplicates within a document
+            }
+            let updated = |d: DocId| set.summary(d).feed_updated.as_ref().map(|u| u.value);
+            let (a, b) = (updated(first_doc), updated(doc));
+            if a.is_some() && b.is_some() && a != b {
+                continue; // the more recently updated document wins
+            }
+            cx.report(
+                SetChecker::at(&entry.span, format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", entry.id, set.name(first_doc)))
+                    .label("duplicate")
+                    .secondary(first_span.clone(), format!("the copy in {}", set.name(first_doc)))
+                    .note("RFC 5005 §4.2: duplicates are resolved by the entries' update times, then by the feed documents' update times; here both are equal or missing")
+                    .help("give the documents distinct feed-level update times, or the newer copy a later atom:updated"),
+            );
+        }
     }
 }
 

@@ -6,8 +6,10 @@ use std::ops::Range;
 
 use crate::diagnostic::{Level, Pending};
 use crate::feed::FeedDoc;
+use crate::set::SetChecker;
 
 mod archive;
+mod chains;
 mod identity;
 mod links;
 mod markers;
@@ -39,6 +41,9 @@ impl Scope {
 /// A document rule: reads the document, reports through the checker.
 pub type DocCheck = fn(&mut Checker<'_, '_, '_>);
 
+/// A set rule: reads the summaries of all documents.
+pub type SetCheck = fn(&mut SetChecker<'_, '_>);
+
 pub struct Rule {
     /// Stable id: users write it in configs, so it never changes.
     pub id: &'static str,
@@ -50,8 +55,12 @@ pub struct Rule {
     pub spec: &'static str,
     /// The rule's documentation (`rules/ID.md`), for `feedlint explain`.
     pub doc: &'static str,
-    /// `None` for findings the engine itself makes (e.g. `xml-malformed`).
+    /// The check on one document; `None` for set rules and for findings
+    /// the engine itself makes (e.g. `xml-malformed`).
     pub check: Option<DocCheck>,
+    /// The check across the documents of a run, for `set` and `doc + set`
+    /// rules.
+    pub set_check: Option<SetCheck>,
 }
 
 impl std::fmt::Debug for Rule {
@@ -63,6 +72,9 @@ impl std::fmt::Debug for Rule {
 /// Declares a rule; its documentation is `rules/ID.md`, embedded.
 macro_rules! rule {
     ($id:literal, $level:ident, $scope:ident, $check:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
+        $crate::rules::rule!($id, $level, $scope, $check, set: None, summary: $summary, spec: $spec)
+    };
+    ($id:literal, $level:ident, $scope:ident, $check:expr, set: $set:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::Rule {
             id: $id,
             level: $crate::diagnostic::Level::$level,
@@ -71,6 +83,7 @@ macro_rules! rule {
             spec: $spec,
             doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
             check: $check,
+            set_check: $set,
         }
     };
 }
@@ -95,10 +108,22 @@ pub static RULES: &[&Rule] = &[
     &archive::DUPLICATE_NAVIGATION_LINK,
     &archive::LEGACY_PREVIOUS_ARCHIVE,
     &archive::ARCHIVE_MISSING_SELF,
+    &chains::MISSING_PREV_ARCHIVE,
+    &chains::MISSING_NEXT_ARCHIVE,
+    &chains::ARCHIVE_CHAIN_ASYMMETRIC,
+    &chains::ARCHIVE_CHAIN_CYCLE,
+    &chains::ARCHIVE_LINK_DANGLING,
+    &chains::ARCHIVE_CURRENT_MISMATCH,
+    &chains::ARCHIVE_ORPHAN,
+    &chains::ARCHIVE_SELF_MISMATCH,
+    &chains::ARCHIVE_ID_MISMATCH,
+    &chains::ARCHIVE_ORDER,
     &paging::PAGING_PREV_ALIAS,
     &paging::LINK_RELATION_TYPO,
     &paging::NAVIGATION_LINK_IN_ENTRY,
     &paging::PAGING_LINK_PAST_END,
+    &chains::PAGING_CHAIN_ASYMMETRIC,
+    &chains::PAGING_CHAIN_CYCLE,
     &links::LINK_MISSING_HREF,
     &links::INVALID_IRI,
     &links::UNRESOLVABLE_RELATIVE_IRI,
@@ -120,6 +145,7 @@ pub static RULES: &[&Rule] = &[
     &tombstones::DELETED_ENTRY_STILL_PRESENT,
     &tombstones::DELETED_ENTRY_SUPERSEDED,
     &tombstones::DELETED_ENTRY_AFTER_FEED_UPDATE,
+    &tombstones::DELETED_ENTRY_UNKNOWN_REF,
 ];
 
 pub fn find(id: &str) -> Option<&'static Rule> {

@@ -1,16 +1,18 @@
 //! `at:deleted-entry` (RFC 6721): tombstones in feeds and Deleted Entry
 //! Documents.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use roxmltree::Node;
 
 use super::{rule, Checker, Rule};
 use crate::date::{self, Instant};
+use crate::diagnostic::DocId;
 use crate::feed::{
     attribute_value_range, child_text, is, start_tag, DocKind, Entry, FeedDoc, ATOM_NS, AT_NS, DS_NS, XHTML_NS,
 };
 use crate::iri;
+use crate::set::SetChecker;
 
 fn children<'a, 'i>(node: Node<'a, 'i>, namespace: &'a str, name: &'a str) -> impl Iterator<Item = Node<'a, 'i>> {
     node.children().filter(move |c| is(*c, namespace, name))
@@ -476,6 +478,41 @@ fn deleted_entry_after_feed_update(cx: &mut Checker) {
                 .note("RFC 4287 §4.2.15: atom:updated is the most recent instant the feed changed; removing an entry is a change")
                 .help("update the feed's atom:updated when you record a deletion, or correct the when value"),
         );
+    }
+}
+
+pub static DELETED_ENTRY_UNKNOWN_REF: Rule = rule!(
+    "deleted-entry-unknown-ref", Info, Set, None, set: Some(deleted_entry_unknown_ref),
+    summary: "in a complete archive chain, a tombstone names an entry that none of its documents holds",
+    spec: "RFC 6721 §7",
+);
+
+fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
+    let set = cx.set;
+    // Only a chain whose walk reached the oldest archive holds every entry.
+    for chain in set.chains.iter().filter(|c| c.complete && !c.archives.is_empty()) {
+        let documents: Vec<DocId> = std::iter::once(chain.subscription)
+            .chain(chain.archives.iter().copied())
+            .collect();
+        let ids: HashSet<&str> = documents
+            .iter()
+            .flat_map(|d| set.summary(*d).entries.iter().map(|e| e.id.as_str()))
+            .collect();
+        for doc in &documents {
+            for reference in set
+                .summary(*doc)
+                .tombstone_refs
+                .iter()
+                .filter(|r| !ids.contains(r.value.as_str()))
+            {
+                cx.report(
+                    SetChecker::at(&reference.span, format!("no document of this complete archive chain has an entry \"{}\"", reference.value))
+                        .label("deletes an unknown entry")
+                        .note("RFC 6721 §7: processors are advised to ignore deletions of entries they do not know; this one deletes nothing")
+                        .help("check the ref against the deleted entry's atom:id"),
+                );
+            }
+        }
     }
 }
 

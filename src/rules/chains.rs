@@ -1,0 +1,534 @@
+//! Archive and paging chains across documents (RFC 5005 §3, §4, §6): the
+//! checks no single document can decide. Each reads the [`FeedSet`] built
+//! from the documents' summaries.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{rule, Rule};
+use crate::diagnostic::{DocId, Pending, Span};
+use crate::set::{self, FeedSet, SetChecker, ARCHIVE_RELATIONS, PAGING_RELATIONS};
+use crate::summary::NavLink;
+
+pub static MISSING_PREV_ARCHIVE: Rule = rule!(
+    "missing-prev-archive", Error, Set, None, set: Some(missing_prev_archive),
+    summary: "a document with an available preceding archive has no prev-archive link",
+    spec: "RFC 5005 §4",
+);
+
+fn missing_prev_archive(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut reported = HashSet::new();
+    // A next-archive target that is no archive is next-archive-unsealed's.
+    for (from, link, to) in set.edges("next-archive") {
+        if from == to
+            || !set.summary(to).is_archive_like()
+            || set.summary(to).link("prev-archive").is_some()
+            || !reported.insert(to)
+        {
+            continue;
+        }
+        cx.report(
+            SetChecker::at(&set.summary(to).root, format!("this document has no prev-archive link, but {} names it as its next-archive", set.name(from)))
+                .label("no prev-archive")
+                .secondary(link.span.clone(), "this archive comes immediately before it")
+                .note("RFC 5005 §4: subscription documents and archive documents MUST have a \"prev-archive\" link relation, unless there are no preceding archives available")
+                .help(format!("add <link rel=\"prev-archive\" href=\"...\"/> naming {}", set.name(from))),
+        );
+    }
+    for (from, link, to) in set.edges("current") {
+        let subscription = set.summary(to);
+        let is_subscription =
+            !subscription.is_archive() && !subscription.current_elsewhere && subscription.complete_marker.is_none();
+        if from == to || !is_subscription || subscription.link("prev-archive").is_some() || !reported.insert(to) {
+            continue;
+        }
+        cx.report(
+            SetChecker::at(&subscription.root, format!("this subscription document has no prev-archive link, but {} is one of its archives", set.name(from)))
+                .label("no prev-archive")
+                .secondary(link.span.clone(), "this archive names it as current")
+                .note("RFC 5005 §4: subscription documents MUST have a \"prev-archive\" link relation, unless there are no preceding archives available; without it, no client finds the archives")
+                .help("add <link rel=\"prev-archive\" href=\"...\"/> naming the most recent archive"),
+        );
+    }
+}
+
+pub static MISSING_NEXT_ARCHIVE: Rule = rule!(
+    "missing-next-archive", Warning, Set, None, set: Some(missing_next_archive),
+    summary: "an archive that another archive names as prev-archive has no next-archive link",
+    spec: "RFC 5005 §4",
+);
+
+fn missing_next_archive(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut reported = HashSet::new();
+    for (later, link, earlier) in set.edges("prev-archive") {
+        // The newest archive is followed by the subscription document, which
+        // it must not link to: only archives that an archive follows count.
+        if later == earlier
+            || !set.summary(later).is_archive_like()
+            || set.summary(earlier).link("next-archive").is_some()
+            || !reported.insert(earlier)
+        {
+            continue;
+        }
+        cx.report(
+            SetChecker::at(set.summary(earlier).archive_span(), format!("this archive has no next-archive link, but {} follows it", set.name(later)))
+                .label("no next-archive")
+                .secondary(link.span.clone(), "the following archive names this one as prev-archive")
+                .note("RFC 5005 §4: archive documents SHOULD also have a \"next-archive\" link relation, unless there are no following archives available")
+                .help(format!("add <link rel=\"next-archive\" href=\"...\"/> naming {}", set.name(later))),
+        );
+    }
+}
+
+pub static ARCHIVE_CHAIN_ASYMMETRIC: Rule = rule!(
+    "archive-chain-asymmetric", Error, Set, None, set: Some(archive_chain_asymmetric),
+    summary: "prev-archive and next-archive links of neighbouring archives contradict each other",
+    spec: "RFC 5005 §4",
+);
+
+/// Where a link is written, to tell links apart.
+type LinkKey = (DocId, usize);
+
+fn key(link: &NavLink) -> LinkKey {
+    (link.span.doc, link.span.byte_start)
+}
+
+/// Neighbours that contradict each other: A's `forward` link names B, but
+/// B's `backward` link names a third document. Returns findings with the
+/// keys of the forward link and of the contradicting link. Documents on a
+/// cycle of either relation are left to the cycle rules.
+fn asymmetries(
+    set: &FeedSet,
+    forward: &str,
+    backward: &str,
+    answered_when: fn(&FeedSet, DocId, DocId) -> bool,
+    note: &str,
+) -> Vec<(LinkKey, LinkKey, Pending<Span>)> {
+    let on_cycle: HashSet<DocId> = [forward, backward]
+        .iter()
+        .flat_map(|rel| set::cycles(set, rel))
+        .flatten()
+        .collect();
+    let mut found = Vec::new();
+    for (from, link, to) in set.edges(forward) {
+        if from == to || !answered_when(set, from, to) || on_cycle.contains(&from) || on_cycle.contains(&to) {
+            continue;
+        }
+        let Some(answer) = set.summary(to).link(backward) else {
+            continue;
+        };
+        let Some(answer_target) = &answer.target else { continue };
+        if set.identifies(answer_target, from) || !set.has_identity(from) {
+            continue;
+        }
+        let finding = SetChecker::at(
+            &answer.span,
+            format!(
+                "{backward} names {}, but {} names this document as its {forward}",
+                set.describe(Some(answer_target)),
+                set.name(from)
+            ),
+        )
+        .label(format!("{backward} leads elsewhere"))
+        .secondary(link.span.clone(), format!("{forward} of {}", set.name(from)))
+        .note(note.to_owned())
+        .help(format!(
+            "make the {forward} and {backward} links of neighbouring documents name each other"
+        ));
+        found.push((key(link), key(answer), finding));
+    }
+    found
+}
+
+/// Both directions; a link already shown to contradict its neighbour is
+/// not reported again from the other side.
+fn report_asymmetries(
+    cx: &mut SetChecker,
+    forward: &str,
+    backward: &str,
+    answered_when: fn(&FeedSet, DocId, DocId) -> bool,
+    note: &str,
+) {
+    let first = asymmetries(cx.set, forward, backward, |_, _, _| true, note);
+    let blamed: HashSet<LinkKey> = first.iter().map(|(_, answer, _)| *answer).collect();
+    let second = asymmetries(cx.set, backward, forward, answered_when, note);
+    let second = second.into_iter().filter(|(link, _, _)| !blamed.contains(link));
+    for (_, _, finding) in first.into_iter().chain(second) {
+        cx.report(finding);
+    }
+}
+
+fn archive_chain_asymmetric(cx: &mut SetChecker) {
+    // A prev-archive link is answered by the target's next-archive only
+    // between archives: the newest archive has no next-archive, and one
+    // that names the subscription document is next-archive-unsealed's.
+    report_asymmetries(
+        cx,
+        "next-archive",
+        "prev-archive",
+        |set, from, to| set.summary(to).is_archive() && set.summary(from).is_archive_like(),
+        "RFC 5005 §4: prev-archive names the immediately preceding archive and next-archive the immediately following one, so neighbours name each other",
+    );
+}
+
+pub static ARCHIVE_CHAIN_CYCLE: Rule = rule!(
+    "archive-chain-cycle", Error, Set, None, set: Some(archive_chain_cycle),
+    summary: "following prev-archive or next-archive links returns to a document already visited",
+    spec: "RFC 5005 §6",
+);
+
+/// How many documents of a cycle a finding names and labels; a longer
+/// cycle is shortened in the middle.
+const CYCLE_SHOWN: usize = 8;
+
+fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
+    let set = cx.set;
+    for rel in rels {
+        for cycle in set::cycles(set, rel) {
+            let shown: Vec<DocId> = if cycle.len() > CYCLE_SHOWN {
+                cycle[..CYCLE_SHOWN / 2]
+                    .iter()
+                    .chain(&cycle[cycle.len() - CYCLE_SHOWN / 2..])
+                    .copied()
+                    .collect()
+            } else {
+                cycle.clone()
+            };
+            let mut names: Vec<String> = shown.iter().map(|d| set.name(*d).to_owned()).collect();
+            if cycle.len() > CYCLE_SHOWN {
+                names.insert(CYCLE_SHOWN / 2, format!("… ({} more)", cycle.len() - CYCLE_SHOWN));
+            }
+            names.push(set.name(cycle[0]).to_owned());
+            let link_of = |doc: DocId| {
+                set.summary(doc)
+                    .link(rel)
+                    .map(|l| l.span.clone())
+                    .expect("cycles follow links")
+            };
+            let mut finding = SetChecker::at(
+                &link_of(cycle[0]),
+                format!(
+                    "following {rel} links returns to this document after {} documents: {}",
+                    cycle.len(),
+                    names.join(" → ")
+                ),
+            )
+            .label(format!("{rel} starts a cycle"));
+            for doc in &shown[1..] {
+                finding = finding.secondary(link_of(*doc), format!("{rel} of {}", set.name(*doc)));
+            }
+            cx.report(
+                finding
+                    .note("RFC 5005 §6: feeds can be crafted to make a client request without end; a client walking this chain never reaches its end")
+                    .help(format!("point one of these {rel} links at the right document, or remove it at the end of the chain")),
+            );
+        }
+    }
+}
+
+fn archive_chain_cycle(cx: &mut SetChecker) {
+    report_cycles(cx, ["prev-archive", "next-archive"]);
+}
+
+pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
+    "archive-link-dangling", Warning, Set, None, set: Some(archive_link_dangling),
+    summary: "an archive link points inside the linted tree, but no document is there",
+    spec: "RFC 5005 §4.1",
+);
+
+fn archive_link_dangling(cx: &mut SetChecker) {
+    let set = cx.set;
+    for (_, summary) in set.feeds() {
+        for link in summary
+            .links
+            .iter()
+            .filter(|l| ARCHIVE_RELATIONS.contains(&l.rel.as_str()))
+        {
+            let Some(target) = &link.target else { continue };
+            if !set.in_url_space(target) || set.was_read(target) {
+                continue;
+            }
+            cx.report(
+                SetChecker::at(&link.span, format!("{} names {target}, inside the linted tree, but there is no document there", link.rel))
+                    .label("nothing here")
+                    .note("RFC 5005 §4.1 lets publishers withhold archives, but a client following this link gets an error, and RFC 5005 §4.2 asks it to warn that the feed is incomplete")
+                    .help("publish the missing document, or correct the link"),
+            );
+        }
+    }
+}
+
+pub static ARCHIVE_CURRENT_MISMATCH: Rule = rule!(
+    "archive-current-mismatch", Warning, Set, None, set: Some(archive_current_mismatch),
+    summary: "archives of one chain name different current documents, or not the subscription document that reaches them",
+    spec: "RFC 5005 §4",
+);
+
+fn archive_current_mismatch(cx: &mut SetChecker) {
+    let set = cx.set;
+    for chain in &set.chains {
+        for archive in &chain.archives {
+            let Some(current) = set.summary(*archive).link("current") else {
+                continue;
+            };
+            let Some(target) = &current.target else { continue };
+            if set.identifies(target, chain.subscription) {
+                continue;
+            }
+            cx.report(
+                SetChecker::at(
+                    &current.span,
+                    format!(
+                        "current names {}, but this archive is reached through the prev-archive chain of {}",
+                        set.describe(Some(target)),
+                        set.name(chain.subscription)
+                    ),
+                )
+                .label("another subscription document")
+                .secondary(
+                    set.summary(chain.subscription).root.clone(),
+                    "the subscription document whose chain reaches this archive",
+                )
+                .note("RFC 5005 §4: archive documents indicate their associated subscription document with \"current\"")
+                .help(format!("point current at {}", set.name(chain.subscription))),
+            );
+        }
+    }
+    // Archives whose subscription document is not in the set: they should at
+    // least agree with each other.
+    let mut by_group: HashMap<DocId, Vec<&NavLink>> = HashMap::new();
+    for (doc, summary) in set
+        .feeds()
+        .filter(|(d, s)| s.is_archive() && set.chain_of(*d).is_none())
+    {
+        if let Some(current) = summary.link("current").filter(|l| l.target.is_some()) {
+            by_group.entry(set.group_of(doc)).or_default().push(current);
+        }
+    }
+    let mut groups: Vec<_> = by_group.into_iter().collect();
+    groups.sort_by_key(|(group, _)| *group);
+    for (_, links) in groups {
+        let Some(reference) = most_common(&links) else { continue };
+        for link in links.iter().filter(|l| l.target != reference.target) {
+            cx.report(
+                SetChecker::at(
+                    &link.span,
+                    format!(
+                        "current names {}, but other archives of this chain name {}",
+                        set.describe(link.target.as_ref()),
+                        set.describe(reference.target.as_ref())
+                    ),
+                )
+                .label("a different current")
+                .secondary(reference.span.clone(), "the current most archives name")
+                .note("RFC 5005 §4: the archives of one logical feed share one subscription document")
+                .help("point every archive's current link at the same subscription document"),
+            );
+        }
+    }
+}
+
+/// The link whose target most of `links` share (the earliest on a tie).
+fn most_common<'l>(links: &[&'l NavLink]) -> Option<&'l NavLink> {
+    let mut counts: HashMap<Option<&str>, usize> = HashMap::new();
+    for link in links {
+        *counts.entry(link.target.as_ref().map(|t| t.as_str())).or_default() += 1;
+    }
+    if counts.len() < 2 {
+        return None;
+    }
+    let best = links
+        .iter()
+        .map(|l| counts[&l.target.as_ref().map(|t| t.as_str())])
+        .max()?;
+    links
+        .iter()
+        .copied()
+        .find(|l| counts[&l.target.as_ref().map(|t| t.as_str())] == best)
+}
+
+pub static ARCHIVE_ORPHAN: Rule = rule!(
+    "archive-orphan", Warning, Set, None, set: Some(archive_orphan),
+    summary: "an archive is not reachable through prev-archive links from its subscription document",
+    spec: "RFC 5005 §4.2",
+);
+
+fn archive_orphan(cx: &mut SetChecker) {
+    let set = cx.set;
+    for (archive, summary) in set.feeds().filter(|(_, s)| s.is_archive()) {
+        let Some(subscription) = set.follow(archive, "current").filter(|s| *s != archive) else {
+            continue;
+        };
+        if !set::is_subscription(set.summary(subscription)) {
+            continue; // missing-prev-archive says why nothing is reachable
+        }
+        if set
+            .chain_of(archive)
+            .is_some_and(|chain| chain.subscription == subscription)
+        {
+            continue;
+        }
+        cx.report(
+            SetChecker::at(summary.archive_span(), format!("this archive is not reachable through prev-archive links from its subscription document, {}", set.name(subscription)))
+                .label("orphaned archive")
+                .secondary(set.summary(subscription).root.clone(), "the subscription document")
+                .note("RFC 5005 §4.2: clients reconstruct the feed by following prev-archive from the subscription document; they never see this archive's entries")
+                .help("link this archive into the prev-archive chain (from the archive that follows it)"),
+        );
+    }
+}
+
+pub static ARCHIVE_SELF_MISMATCH: Rule = rule!(
+    "archive-self-mismatch", Warning, Set, None, set: Some(archive_self_mismatch),
+    summary: "a document's self link differs from the IRI by which the other documents reach it",
+    spec: "draft-nottingham-atompub-feed-history-05 §6; RFC 5005 §4",
+);
+
+fn archive_self_mismatch(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut reported = HashSet::new();
+    for rel in ARCHIVE_RELATIONS.iter().chain(&PAGING_RELATIONS) {
+        for (from, link, to) in set.edges(rel) {
+            let (Some(target), Some(self_link)) = (&link.target, &set.summary(to).self_link) else {
+                continue;
+            };
+            // Without --base-url, links reach files by file: URLs, which say
+            // nothing about where the document is published.
+            if from == to || target.scheme() == "file" || *target == self_link.value || !reported.insert(to) {
+                continue;
+            }
+            cx.report(
+                SetChecker::at(&self_link.span, format!("this document's self link is {}, but {} reaches it as {target}", self_link.value, set.name(from)))
+                    .label("self differs")
+                    .secondary(link.span.clone(), format!("{rel} of {}", set.name(from)))
+                    .note("consumers remember processed archives by their self IRI (feed-history draft §6); if it differs from the IRI they follow, they fetch and process the archive again")
+                    .help("make the self link and the links to this document use the same IRI"),
+            );
+        }
+    }
+}
+
+pub static ARCHIVE_ID_MISMATCH: Rule = rule!(
+    "archive-id-mismatch", Warning, Set, None, set: Some(archive_id_mismatch),
+    summary: "documents of one archive chain carry different feed-level atom:id values",
+    spec: "RFC 4287 §4.2.6; RFC 5005 §4",
+);
+
+fn archive_id_mismatch(cx: &mut SetChecker) {
+    let set = cx.set;
+    let mut groups: HashMap<DocId, Vec<DocId>> = HashMap::new();
+    for (doc, summary) in set.feeds() {
+        if summary.feed_id.is_some() {
+            groups.entry(set.group_of(doc)).or_default().push(doc);
+        }
+    }
+    let mut groups: Vec<_> = groups.into_values().filter(|g| g.len() > 1).collect();
+    groups.sort();
+    for members in groups {
+        // The subscription document's id is the logical feed's.
+        let reference = members
+            .iter()
+            .copied()
+            .find(|d| set::is_subscription(set.summary(*d)))
+            .unwrap_or(members[0]);
+        let expected = set.summary(reference).feed_id.as_ref().expect("grouped by id");
+        for doc in members.iter().copied().filter(|d| *d != reference) {
+            let id = set.summary(doc).feed_id.as_ref().expect("grouped by id");
+            if id.value == expected.value {
+                continue;
+            }
+            cx.report(
+                SetChecker::at(&id.span, format!("atom:id \"{}\" differs from \"{}\" of {}, in the same archive chain", id.value, expected.value, set.name(reference)))
+                    .label("a different feed id")
+                    .secondary(expected.span.clone(), "the logical feed's id")
+                    .note("RFC 4287 §4.2.6: atom:id identifies the feed permanently; the documents of one archived feed are one logical feed")
+                    .help(format!("use the same atom:id as {}", set.name(reference))),
+            );
+        }
+    }
+}
+
+pub static ARCHIVE_ORDER: Rule = rule!(
+    "archive-order", Warning, Set, None, set: Some(archive_order),
+    summary: "an archive is updated later than the document that follows it",
+    spec: "RFC 5005 §4",
+);
+
+fn archive_order(cx: &mut SetChecker) {
+    let set = cx.set;
+    // Pairs (earlier, later) from both directions of the chain.
+    let backward = set.edges("prev-archive").map(|(later, _, earlier)| (earlier, later));
+    let forward = set.edges("next-archive").map(|(earlier, _, later)| (earlier, later));
+    let mut seen = HashSet::new();
+    let pairs: Vec<(DocId, DocId)> = backward
+        .chain(forward)
+        .filter(|(a, b)| a != b && seen.insert((*a, *b)))
+        .collect();
+    for (earlier, later) in pairs {
+        let (Some(earlier_updated), Some(later_updated)) =
+            (&set.summary(earlier).feed_updated, &set.summary(later).feed_updated)
+        else {
+            continue;
+        };
+        if earlier_updated.value <= later_updated.value {
+            continue;
+        }
+        cx.report(
+            SetChecker::at(&earlier_updated.span, format!("this archive is updated later than {}, which follows it", set.name(later)))
+                .label("later than the following document")
+                .secondary(later_updated.span.clone(), "the following document's update time")
+                .note("RFC 5005 §4: archive documents contain less recent entries; RFC 5005 §4.2 breaks ties between duplicates by the documents' update times, so this order decides which copy wins")
+                .help("correct the update times, or the order of the prev-archive/next-archive links"),
+        );
+    }
+}
+
+pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
+    "paging-chain-asymmetric", Warning, Set, None, set: Some(paging_chain_asymmetric),
+    summary: "next and previous links of neighbouring pages contradict each other, or pages disagree on first or last",
+    spec: "RFC 5005 §3",
+);
+
+fn paging_chain_asymmetric(cx: &mut SetChecker) {
+    report_asymmetries(
+        cx,
+        "next",
+        "previous",
+        |_, _, _| true,
+        "RFC 5005 §3: next names the immediately following document and previous the immediately preceding one",
+    );
+    let set = cx.set;
+    for rel in ["first", "last"] {
+        let mut by_group: HashMap<DocId, Vec<&NavLink>> = HashMap::new();
+        for (doc, summary) in set.feeds() {
+            if let Some(link) = summary.link(rel).filter(|l| l.target.is_some()) {
+                by_group.entry(set.paging_group_of(doc)).or_default().push(link);
+            }
+        }
+        let mut groups: Vec<_> = by_group.into_iter().collect();
+        groups.sort_by_key(|(group, _)| *group);
+        for (_, links) in groups {
+            let Some(reference) = most_common(&links) else { continue };
+            for link in links.iter().filter(|l| l.target != reference.target) {
+                cx.report(
+                    SetChecker::at(&link.span, format!("{rel} names {}, but other pages of this feed name {}", set.describe(link.target.as_ref()), set.describe(reference.target.as_ref())))
+                        .label(format!("a different {rel} page"))
+                        .secondary(reference.span.clone(), format!("the {rel} most pages name"))
+                        .note(format!("RFC 5005 §3: \"{rel}\" refers to the furthest {} document in the series, the same for every page", if rel == "first" { "preceding" } else { "following" }))
+                        .help(format!("make every page's {rel} link name the same document")),
+                );
+            }
+        }
+    }
+}
+
+pub static PAGING_CHAIN_CYCLE: Rule = rule!(
+    "paging-chain-cycle", Error, Set, None, set: Some(paging_chain_cycle),
+    summary: "following next or previous links returns to a page already visited",
+    spec: "RFC 5005 §6",
+);
+
+fn paging_chain_cycle(cx: &mut SetChecker) {
+    report_cycles(cx, ["next", "previous"]);
+}

@@ -1,0 +1,333 @@
+//! The documents of a run seen together: an index from URLs and `self`
+//! IRIs to documents, the archive and paging graphs, and the reconstruction
+//! walks that RFC 5005 §4.2 describes. Everything here works on
+//! [`DocSummary`]s; no DOM is alive any more. Every walk is iterative and
+//! visits each document once, so a 10,000-document chain costs linear time.
+
+use std::collections::HashMap;
+
+use url::Url;
+
+use crate::diagnostic::{DocId, Pending, Span};
+use crate::engine::Document;
+use crate::rules::Rule;
+use crate::summary::{DocSummary, NavLink};
+
+pub const ARCHIVE_RELATIONS: [&str; 3] = ["prev-archive", "next-archive", "current"];
+pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
+
+/// A subscription document and the archives its `prev-archive` links reach.
+#[derive(Debug)]
+pub struct Chain {
+    pub subscription: DocId,
+    /// The archives in walk order: newest first.
+    pub archives: Vec<DocId>,
+    /// The walk ended at a document without `prev-archive`: every archive
+    /// of the logical feed is in the set.
+    pub complete: bool,
+}
+
+pub struct FeedSet<'r> {
+    docs: &'r [Document],
+    by_url: HashMap<&'r str, DocId>,
+    by_self: HashMap<&'r str, DocId>,
+    url_spaces: &'r [Url],
+    /// Connected components over archive links, and over paging links.
+    archive_group: Vec<DocId>,
+    paging_group: Vec<DocId>,
+    pub chains: Vec<Chain>,
+    /// The chain (index into `chains`) that reaches each document.
+    chain_of: Vec<Option<usize>>,
+    /// Whether another document names each document as its `current`.
+    named_current: Vec<bool>,
+}
+
+impl<'r> FeedSet<'r> {
+    pub fn new(docs: &'r [Document], url_spaces: &'r [Url]) -> Self {
+        let mut by_url = HashMap::new();
+        let mut by_self: HashMap<&str, Vec<DocId>> = HashMap::new();
+        for (id, doc) in docs.iter().enumerate() {
+            // Every document the run read has its URL indexed, so that a link
+            // to a malformed one is not taken for a missing one.
+            if let Some(url) = &doc.url {
+                by_url.entry(url.as_str()).or_insert(id);
+            }
+            if let Some(self_iri) = doc.summary.as_ref().and_then(DocSummary::self_iri) {
+                by_self.entry(self_iri.as_str()).or_default().push(id);
+            }
+        }
+        // A self IRI that several documents claim names none of them: unrelated
+        // feeds linted together (test fixtures, mirrors) often share one.
+        let by_self = by_self
+            .into_iter()
+            .filter_map(|(iri, docs)| (docs.len() == 1).then(|| (iri, docs[0])))
+            .collect();
+        let mut set = FeedSet {
+            docs,
+            by_url,
+            by_self,
+            url_spaces,
+            archive_group: Vec::new(),
+            paging_group: Vec::new(),
+            chains: Vec::new(),
+            chain_of: vec![None; docs.len()],
+            named_current: vec![false; docs.len()],
+        };
+        let named: Vec<DocId> = set
+            .edges("current")
+            .filter(|(from, _, to)| from != to)
+            .map(|(_, _, to)| to)
+            .collect();
+        for doc in named {
+            set.named_current[doc] = true;
+        }
+        set.archive_group = set.components(&ARCHIVE_RELATIONS);
+        set.paging_group = set.components(&PAGING_RELATIONS);
+        set.walk_chains();
+        set
+    }
+
+    /// The documents that were linted as feeds, in report order.
+    pub fn feeds(&self) -> impl Iterator<Item = (DocId, &'r DocSummary)> + '_ {
+        self.docs
+            .iter()
+            .enumerate()
+            .filter_map(|(id, doc)| Some((id, doc.summary.as_ref()?)))
+    }
+
+    pub fn summary(&self, doc: DocId) -> &'r DocSummary {
+        self.docs[doc].summary.as_ref().expect("only feeds are linked")
+    }
+
+    pub fn name(&self, doc: DocId) -> &'r str {
+        &self.docs[doc].name
+    }
+
+    /// The feed document a link target names: by its URL, else by its
+    /// `self` IRI.
+    pub fn resolve(&self, target: &Url) -> Option<DocId> {
+        self.by_url
+            .get(target.as_str())
+            .or_else(|| self.by_self.get(target.as_str()))
+            .copied()
+            .filter(|doc| self.docs[*doc].summary.is_some())
+    }
+
+    /// Whether any document the run read (a feed or not) has this URL.
+    pub fn was_read(&self, target: &Url) -> bool {
+        self.by_url.contains_key(target.as_str()) || self.by_self.contains_key(target.as_str())
+    }
+
+    /// How a message names a link target: the document's name when it is
+    /// in the set, else the IRI.
+    pub fn describe(&self, target: Option<&Url>) -> String {
+        match target {
+            Some(url) => match self.resolve(url) {
+                Some(doc) => self.name(doc).to_owned(),
+                None => url.to_string(),
+            },
+            None => "an unresolvable reference".to_owned(),
+        }
+    }
+
+    /// The document the first `rel` link of `doc` leads to.
+    pub fn follow(&self, doc: DocId, rel: &str) -> Option<DocId> {
+        self.resolve(self.summary(doc).link(rel)?.target.as_ref()?)
+    }
+
+    /// Whether links can name `doc` at all: it has a URL or a `self` IRI.
+    pub fn has_identity(&self, doc: DocId) -> bool {
+        self.docs[doc].url.is_some() || self.summary(doc).self_iri().is_some()
+    }
+
+    /// Whether `target` names `doc`, by its URL or its `self` IRI.
+    pub fn identifies(&self, target: &Url, doc: DocId) -> bool {
+        self.docs[doc].url.as_ref() == Some(target) || self.summary(doc).self_iri() == Some(target)
+    }
+
+    /// Whether `url` lies under a linted directory (its `--base-url` or its
+    /// `file:` URL): a document is expected there if one is linked.
+    pub fn in_url_space(&self, url: &Url) -> bool {
+        self.url_spaces
+            .iter()
+            .any(|space| url.as_str().starts_with(space.as_str()))
+    }
+
+    /// The archive chain (connected by archive links) a document is in,
+    /// named by its smallest document.
+    pub fn group_of(&self, doc: DocId) -> DocId {
+        self.archive_group[doc]
+    }
+
+    /// The paged feed (connected by paging links) a document is in.
+    pub fn paging_group_of(&self, doc: DocId) -> DocId {
+        self.paging_group[doc]
+    }
+
+    /// Whether another document names `doc` as its `current`: then it is a
+    /// subscription document.
+    pub fn is_named_current(&self, doc: DocId) -> bool {
+        self.named_current[doc]
+    }
+
+    pub fn chain_of(&self, doc: DocId) -> Option<&Chain> {
+        self.chain_of[doc].map(|i| &self.chains[i])
+    }
+
+    /// Every `rel` link of every document that leads to a document of the
+    /// set: (from, link, to).
+    pub fn edges<'s>(&'s self, rel: &'s str) -> impl Iterator<Item = (DocId, &'r NavLink, DocId)> + 's {
+        self.feeds().flat_map(move |(from, summary)| {
+            summary
+                .links
+                .iter()
+                .filter(move |l| l.rel == rel)
+                .filter_map(move |l| Some((from, l, self.resolve(l.target.as_ref()?)?)))
+        })
+    }
+
+    /// Union-find over the links with these relations.
+    fn components(&self, relations: &[&str]) -> Vec<DocId> {
+        let mut parent: Vec<DocId> = (0..self.docs.len()).collect();
+        fn root(parent: &mut [DocId], mut x: DocId) -> DocId {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        for rel in relations {
+            let edges: Vec<(DocId, DocId)> = self.edges(rel).map(|(a, _, b)| (a, b)).collect();
+            for (a, b) in edges {
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                parent[ra.max(rb)] = ra.min(rb);
+            }
+        }
+        (0..self.docs.len()).map(|x| root(&mut parent, x)).collect()
+    }
+
+    /// Walks `prev-archive` from every subscription document, as RFC 5005
+    /// §4.2 reconstructs a feed. A document is claimed by the first walk
+    /// that reaches it, so the walks together visit each document once.
+    fn walk_chains(&mut self) {
+        let subscriptions: Vec<DocId> = self
+            .feeds()
+            .filter(|(_, s)| is_subscription(s))
+            .map(|(id, _)| id)
+            .collect();
+        for subscription in subscriptions {
+            if self.chain_of[subscription].is_some() {
+                continue;
+            }
+            let index = self.chains.len();
+            self.chain_of[subscription] = Some(index);
+            let mut archives = Vec::new();
+            let mut at = subscription;
+            let complete = loop {
+                let Some(link) = self.summary(at).link("prev-archive") else {
+                    break at != subscription;
+                };
+                let Some(next) = link.target.as_ref().and_then(|t| self.resolve(t)) else {
+                    break false;
+                };
+                if self.chain_of[next].is_some() {
+                    break false;
+                }
+                self.chain_of[next] = Some(index);
+                archives.push(next);
+                at = next;
+            };
+            self.chains.push(Chain {
+                subscription,
+                archives,
+                complete,
+            });
+        }
+    }
+}
+
+/// A subscription document: not an archive (no `fh:archive`, no `current`
+/// link elsewhere), not complete, and it links to archives.
+pub fn is_subscription(summary: &DocSummary) -> bool {
+    !summary.is_archive()
+        && !summary.current_elsewhere
+        && summary.complete_marker.is_none()
+        && summary.link("prev-archive").is_some()
+}
+
+/// Finds the cycles of a graph in which each document has at most one
+/// successor (its first `rel` link), in linear time. Each cycle is
+/// returned once, starting at its smallest document; loops of one document
+/// are left to `self-referencing-link`.
+pub fn cycles(set: &FeedSet, rel: &str) -> Vec<Vec<DocId>> {
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; set.docs.len()];
+    let mut found = Vec::new();
+    for (start, _) in set.feeds() {
+        let mut path = Vec::new();
+        let mut at = Some(start);
+        while let Some(doc) = at {
+            match state[doc] {
+                NEW => {
+                    state[doc] = ON_PATH;
+                    path.push(doc);
+                    at = set.follow(doc, rel);
+                }
+                ON_PATH => {
+                    let begin = path.iter().position(|d| *d == doc).expect("on the path");
+                    let mut cycle = path[begin..].to_vec();
+                    if cycle.len() > 1 {
+                        let smallest = (0..cycle.len()).min_by_key(|i| cycle[*i]).expect("not empty");
+                        cycle.rotate_left(smallest);
+                        found.push(cycle);
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        for doc in path {
+            state[doc] = DONE;
+        }
+    }
+    found
+}
+
+/// What a set rule is handed.
+pub struct SetChecker<'s, 'r> {
+    pub set: &'s FeedSet<'r>,
+    rule: &'static Rule,
+    found: Vec<(&'static Rule, Pending<Span>)>,
+}
+
+impl<'s, 'r> SetChecker<'s, 'r> {
+    pub fn new(set: &'s FeedSet<'r>) -> Self {
+        SetChecker {
+            set,
+            rule: &crate::rules::xml::XML_MALFORMED,
+            found: Vec::new(),
+        }
+    }
+
+    pub fn run(&mut self, rule: &'static Rule) {
+        if let Some(check) = rule.set_check {
+            self.rule = rule;
+            check(self);
+        }
+    }
+
+    pub fn report(&mut self, finding: Pending<Span>) {
+        self.found.push((self.rule, finding));
+    }
+
+    /// A finding at a span of a summary.
+    pub fn at(span: &Span, message: impl Into<String>) -> Pending<Span> {
+        Pending::new(span.clone(), message)
+    }
+
+    pub fn into_findings(self) -> Vec<(&'static Rule, Pending<Span>)> {
+        self.found
+    }
+}
