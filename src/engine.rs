@@ -107,14 +107,7 @@ fn url_spaces(inputs: &[Input], options: &Options) -> Vec<Url> {
     inputs
         .iter()
         .filter_map(|input| match input {
-            Input::Path(path) if path.is_dir() => mapped_url(options, &[String::new()]).or_else(|| {
-                let mut url = file_url(path)?;
-                if !url.path().ends_with('/') {
-                    let path = format!("{}/", url.path());
-                    url.set_path(&path);
-                }
-                Some(url)
-            }),
+            Input::Path(path) if path.is_dir() => options.base_url.clone().or_else(|| file_url(path)).map(as_directory),
             _ => None,
         })
         .collect()
@@ -254,13 +247,18 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
 
 /// The URL of a file under `--base-url`, from its path segments.
 fn mapped_url(options: &Options, segments: &[String]) -> Option<Url> {
-    let mut url = options.base_url.clone()?;
+    let mut url = as_directory(options.base_url.clone()?);
+    url.path_segments_mut().ok()?.pop_if_empty().extend(segments);
+    Some(url)
+}
+
+/// The URL with a trailing `/`, so that it names a directory.
+fn as_directory(mut url: Url) -> Url {
     if !url.path().ends_with('/') {
         let path = format!("{}/", url.path());
         url.set_path(&path);
     }
-    url.path_segments_mut().ok()?.pop_if_empty().extend(segments);
-    Some(url)
+    url
 }
 
 fn file_url(path: &Path) -> Option<Url> {
