@@ -297,55 +297,68 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
     }
     // Archives whose subscription document is not in the set: they should at
     // least agree with each other.
-    let mut by_group: HashMap<DocId, Vec<&NavLink>> = HashMap::new();
-    for (doc, summary) in set
+    let orphans = set
         .feeds()
         .filter(|(d, s)| s.is_archive() && set.chain_of(*d).is_none())
-    {
-        if let Some(current) = summary.link("current").filter(|l| l.target.is_some()) {
-            by_group.entry(set.group_of(doc)).or_default().push(current);
+        .map(|(d, _)| d);
+    for (link, reference) in dissenters(set, "current", orphans, |set, doc| set.group_of(doc)) {
+        cx.report(
+            SetChecker::at(
+                &link.span,
+                format!(
+                    "current names {}, but other archives of this chain name {}",
+                    set.describe(link.target.as_ref()),
+                    set.describe(reference.target.as_ref())
+                ),
+            )
+            .label("a different current")
+            .secondary(reference.span.clone(), "the current most archives name")
+            .note("RFC 5005 §4: the archives of one logical feed share one subscription document")
+            .help("point every archive's current link at the same subscription document"),
+        );
+    }
+}
+
+/// Documents that should agree on their `rel` link, grouped, and the links
+/// that differ from the one most of their group share (the earliest on a
+/// tie): `(dissenting link, the link most share)`, in a stable order.
+fn dissenters<'r>(
+    set: &FeedSet<'r>,
+    rel: &str,
+    docs: impl Iterator<Item = DocId>,
+    group_of: fn(&FeedSet, DocId) -> DocId,
+) -> Vec<(&'r NavLink, &'r NavLink)> {
+    let mut by_group: HashMap<DocId, Vec<&'r NavLink>> = HashMap::new();
+    for doc in docs {
+        if let Some(link) = set.summary(doc).link(rel).filter(|l| l.target.is_some()) {
+            by_group.entry(group_of(set, doc)).or_default().push(link);
         }
     }
     let mut groups: Vec<_> = by_group.into_iter().collect();
     groups.sort_by_key(|(group, _)| *group);
+    let mut found = Vec::new();
     for (_, links) in groups {
-        let Some(reference) = most_common(&links) else { continue };
-        for link in links.iter().filter(|l| l.target != reference.target) {
-            cx.report(
-                SetChecker::at(
-                    &link.span,
-                    format!(
-                        "current names {}, but other archives of this chain name {}",
-                        set.describe(link.target.as_ref()),
-                        set.describe(reference.target.as_ref())
-                    ),
-                )
-                .label("a different current")
-                .secondary(reference.span.clone(), "the current most archives name")
-                .note("RFC 5005 §4: the archives of one logical feed share one subscription document")
-                .help("point every archive's current link at the same subscription document"),
-            );
+        let mut counts: HashMap<&Option<url::Url>, usize> = HashMap::new();
+        for link in &links {
+            *counts.entry(&link.target).or_default() += 1;
         }
+        if counts.len() < 2 {
+            continue;
+        }
+        let best = counts.values().copied().max().unwrap_or_default();
+        let reference = links
+            .iter()
+            .copied()
+            .find(|l| counts[&l.target] == best)
+            .expect("a most common target");
+        found.extend(
+            links
+                .iter()
+                .filter(|l| l.target != reference.target)
+                .map(|l| (*l, reference)),
+        );
     }
-}
-
-/// The link whose target most of `links` share (the earliest on a tie).
-fn most_common<'l>(links: &[&'l NavLink]) -> Option<&'l NavLink> {
-    let mut counts: HashMap<Option<&str>, usize> = HashMap::new();
-    for link in links {
-        *counts.entry(link.target.as_ref().map(|t| t.as_str())).or_default() += 1;
-    }
-    if counts.len() < 2 {
-        return None;
-    }
-    let best = links
-        .iter()
-        .map(|l| counts[&l.target.as_ref().map(|t| t.as_str())])
-        .max()?;
-    links
-        .iter()
-        .copied()
-        .find(|l| counts[&l.target.as_ref().map(|t| t.as_str())] == best)
+    found
 }
 
 pub static ARCHIVE_ORPHAN: Rule = rule!(
@@ -500,25 +513,26 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
     );
     let set = cx.set;
     for rel in ["first", "last"] {
-        let mut by_group: HashMap<DocId, Vec<&NavLink>> = HashMap::new();
-        for (doc, summary) in set.feeds() {
-            if let Some(link) = summary.link(rel).filter(|l| l.target.is_some()) {
-                by_group.entry(set.paging_group_of(doc)).or_default().push(link);
-            }
-        }
-        let mut groups: Vec<_> = by_group.into_iter().collect();
-        groups.sort_by_key(|(group, _)| *group);
-        for (_, links) in groups {
-            let Some(reference) = most_common(&links) else { continue };
-            for link in links.iter().filter(|l| l.target != reference.target) {
-                cx.report(
-                    SetChecker::at(&link.span, format!("{rel} names {}, but other pages of this feed name {}", set.describe(link.target.as_ref()), set.describe(reference.target.as_ref())))
-                        .label(format!("a different {rel} page"))
-                        .secondary(reference.span.clone(), format!("the {rel} most pages name"))
-                        .note(format!("RFC 5005 §3: \"{rel}\" refers to the furthest {} document in the series, the same for every page", if rel == "first" { "preceding" } else { "following" }))
-                        .help(format!("make every page's {rel} link name the same document")),
-                );
-            }
+        for (link, reference) in dissenters(set, rel, set.feeds().map(|(d, _)| d), |set, doc| {
+            set.paging_group_of(doc)
+        }) {
+            cx.report(
+                SetChecker::at(
+                    &link.span,
+                    format!(
+                        "{rel} names {}, but other pages of this feed name {}",
+                        set.describe(link.target.as_ref()),
+                        set.describe(reference.target.as_ref())
+                    ),
+                )
+                .label(format!("a different {rel} page"))
+                .secondary(reference.span.clone(), format!("the {rel} most pages name"))
+                .note(format!(
+                    "RFC 5005 §3: \"{rel}\" refers to the furthest {} document in the series, the same for every page",
+                    if rel == "first" { "preceding" } else { "following" }
+                ))
+                .help(format!("make every page's {rel} link name the same document")),
+            );
         }
     }
 }
