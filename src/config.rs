@@ -1,16 +1,43 @@
-//! Rule levels as the user set them: defaults, then `--allow/--warn/--deny`
-//! in command-line order, then `--deny warnings`.
+//! Settings and rule levels. A rule's level for a file comes from, in
+//! order of precedence: the command line (`--allow/--warn/--deny`, in
+//! command-line order), the last `[[overrides]]` of the config file whose
+//! `files` globs match the file, the config file's `[rules]`, and the rule's
+//! default. `--deny warnings` then raises warnings to errors.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use toml::Spanned;
+use url::Url;
 
 use crate::diagnostic::Level;
 use crate::rules::{self, Rule};
 
+/// The config file's name, looked up from the current directory upwards.
+pub const CONFIG_FILE: &str = "feedlint.toml";
+
+/// The level words of the config file.
+const LEVEL_WORDS: &str = "error, warning, info, off";
+
+/// A rule's setting: a level, or `None` for off.
+type Setting = Option<Level>;
+
 #[derive(Debug, Clone, Default)]
 pub struct Levels {
-    /// `None` turns a rule off.
-    overrides: HashMap<&'static str, Option<Level>>,
+    command_line: HashMap<&'static str, Setting>,
+    file: HashMap<&'static str, Setting>,
+    overrides: Vec<Override>,
     deny_warnings: bool,
+}
+
+#[derive(Debug, Clone)]
+struct Override {
+    /// The directory the globs are relative to: the config file's.
+    root: PathBuf,
+    files: GlobSet,
+    rules: HashMap<&'static str, Setting>,
 }
 
 /// A rule id that no rule has.
@@ -28,36 +55,202 @@ impl std::fmt::Display for UnknownRule {
 }
 
 impl Levels {
-    /// Sets a rule's level (`None`: off). `warnings` with `Some(Error)` is
-    /// `--deny warnings`.
-    pub fn set(&mut self, id: &str, level: Option<Level>) -> Result<(), UnknownRule> {
+    /// Sets a rule's level from the command line (`None`: off).
+    /// `warnings` with `Some(Error)` is `--deny warnings`.
+    pub fn set(&mut self, id: &str, level: Setting) -> Result<(), UnknownRule> {
         if id == "warnings" && level == Some(Level::Error) {
             self.deny_warnings = true;
             return Ok(());
         }
         let rule = rules::find(id).ok_or_else(|| UnknownRule(id.to_owned()))?;
-        self.overrides.insert(rule.id, level);
+        self.command_line.insert(rule.id, level);
         Ok(())
     }
 
-    /// The level a rule's findings are reported at, `None` if it is off.
-    pub fn level(&self, rule: &Rule) -> Option<Level> {
-        let level = self.overrides.get(rule.id).copied().unwrap_or(Some(rule.level))?;
-        Some(if self.deny_warnings && level == Level::Warning {
+    /// The level of a rule's findings in the document at `path` (`None`
+    /// for standard input), or `None` if the rule is off there.
+    pub fn level_for(&self, rule: &Rule, path: Option<&Path>) -> Setting {
+        let setting = self
+            .command_line
+            .get(rule.id)
+            .or_else(|| self.matching_override(rule, path))
+            .or_else(|| self.file.get(rule.id))
+            .copied()
+            .unwrap_or(Some(rule.level))?;
+        Some(if self.deny_warnings && setting == Level::Warning {
             Level::Error
         } else {
-            level
+            setting
         })
     }
+
+    /// The level of a rule where no per-path override applies.
+    pub fn level(&self, rule: &Rule) -> Setting {
+        self.level_for(rule, None)
+    }
+
+    /// Whether a rule is on for some document: set rules run if so, and
+    /// their findings are then filtered per document.
+    pub fn enabled_anywhere(&self, rule: &Rule) -> bool {
+        self.level(rule).is_some()
+            || (!self.command_line.contains_key(rule.id)
+                && self
+                    .overrides
+                    .iter()
+                    .any(|o| o.rules.get(rule.id).is_some_and(Option::is_some)))
+    }
+
+    fn matching_override(&self, rule: &Rule, path: Option<&Path>) -> Option<&Setting> {
+        let path = std::path::absolute(path?).ok()?;
+        self.overrides.iter().rev().find_map(|o| {
+            let relative = path.strip_prefix(&o.root).ok()?;
+            if o.files.is_match(relative) {
+                o.rules.get(rule.id)
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// What the config file sets.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    pub base_url: Option<Url>,
+    pub levels: Levels,
+}
+
+/// A config file that cannot be used: one line, naming the file and line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawConfig {
+    base_url: Option<Spanned<String>>,
+    #[serde(default)]
+    rules: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    overrides: Vec<RawOverride>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOverride {
+    files: Spanned<Vec<Spanned<String>>>,
+    #[serde(default)]
+    rules: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// The nearest `feedlint.toml` in `start` or a directory above it.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    let start = std::path::absolute(start).ok()?;
+    start
+        .ancestors()
+        .map(|dir| dir.join(CONFIG_FILE))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Reads a config file.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
+    parse(&text, path)
+}
+
+/// Parses a config file's text; `path` names it in errors and anchors the
+/// override globs.
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
+    let at = |span: Option<std::ops::Range<usize>>, message: &str| {
+        let line = span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        ConfigError(format!("{}:{line}: {message}", path.display()))
+    };
+    let raw: RawConfig = toml::from_str(text).map_err(|e| at(e.span(), e.message().trim()))?;
+    let base_url = match raw.base_url {
+        Some(value) => Some(Url::parse(value.get_ref()).map_err(|e| {
+            at(
+                Some(value.span()),
+                &format!("base-url \"{}\" is not an absolute URL ({e})", value.get_ref()),
+            )
+        })?),
+        None => None,
+    };
+    let settings =
+        |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<HashMap<&'static str, Setting>, ConfigError> {
+            let mut settings = HashMap::new();
+            for (id, level) in table {
+                let rule = rules::find(id.get_ref())
+                    .ok_or_else(|| at(Some(id.span()), &UnknownRule(id.get_ref().clone()).to_string()))?;
+                let setting = match level.get_ref().as_str() {
+                    "off" => None,
+                    word => Some(Level::parse(word).ok_or_else(|| {
+                        at(
+                            Some(level.span()),
+                            &format!("invalid level '{word}' for rule '{}'; accepted: {LEVEL_WORDS}", rule.id),
+                        )
+                    })?),
+                };
+                settings.insert(rule.id, setting);
+            }
+            Ok(settings)
+        };
+    let directory = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let root = std::path::absolute(directory).map_err(|e| ConfigError(e.to_string()))?;
+    let mut overrides = Vec::new();
+    for raw_override in raw.overrides {
+        let mut files = GlobSetBuilder::new();
+        if raw_override.files.get_ref().is_empty() {
+            return Err(at(
+                Some(raw_override.files.span()),
+                "an override needs at least one glob in files",
+            ));
+        }
+        for glob in raw_override.files.get_ref() {
+            let parsed = Glob::new(glob.get_ref()).map_err(|e| {
+                at(
+                    Some(glob.span()),
+                    &format!("invalid glob \"{}\": {}", glob.get_ref(), e.kind()),
+                )
+            })?;
+            files.add(parsed);
+        }
+        let files = files.build().map_err(|e| ConfigError(e.to_string()))?;
+        overrides.push(Override {
+            root: root.clone(),
+            files,
+            rules: settings(raw_override.rules)?,
+        });
+    }
+    Ok(Config {
+        base_url,
+        levels: Levels {
+            file: settings(raw.rules)?,
+            overrides,
+            ..Levels::default()
+        },
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn rule(id: &str) -> &'static Rule {
+        rules::find(id).unwrap()
+    }
+
     #[test]
     fn later_settings_win_and_deny_warnings_raises() {
-        let rule = rules::find("archive-missing-current").unwrap();
+        let rule = rule("archive-missing-current");
         let mut levels = Levels::default();
         assert_eq!(levels.level(rule), Some(Level::Warning));
         levels.set("archive-missing-current", None).unwrap();
@@ -69,5 +262,53 @@ mod tests {
             levels.set("no-such-rule", None),
             Err(UnknownRule("no-such-rule".into()))
         );
+    }
+
+    #[test]
+    fn file_overrides_and_command_line_layers() {
+        let config = parse(
+            "base-url = \"https://example.org/\"\n[rules]\narchive-missing-self = \"off\"\nlegacy-previous-archive = \"error\"\n\n[[overrides]]\nfiles = [\"legacy/**\"]\nrules = { legacy-previous-archive = \"off\", archive-missing-self = \"warning\" }\n",
+            Path::new("/site/feedlint.toml"),
+        )
+        .unwrap();
+        assert_eq!(config.base_url.unwrap().as_str(), "https://example.org/");
+        let mut levels = config.levels;
+        let (legacy, self_rule) = (rule("legacy-previous-archive"), rule("archive-missing-self"));
+        let old = Some(Path::new("/site/legacy/2003/feed.atom"));
+        let new = Some(Path::new("/site/feed.atom"));
+        assert_eq!(levels.level_for(legacy, new), Some(Level::Error));
+        assert_eq!(levels.level_for(legacy, old), None);
+        assert_eq!(levels.level_for(self_rule, new), None);
+        assert_eq!(levels.level_for(self_rule, old), Some(Level::Warning));
+        assert!(levels.enabled_anywhere(self_rule));
+        levels.set("legacy-previous-archive", Some(Level::Warning)).unwrap();
+        assert_eq!(
+            levels.level_for(legacy, old),
+            Some(Level::Warning),
+            "the command line wins"
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_accepted_values() {
+        let error = |text: &str| parse(text, Path::new("feedlint.toml")).unwrap_err().0;
+        assert_eq!(
+            error("[rules]\n\nnope = \"off\"\n"),
+            "feedlint.toml:3: unknown rule 'nope' (see 'feedlint rules' for the accepted ids)"
+        );
+        assert_eq!(
+            error("[rules]\narchive-order = \"fatal\"\n"),
+            "feedlint.toml:2: invalid level 'fatal' for rule 'archive-order'; accepted: error, warning, info, off"
+        );
+        let unknown_key = error("base_url = \"https://example.org/\"\n");
+        assert!(
+            unknown_key.starts_with(
+                "feedlint.toml:1: unknown field `base_url`, expected one of `base-url`, `rules`, `overrides`"
+            ),
+            "{unknown_key}"
+        );
+        assert!(error("base-url = \"example.org\"\n")
+            .starts_with("feedlint.toml:1: base-url \"example.org\" is not an absolute URL"));
+        assert!(error("[[overrides]]\nfiles = [\"a/[\"]\n").starts_with("feedlint.toml:2: invalid glob"));
     }
 }

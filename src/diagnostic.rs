@@ -19,8 +19,6 @@ pub enum Level {
 }
 
 impl Level {
-    pub const NAMES: &'static str = "error, warning, info";
-
     pub fn as_str(self) -> &'static str {
         match self {
             Level::Info => "info",

@@ -9,10 +9,12 @@ use url::Url;
 use crate::config::Levels;
 use crate::diagnostic::{Diagnostic, Level, Pending};
 use crate::feed::{DocKind, FeedDoc};
-use crate::rules::{self, xml::UNKNOWN_DOCUMENT, xml::XML_MALFORMED, Checker, Rule};
+use crate::rules::xml::{UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
+use crate::rules::{self, Checker, Rule};
 use crate::set::{FeedSet, SetChecker};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
+use crate::suppress::{self, Suppression};
 use crate::xml::{self, ErrorPos};
 
 /// What a run is told besides the paths.
@@ -41,11 +43,15 @@ pub enum Input {
 pub struct Document {
     /// The path as the user gave it (joined with the walked part), or `-`.
     pub name: String,
+    /// The file, for per-path settings; `None` for standard input.
+    pub path: Option<PathBuf>,
     pub url: Option<Url>,
     /// The UTF-8 text, kept only when asked for.
     pub text: Option<String>,
     /// What the set checks need of the document, once its DOM is gone.
     pub summary: Option<DocSummary>,
+    /// The `feedlint-disable` comments of the document.
+    pub suppressions: Vec<Suppression>,
 }
 
 /// Everything a run found.
@@ -85,19 +91,15 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let jobs = gather(inputs, options, &mut failures);
     let outcomes: Vec<Result<Option<Outcome>, String>> =
         jobs.into_par_iter().map(|job| run_job(job, options)).collect();
-    let mut report = Report {
-        failures,
-        ..Report::default()
-    };
+    let mut done = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         match outcome {
-            Ok(Some(outcome)) => report.add(outcome),
-            Ok(None) => {}
-            Err(failure) => report.failures.push(failure),
+            Ok(outcome) => done.extend(outcome),
+            Err(failure) => failures.push(failure),
         }
     }
-    report.check_set(&url_spaces, options);
-    report.sort();
+    let mut report = Report::assemble(done, &url_spaces, options);
+    report.failures.extend(failures);
     report
 }
 
@@ -124,30 +126,47 @@ pub fn lint_bytes(name: &str, url: Option<Url>, bytes: &[u8], options: &Options)
 pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces: &[Url], options: &Options) -> Report {
     let outcomes: Vec<Option<Outcome>> = documents
         .into_par_iter()
-        .map(|(name, url, bytes)| lint_document(name, url, &bytes, true, options))
+        .map(|(name, url, bytes)| lint_document(Named { name, path: None, url }, &bytes, true, options))
         .collect();
-    let mut report = Report::default();
-    for outcome in outcomes.into_iter().flatten() {
-        report.add(outcome);
-    }
-    report.check_set(url_spaces, options);
-    report.sort();
-    report
+    Report::assemble(outcomes.into_iter().flatten().collect(), url_spaces, options)
 }
 
 impl Report {
-    fn add(&mut self, outcome: Outcome) {
+    /// The documents' findings, then the set rules', then suppressions,
+    /// sorted.
+    fn assemble(outcomes: Vec<Outcome>, url_spaces: &[Url], options: &Options) -> Report {
+        let mut report = Report::default();
+        let mut unused = Vec::with_capacity(outcomes.len());
+        for outcome in outcomes {
+            unused.push(report.add(outcome));
+        }
+        report.check_set(url_spaces, options);
+        report.apply_suppressions(unused);
+        report.sort();
+        report
+    }
+
+    /// Adds a document and its findings; returns its `unused-suppression`
+    /// findings, which stand only if nothing turns out to be suppressed.
+    fn add(&mut self, outcome: Outcome) -> Vec<Diagnostic> {
         let doc = self.documents.len();
-        let mut diagnostics = outcome.diagnostics;
-        for span in diagnostics.iter_mut().flat_map(|d| d.spans.iter_mut()) {
+        let Outcome {
+            mut document,
+            diagnostics,
+            unused,
+        } = outcome;
+        let mut diagnostics = diagnostics;
+        let mut unused = unused;
+        let spans = diagnostics
+            .iter_mut()
+            .chain(unused.iter_mut())
+            .flat_map(|d| d.spans.iter_mut());
+        for span in spans.chain(document.summary.iter_mut().flat_map(DocSummary::spans_mut)) {
             span.doc = doc;
         }
         self.diagnostics.extend(diagnostics);
-        let mut document = outcome.document;
-        for span in document.summary.iter_mut().flat_map(DocSummary::spans_mut) {
-            span.doc = doc;
-        }
         self.documents.push(document);
+        unused
     }
 
     /// Runs the set rules over the summaries of all documents.
@@ -155,16 +174,37 @@ impl Report {
         let set = FeedSet::new(&self.documents, url_spaces);
         let mut checker = SetChecker::new(&set);
         for rule in rules::RULES {
-            if options.levels.level(rule).is_some() {
+            if options.levels.enabled_anywhere(rule) {
                 checker.run(rule);
             }
         }
         let findings = checker.into_findings();
+        let documents = &self.documents;
         self.diagnostics
             .extend(findings.into_iter().filter_map(|(rule, pending)| {
-                let level = options.levels.level(rule)?;
+                let path = documents[pending.primary.doc].path.as_deref();
+                let level = options.levels.level_for(rule, path)?;
                 Some(pending.into_diagnostic(rule.id, level))
             }));
+    }
+
+    /// Drops the findings that `feedlint-disable` comments cover, then
+    /// reports the suppressions that covered none.
+    fn apply_suppressions(&mut self, unused: Vec<Vec<Diagnostic>>) {
+        for (doc, unused) in unused.into_iter().enumerate() {
+            let suppressions = &mut self.documents[doc].suppressions;
+            if suppressions.is_empty() {
+                continue;
+            }
+            suppress::apply(&mut self.diagnostics, doc, suppressions);
+            // `unused` holds one finding per suppression, in the same order.
+            let still_unused = unused
+                .into_iter()
+                .zip(suppressions.iter())
+                .filter(|(_, s)| !s.used)
+                .map(|(d, _)| d);
+            self.diagnostics.extend(still_unused);
+        }
     }
 
     fn sort(&mut self) {
@@ -269,20 +309,35 @@ fn file_url(path: &Path) -> Option<Url> {
 struct Outcome {
     document: Document,
     diagnostics: Vec<Diagnostic>,
+    /// One `unused-suppression` finding per suppression, kept only for the
+    /// suppressions that turn out to suppress nothing.
+    unused: Vec<Diagnostic>,
 }
 
 fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
-    let bytes = match job.origin {
-        Origin::Bytes(bytes) => bytes,
+    let (bytes, path) = match job.origin {
+        Origin::Bytes(bytes) => (bytes, None),
         Origin::File(path) => match std::fs::read(&path) {
-            Ok(bytes) => bytes,
+            Ok(bytes) => (bytes, Some(path)),
             Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
         },
     };
     if !job.explicit && !looks_like_xml(&bytes) {
         return Ok(None);
     }
-    Ok(lint_document(job.name, job.url, &bytes, job.explicit, options))
+    let named = Named {
+        name: job.name,
+        path,
+        url: job.url,
+    };
+    Ok(lint_document(named, &bytes, job.explicit, options))
+}
+
+/// How a document is known: its name in findings, its file, its URL.
+struct Named {
+    name: String,
+    path: Option<PathBuf>,
+    url: Option<Url>,
 }
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
@@ -297,7 +352,9 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
-fn lint_document(name: String, url: Option<Url>, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
+fn lint_document(named: Named, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
+    let Named { name, path, url } = named;
+    let level_of = |rule: &Rule| options.levels.level_for(rule, path.as_deref());
     let (text, decode_error) = match source::decode(bytes) {
         Ok(text) => (text, None),
         Err((text, error)) => (text, Some(error)),
@@ -308,6 +365,7 @@ fn lint_document(name: String, url: Option<Url>, bytes: &[u8], explicit: bool, o
     let source = Source::new(text);
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;
+    let mut suppressions = Vec::new();
     if let Some(error) = decode_error {
         findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
@@ -327,32 +385,38 @@ fn lint_document(name: String, url: Option<Url>, bytes: &[u8], explicit: bool, o
                     let feed = FeedDoc::new(&xml, kind, url.as_ref());
                     let mut checker = Checker::new(&feed);
                     for rule in rules::RULES {
-                        if options.levels.level(rule).is_some() {
+                        if level_of(rule).is_some() {
                             checker.run(rule);
                         }
                     }
                     findings = checker.into_findings();
                     summary = Some(DocSummary::of(&feed, &source));
+                    suppressions = suppress::gather(&xml);
                 }
             },
         }
     }
     let diagnostics: Vec<Diagnostic> = findings
         .into_iter()
-        .filter_map(|(rule, pending)| {
-            let level = options.levels.level(rule)?;
-            Some(pending.resolve(rule.id, level, 0, &source))
-        })
+        .filter_map(|(rule, pending)| Some(pending.resolve(rule.id, level_of(rule)?, 0, &source)))
         .collect();
+    // Where unused suppressions will point, resolved while the text is here.
+    let unused_level = level_of(&UNUSED_SUPPRESSION);
+    let unused = unused_level.map_or_else(Vec::new, |level| {
+        suppress::report_unused(&suppressions, 0, &source, level)
+    });
     let text = options.keep_sources.then(|| source.into_text());
     Some(Outcome {
         document: Document {
             name,
+            path,
             url,
             text,
             summary,
+            suppressions,
         },
         diagnostics,
+        unused,
     })
 }
 

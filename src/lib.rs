@@ -40,6 +40,7 @@ pub mod rules;
 pub mod set;
 pub mod source;
 pub mod summary;
+pub mod suppress;
 pub mod xml;
 
 pub use config::{Levels, UnknownRule};

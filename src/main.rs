@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use feedlint::config::{self, Config};
 use feedlint::report::{self, Format};
 use feedlint::{rules, Input, Level, Levels, Options};
 use url::Url;
@@ -49,6 +50,9 @@ struct LintArgs {
     /// The URL of the single document linted (a file, or - for standard input).
     #[arg(long, value_name = "URL")]
     url: Option<Url>,
+    /// The config file [default: the nearest feedlint.toml, from the current directory up].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Turn a rule off (repeatable).
     #[arg(long, value_name = "RULE")]
     allow: Vec<String>,
@@ -76,6 +80,10 @@ enum OutputFormat {
     Json,
     /// One JSON object a line, then a summary line.
     JsonLines,
+    /// SARIF 2.1.0, for code-scanning dashboards (GitHub code scanning).
+    Sarif,
+    /// GitHub Actions workflow commands: annotations on the pull request.
+    Github,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -208,8 +216,21 @@ fn explain(id: &str) -> ExitCode {
     }
 }
 
-/// Rule levels in command-line order, so that a later flag wins.
-fn levels(args: &LintArgs, matches: &ArgMatches) -> Result<Levels, String> {
+/// The config file's settings: the one named, else the nearest one.
+fn config(args: &LintArgs) -> Result<Config, String> {
+    let path = match &args.config {
+        Some(path) => path.clone(),
+        None => match std::env::current_dir().ok().and_then(|dir| config::discover(&dir)) {
+            Some(path) => path,
+            None => return Ok(Config::default()),
+        },
+    };
+    config::load(&path).map_err(|e| e.to_string())
+}
+
+/// Rule levels in command-line order, so that a later flag wins, over the
+/// config file's.
+fn levels(args: &LintArgs, matches: &ArgMatches, mut levels: Levels) -> Result<Levels, String> {
     let mut settings: Vec<(usize, &str, Option<Level>)> = Vec::new();
     for (flag, values, level) in [
         ("allow", &args.allow, None),
@@ -220,7 +241,6 @@ fn levels(args: &LintArgs, matches: &ArgMatches) -> Result<Levels, String> {
         settings.extend(indices.zip(values).map(|(i, id)| (i, id.as_str(), level)));
     }
     settings.sort_by_key(|(i, _, _)| *i);
-    let mut levels = Levels::default();
     for (_, id, level) in settings {
         levels.set(id, level).map_err(|e| e.to_string())?;
     }
@@ -228,7 +248,11 @@ fn levels(args: &LintArgs, matches: &ArgMatches) -> Result<Levels, String> {
 }
 
 fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
-    let levels = match levels(&args, matches) {
+    let config = match config(&args) {
+        Ok(config) => config,
+        Err(message) => return fail(&message),
+    };
+    let levels = match levels(&args, matches, config.levels) {
         Ok(levels) => levels,
         Err(message) => return fail(&message),
     };
@@ -268,10 +292,12 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         OutputFormat::Concise => Format::Concise,
         OutputFormat::Json => Format::Json,
         OutputFormat::JsonLines => Format::JsonLines,
+        OutputFormat::Sarif => Format::Sarif,
+        OutputFormat::Github => Format::Github,
     };
     let options = Options {
         levels,
-        base_url: args.base_url,
+        base_url: args.base_url.or(config.base_url),
         url: args.url,
         keep_sources: format == Format::Text,
     };

@@ -7,10 +7,14 @@ use crate::diagnostic::{Diagnostic, Level, Span};
 use crate::engine::Report;
 use crate::rules;
 
+mod github;
 mod json;
+mod sarif;
 mod text;
 
+pub use github::write_github;
 pub use json::{write_json, write_json_lines};
+pub use sarif::write_sarif;
 pub use text::write_text;
 
 /// The output formats users can choose.
@@ -20,10 +24,8 @@ pub enum Format {
     Concise,
     Json,
     JsonLines,
-}
-
-impl Format {
-    pub const NAMES: &'static str = "text, concise, json, json-lines";
+    Sarif,
+    Github,
 }
 
 /// Writes the report in `format`. `color` only matters for `text`.
@@ -33,6 +35,8 @@ pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) 
         Format::Concise => write_concise(report, out),
         Format::Json => write_json(report, out),
         Format::JsonLines => write_json_lines(report, out),
+        Format::Sarif => write_sarif(report, out),
+        Format::Github => write_github(report, out),
     }
 }
 

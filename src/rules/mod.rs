@@ -146,6 +146,7 @@ pub static RULES: &[&Rule] = &[
     &tombstones::DELETED_ENTRY_SUPERSEDED,
     &tombstones::DELETED_ENTRY_AFTER_FEED_UPDATE,
     &tombstones::DELETED_ENTRY_UNKNOWN_REF,
+    &xml::UNUSED_SUPPRESSION,
 ];
 
 pub fn find(id: &str) -> Option<&'static Rule> {

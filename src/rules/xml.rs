@@ -1,4 +1,5 @@
-//! Findings the engine makes before any document rule can run.
+//! Findings the engine itself makes: before any document rule can run, and
+//! after all have (suppressions).
 
 use super::{rule, Rule};
 
@@ -12,4 +13,10 @@ pub static UNKNOWN_DOCUMENT: Rule = rule!(
     "unknown-document", Info, Doc, None,
     summary: "a file named on the command line is not a feed or Deleted Entry Document",
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
+);
+
+pub static UNUSED_SUPPRESSION: Rule = rule!(
+    "unused-suppression", Warning, Doc, None,
+    summary: "a feedlint-disable comment suppresses no finding",
+    spec: "feedlint",
 );

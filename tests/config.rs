@@ -1,0 +1,189 @@
+//! feedlint.toml: discovery, overrides, precedence of the command line,
+//! errors; and suppressions of set findings.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn feedlint_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn rules_of(output: &Output) -> Vec<String> {
+    let report: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| format!("{}@{}", d["rule"].as_str().unwrap(), d["level"].as_str().unwrap()))
+        .collect()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("feedlint-config-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An archive without self and current links: archive-missing-self (info)
+/// and archive-missing-current (warning).
+const ARCHIVE: &str = r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0"><title>t</title><fh:archive/></feed>"#;
+
+fn site(name: &str, config: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(dir.join("public/legacy")).unwrap();
+    std::fs::write(dir.join("public/feed.atom"), ARCHIVE).unwrap();
+    std::fs::write(dir.join("public/legacy/old.atom"), ARCHIVE).unwrap();
+    std::fs::write(dir.join("feedlint.toml"), config).unwrap();
+    dir
+}
+
+const CONFIG: &str = r#"
+[rules]
+archive-missing-self = "off"
+archive-missing-current = "error"
+
+[[overrides]]
+files = ["public/legacy/**"]
+rules = { archive-missing-current = "off", archive-missing-self = "warning" }
+"#;
+
+#[test]
+fn config_is_found_upwards_and_overrides_apply_per_path() {
+    let dir = site("discovery", CONFIG);
+    // Run from a subdirectory: the file above is found.
+    let output = feedlint_in(&dir.join("public"), &["--format", "json", "."]);
+    assert_eq!(
+        rules_of(&output),
+        ["archive-missing-current@error", "archive-missing-self@warning"]
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["diagnostics"][0]["file"], "./feed.atom");
+    assert_eq!(report["diagnostics"][1]["file"], "./legacy/old.atom");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn command_line_flags_win_over_the_file() {
+    let dir = site("precedence", CONFIG);
+    let output = feedlint_in(
+        &dir,
+        &[
+            "--format",
+            "json",
+            "--warn",
+            "archive-missing-current",
+            "--allow",
+            "archive-missing-self",
+            "public",
+        ],
+    );
+    assert_eq!(
+        rules_of(&output),
+        ["archive-missing-current@warning", "archive-missing-current@warning"]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn config_flag_names_another_file_and_base_url_comes_from_it() {
+    let dir = site("explicit", "");
+    std::fs::write(
+        dir.join("other.toml"),
+        "base-url = \"https://example.org/\"\n[rules]\narchive-missing-current = \"off\"\n",
+    )
+    .unwrap();
+    // The archive's relative self link is resolved against the base URL: its
+    // self link now exists, so archive-missing-self is the only finding.
+    std::fs::write(
+        dir.join("public/feed.atom"),
+        ARCHIVE.replace("<fh:archive/>", "<fh:archive/><link rel=\"self\" href=\"feed.atom\"/>"),
+    )
+    .unwrap();
+    let output = feedlint_in(
+        &dir,
+        &["--format", "json", "--config", "other.toml", "public/feed.atom"],
+    );
+    assert_eq!(rules_of(&output), Vec::<String>::new());
+    let output = feedlint_in(
+        &dir,
+        &["--format", "json", "--config", "other.toml", "public/legacy/old.atom"],
+    );
+    assert_eq!(rules_of(&output), ["archive-missing-self@info"]);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_bad_config_is_exit_2_naming_file_line_and_accepted_values() {
+    for (config, expected) in [
+        (
+            "[rules]\nnot-a-rule = \"off\"\n",
+            "feedlint.toml:2: unknown rule 'not-a-rule'",
+        ),
+        (
+            "\n[rules]\narchive-order = \"loud\"\n",
+            "feedlint.toml:3: invalid level 'loud' for rule 'archive-order'; accepted: error, warning, info, off",
+        ),
+        (
+            "colour = true\n",
+            "feedlint.toml:1: unknown field `colour`, expected one of `base-url`, `rules`, `overrides`",
+        ),
+    ] {
+        let dir = site("bad", config);
+        let output = feedlint_in(&dir, &["public"]);
+        assert_eq!(output.status.code(), Some(2), "{config}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    let dir = scratch("missing-config");
+    let output = feedlint_in(&dir, &["--config", "nope.toml", "."]);
+    assert_eq!(output.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn set_findings_are_suppressed_in_their_primary_document() {
+    let dir = scratch("suppress-set");
+    let index = |comment: &str| {
+        format!(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\">{comment}\n<title>t</title><link rel=\"self\" href=\"index.atom\"/></feed>"
+        )
+    };
+    std::fs::write(dir.join("2003-11.atom"), r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0"><title>t</title><fh:archive/><link rel="self" href="2003-11.atom"/><link rel="current" href="index.atom"/></feed>"#).unwrap();
+    std::fs::write(dir.join("index.atom"), index("")).unwrap();
+    let found = rules_of(&feedlint_in(&dir, &["--format", "json", "."]));
+    assert_eq!(found, ["missing-prev-archive@error"]);
+    // The finding points at the root element, which a comment before it
+    // cannot precede inside the document; disable it for the rest of the file.
+    std::fs::write(
+        dir.join("index.atom"),
+        format!("<!-- feedlint-disable missing-prev-archive -->\n{}", index("")),
+    )
+    .unwrap();
+    assert_eq!(
+        rules_of(&feedlint_in(&dir, &["--format", "json", "."])),
+        Vec::<String>::new()
+    );
+    // Once the link is there, the comment is stale.
+    std::fs::write(
+        dir.join("index.atom"),
+        format!(
+            "<!-- feedlint-disable missing-prev-archive -->\n{}",
+            index("<link rel=\"prev-archive\" href=\"2003-11.atom\"/>")
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        rules_of(&feedlint_in(&dir, &["--format", "json", "."])),
+        ["unused-suppression@warning"]
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,156 @@
+//! The machine formats on one case with errors, warnings, an info, a
+//! secondary span in another document and a span over several lines.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const SITE: &str = "examples/site";
+/// Its root element's start tag, the primary span, spans lines 3 and 4.
+const MULTILINE: &str = "testsuite/rules/deleted-entry-missing-source/fail-document.atomdeleted";
+
+fn feedlint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn sarif_is_valid_sarif_2_1_0() {
+    let output = feedlint(&["--format", "sarif", SITE, MULTILINE]);
+    assert_eq!(output.status.code(), Some(1));
+    let sarif: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // A document that breaks the schema is caught, so the check is real.
+    let mut broken = sarif.clone();
+    broken["runs"][0]["results"][0]["level"] = Value::from("fatal");
+    assert!(!validator.is_valid(&broken));
+}
+
+#[test]
+fn sarif_has_what_code_scanning_reads() {
+    let sarif: Value = serde_json::from_slice(&feedlint(&["--format", "sarif", SITE, MULTILINE]).stdout).unwrap();
+    let run = &sarif["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "feedlint");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    assert!(driver["informationUri"].as_str().unwrap().starts_with("https://"));
+    let rules = driver["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), feedlint::rules::RULES.len());
+    for rule in rules {
+        for field in ["shortDescription", "fullDescription", "help"] {
+            assert!(
+                rule[field]["text"].as_str().is_some_and(|t| !t.is_empty()),
+                "{} {field}",
+                rule["id"]
+            );
+        }
+        assert!(rule["helpUri"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("rules/{}.md", rule["id"].as_str().unwrap())));
+        assert!(rule["defaultConfiguration"]["level"].is_string());
+    }
+    let results = run["results"].as_array().unwrap();
+    let levels: Vec<&str> = results.iter().map(|r| r["level"].as_str().unwrap()).collect();
+    for level in ["error", "warning", "note"] {
+        assert!(levels.contains(&level), "{level} in {levels:?}");
+    }
+    // missing-prev-archive: primary in index.rss, secondary in the archive.
+    let missing = results.iter().find(|r| r["ruleId"] == "missing-prev-archive").unwrap();
+    let primary = &missing["locations"][0]["physicalLocation"];
+    assert_eq!(primary["artifactLocation"]["uri"], "examples/site/podcast/index.rss");
+    assert_eq!(primary["region"]["startLine"], 2);
+    let related = &missing["relatedLocations"][0];
+    assert_eq!(
+        related["physicalLocation"]["artifactLocation"]["uri"],
+        "examples/site/podcast/archive/2023.rss"
+    );
+    assert_eq!(related["message"]["text"], "this archive names it as current");
+    assert_eq!(
+        rules[missing["ruleIndex"].as_u64().unwrap() as usize]["id"],
+        "missing-prev-archive"
+    );
+    let fingerprints: std::collections::HashSet<&str> = results
+        .iter()
+        .map(|r| r["partialFingerprints"]["feedlint/v1"].as_str().unwrap())
+        .collect();
+    assert_eq!(fingerprints.len(), results.len(), "fingerprints are distinct");
+    let multiline = results
+        .iter()
+        .find(|r| r["ruleId"] == "deleted-entry-missing-source")
+        .unwrap();
+    let region = &multiline["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (region["startLine"].as_u64(), region["endLine"].as_u64()),
+        (Some(3), Some(4))
+    );
+}
+
+#[test]
+fn github_annotations() {
+    let output = stdout(&feedlint(&["--format", "github", SITE, MULTILINE]));
+    let lines: Vec<&str> = output.lines().collect();
+    assert_eq!(lines.len(), 10);
+    assert!(lines.contains(
+        &"::error file=examples/site/feed/archive/2024-02.atom,line=12,endLine=12,col=34,endColumn=47,title=feedlint (next-archive-unsealed)::next-archive points at the subscription document, which is not a sealed archive%0Ahelp: remove the next-archive link until the following archive is complete"
+    ), "{output}");
+    assert!(lines.iter().any(|l| l.starts_with("::warning file=examples/site/podcast/index.rss,line=9,endLine=9,col=21,endColumn=32,title=feedlint (link-relation-typo)::")));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("::notice file=examples/site/feed/index.atom,")));
+    // Over several lines: no columns.
+    let multiline = lines
+        .iter()
+        .find(|l| l.contains("deleted-entry-missing-source"))
+        .unwrap();
+    assert!(
+        multiline.starts_with(&format!(
+            "::warning file={MULTILINE},line=3,endLine=4,title=feedlint (deleted-entry-missing-source)::"
+        )),
+        "{multiline}"
+    );
+}
+
+#[test]
+fn json_lines_has_the_same_diagnostics_as_json() {
+    let json: Value = serde_json::from_slice(&feedlint(&["--format", "json", SITE, MULTILINE]).stdout).unwrap();
+    let lines: Vec<Value> = stdout(&feedlint(&["--format", "json-lines", SITE, MULTILINE]))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (last, diagnostics) = lines.split_last().unwrap();
+    assert_eq!(Value::Array(diagnostics.to_vec()), json["diagnostics"]);
+    assert_eq!(last["summary"], json["summary"]);
+}
+
+#[test]
+fn help_lists_every_format_with_one_line() {
+    let help = stdout(&feedlint(&["--help"]));
+    for (format, line) in [
+        ("text", "Source snippets with labels, notes and help"),
+        ("concise", "One line a finding"),
+        ("json", "One JSON object with every finding"),
+        ("json-lines", "One JSON object a line"),
+        ("sarif", "SARIF 2.1.0"),
+        ("github", "GitHub Actions workflow commands"),
+    ] {
+        assert!(
+            help.lines()
+                .any(|l| l.trim_start().starts_with(&format!("- {format}:")) && l.contains(line)),
+            "{format}: {help}"
+        );
+    }
+}
