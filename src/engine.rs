@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::config::Levels;
-use crate::diagnostic::{Diagnostic, Level, Pending};
+use crate::diagnostic::{Diagnostic, Level, Pending, Span};
 use crate::feed::{DocKind, FeedDoc};
 use crate::rules::xml::{UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Checker, Rule};
@@ -46,6 +46,9 @@ pub struct Document {
     /// The file, for per-path settings; `None` for standard input.
     pub path: Option<PathBuf>,
     pub url: Option<Url>,
+    /// Other URLs that name the document: the URL a fetch asked for, when
+    /// it was redirected.
+    pub aliases: Vec<Url>,
     /// The UTF-8 text, kept only when asked for.
     pub text: Option<String>,
     /// What the set checks need of the document, once its DOM is gone.
@@ -98,7 +101,7 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
             Err(failure) => failures.push(failure),
         }
     }
-    let mut report = Report::assemble(done, &url_spaces, options);
+    let mut report = Report::assemble(done, &url_spaces, Vec::new(), options);
     report.failures.extend(failures);
     report
 }
@@ -128,19 +131,30 @@ pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces
         .into_par_iter()
         .map(|(name, url, bytes)| lint_document(Named { name, path: None, url }, &bytes, true, options))
         .collect();
-    Report::assemble(outcomes.into_iter().flatten().collect(), url_spaces, options)
+    Report::assemble(
+        outcomes.into_iter().flatten().collect(),
+        url_spaces,
+        Vec::new(),
+        options,
+    )
 }
 
 impl Report {
-    /// The documents' findings, then the set rules', then suppressions,
-    /// sorted.
-    fn assemble(outcomes: Vec<Outcome>, url_spaces: &[Url], options: &Options) -> Report {
+    /// The documents' findings, then the set rules' and `extra` findings
+    /// about the set (the fetcher's), then suppressions, sorted.
+    pub(crate) fn assemble(
+        outcomes: Vec<Outcome>,
+        url_spaces: &[Url],
+        extra: Vec<(&'static Rule, Pending<Span>)>,
+        options: &Options,
+    ) -> Report {
         let mut report = Report::default();
         let mut unused = Vec::with_capacity(outcomes.len());
         for outcome in outcomes {
             unused.push(report.add(outcome));
         }
         report.check_set(url_spaces, options);
+        report.add_set_findings(extra, options);
         report.apply_suppressions(unused);
         report.sort();
         report
@@ -179,6 +193,11 @@ impl Report {
             }
         }
         let findings = checker.into_findings();
+        self.add_set_findings(findings, options);
+    }
+
+    /// Findings about the set, at the level of their primary document.
+    fn add_set_findings(&mut self, findings: Vec<(&'static Rule, Pending<Span>)>, options: &Options) {
         let documents = &self.documents;
         self.diagnostics
             .extend(findings.into_iter().filter_map(|(rule, pending)| {
@@ -306,9 +325,9 @@ fn file_url(path: &Path) -> Option<Url> {
     Url::from_file_path(absolute).ok()
 }
 
-struct Outcome {
-    document: Document,
-    diagnostics: Vec<Diagnostic>,
+pub(crate) struct Outcome {
+    pub document: Document,
+    pub diagnostics: Vec<Diagnostic>,
     /// One `unused-suppression` finding per suppression, kept only for the
     /// suppressions that turn out to suppress nothing.
     unused: Vec<Diagnostic>,
@@ -334,10 +353,10 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
 }
 
 /// How a document is known: its name in findings, its file, its URL.
-struct Named {
-    name: String,
-    path: Option<PathBuf>,
-    url: Option<Url>,
+pub(crate) struct Named {
+    pub name: String,
+    pub path: Option<PathBuf>,
+    pub url: Option<Url>,
 }
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
@@ -352,7 +371,7 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
-fn lint_document(named: Named, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
+pub(crate) fn lint_document(named: Named, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
     let Named { name, path, url } = named;
     let level_of = |rule: &Rule| options.levels.level_for(rule, path.as_deref());
     let (text, decode_error) = match source::decode(bytes) {
@@ -411,6 +430,7 @@ fn lint_document(named: Named, bytes: &[u8], explicit: bool, options: &Options) 
             name,
             path,
             url,
+            aliases: Vec::new(),
             text,
             summary,
             suppressions,

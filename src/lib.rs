@@ -34,6 +34,7 @@ pub mod date;
 pub mod diagnostic;
 mod engine;
 pub mod feed;
+pub mod fetch;
 pub mod iri;
 pub mod report;
 pub mod rules;

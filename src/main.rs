@@ -3,6 +3,7 @@
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use feedlint::config::{self, Config};
@@ -68,6 +69,24 @@ struct LintArgs {
     /// Exit 0 even when there are findings (the run failing is still 2).
     #[arg(long)]
     exit_zero: bool,
+    /// Fetching URLs: the most documents fetched in one run.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    max_documents: usize,
+    /// Fetching URLs: the most bytes of one document (after decompression).
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    max_bytes: u64,
+    /// Fetching URLs: the most seconds one request may take.
+    #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
+    timeout: f64,
+    /// Fetching URLs: the most redirects followed for one request.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    max_redirects: u32,
+    /// Fetching URLs: follow only links on the starting URL's origin.
+    #[arg(long)]
+    same_origin: bool,
+    /// Print nothing on standard error while fetching.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -261,11 +280,9 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     } else {
         args.paths.clone()
     };
-    if let Some(url) = paths
-        .iter()
-        .find(|p| p.starts_with("http://") || p.starts_with("https://"))
-    {
-        return fail(&format!("cannot lint {url}: fetching URLs is not supported by this version; download the feed and lint the file with --url"));
+    let is_url = |p: &String| p.starts_with("http://") || p.starts_with("https://");
+    if paths.iter().any(is_url) {
+        return fetch_and_lint(&args, &paths, levels);
     }
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
         return fail("--url names the URL of one document: give exactly one file, or - for standard input");
@@ -287,29 +304,94 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             inputs.push(Input::Path(PathBuf::from(path)));
         }
     }
-    let format = match args.format {
+    let format = output_format(&args);
+    let options = Options {
+        levels,
+        base_url: args.base_url.clone().or(config.base_url),
+        url: args.url.clone(),
+        keep_sources: format == Format::Text,
+    };
+    let report = feedlint::lint(inputs, &options);
+    finish(&args, format, &report)
+}
+
+fn output_format(args: &LintArgs) -> Format {
+    match args.format {
         OutputFormat::Text => Format::Text,
         OutputFormat::Concise => Format::Concise,
         OutputFormat::Json => Format::Json,
         OutputFormat::JsonLines => Format::JsonLines,
         OutputFormat::Sarif => Format::Sarif,
         OutputFormat::Github => Format::Github,
+    }
+}
+
+/// `feedlint URL...`: fetch, follow, lint.
+fn fetch_and_lint(args: &LintArgs, paths: &[String], levels: Levels) -> ExitCode {
+    let mut start = Vec::with_capacity(paths.len());
+    for path in paths {
+        match Url::parse(path) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") => start.push(url),
+            _ => {
+                return fail(&format!(
+                    "'{path}': give either URLs (http or https) or paths, not both"
+                ))
+            }
+        }
+    }
+    if args.url.is_some() || args.base_url.is_some() {
+        return fail(
+            "--url and --base-url describe local files; a fetched document's URL is the one it was fetched from",
+        );
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        return fail(&format!(
+            "invalid value '{}' for '--timeout'; accepted: a number of seconds above 0",
+            args.timeout
+        ));
+    }
+    let limits = feedlint::fetch::Limits {
+        max_documents: args.max_documents,
+        max_bytes: args.max_bytes,
+        timeout: Duration::from_secs_f64(args.timeout),
+        max_redirects: args.max_redirects,
+        same_origin: args.same_origin,
     };
+    let format = output_format(args);
     let options = Options {
         levels,
-        base_url: args.base_url.or(config.base_url),
-        url: args.url,
         keep_sources: format == Format::Text,
+        ..Options::default()
     };
-    let report = feedlint::lint(inputs, &options);
+    let show_progress = !args.quiet && io::stderr().is_terminal();
+    let mut progress = |documents: usize, bytes: u64| {
+        if show_progress {
+            eprint!(
+                "\rfeedlint: fetched {documents} document{}, {} KiB",
+                if documents == 1 { "" } else { "s" },
+                bytes / 1024
+            );
+        }
+    };
+    let report = feedlint::fetch::lint_urls(&start, &limits, &options, &mut progress);
+    if show_progress {
+        eprint!("\r\x1b[K");
+    }
+    match report {
+        Ok(report) => finish(args, format, &report),
+        Err(message) => fail(&message),
+    }
+}
 
+/// Prints the report and decides the exit status.
+fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
-    if report::write(&report, format, color, &mut out)
+    if report::write(report, format, color, &mut out)
         .and_then(|()| out.flush())
         .is_err()
     {

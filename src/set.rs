@@ -49,7 +49,7 @@ impl<'r> FeedSet<'r> {
         for (id, doc) in docs.iter().enumerate() {
             // Every document the run read has its URL indexed, so that a link
             // to a malformed one is not taken for a missing one.
-            if let Some(url) = &doc.url {
+            for url in doc.url.iter().chain(&doc.aliases) {
                 by_url.entry(url.as_str()).or_insert(id);
             }
             if let Some(self_iri) = doc.summary.as_ref().and_then(DocSummary::self_iri) {
@@ -142,7 +142,10 @@ impl<'r> FeedSet<'r> {
 
     /// Whether `target` names `doc`, by its URL or its `self` IRI.
     pub fn identifies(&self, target: &Url, doc: DocId) -> bool {
-        self.docs[doc].url.as_ref() == Some(target) || self.summary(doc).self_iri() == Some(target)
+        let document = &self.docs[doc];
+        document.url.as_ref() == Some(target)
+            || document.aliases.contains(target)
+            || self.summary(doc).self_iri() == Some(target)
     }
 
     /// Whether `url` lies under a linted directory (its `--base-url` or its

@@ -154,8 +154,8 @@ fn every_fixture_reports_exactly_its_markers() {
 }
 
 /// Set cases: each directory `testsuite/sets/GROUP/CASE/` is linted
-/// together, as `feedlint CASE/` would, with the `base-url` of its
-/// `feedlint.toml` if it has one.
+/// together, as `feedlint CASE/` would, with its `feedlint.toml` if it has
+/// one.
 fn set_cases() -> Vec<PathBuf> {
     let mut cases: Vec<PathBuf> = walkdir::WalkDir::new(testsuite().join("sets"))
         .min_depth(2)
@@ -169,13 +169,19 @@ fn set_cases() -> Vec<PathBuf> {
     cases
 }
 
-/// The `base-url` of a set case's `feedlint.toml` (the one setting the
-/// cases use).
-fn case_base_url(case: &Path) -> Option<Url> {
-    let toml = fs::read_to_string(case.join("feedlint.toml")).ok()?;
-    let line = toml.lines().find(|l| l.trim_start().starts_with("base-url"))?;
-    let value = line.split_once('=')?.1.trim().trim_matches('"');
-    Some(Url::parse(value).expect("base-url is a URL"))
+/// A set case's settings: its `feedlint.toml`, read as the command line
+/// reads one.
+fn case_options(case: &Path) -> Options {
+    let path = case.join("feedlint.toml");
+    if !path.exists() {
+        return Options::default();
+    }
+    let config = feedlint::config::load(&path).expect("the case's feedlint.toml is valid");
+    Options {
+        base_url: config.base_url,
+        levels: config.levels,
+        ..Options::default()
+    }
 }
 
 fn case_files(case: &Path) -> Vec<PathBuf> {
@@ -203,11 +209,7 @@ fn every_set_case_reports_exactly_its_markers() {
                 expected.insert((relative(&file), rule, line), n);
             }
         }
-        let options = Options {
-            base_url: case_base_url(&case),
-            ..Options::default()
-        };
-        let report = lint(vec![Input::Path(case.clone())], &options);
+        let report = lint(vec![Input::Path(case.clone())], &case_options(&case));
         assert!(report.failures.is_empty(), "{:?}", report.failures);
         let mut actual = SetFindings::new();
         for d in &report.diagnostics {
@@ -273,6 +275,9 @@ fn valid_documents_have_no_markers_and_no_findings() {
     }
 }
 
+/// Rules that only fetching from a server can fire.
+const FETCHER_RULES: [&str; 3] = ["archive-unavailable", "fetch-failed", "fetch-limit-reached"];
+
 /// Each registered rule has `rules/ID.md`, a directory of fixtures with at
 /// least one that fires it and one `pass*` fixture; nothing is left over.
 #[test]
@@ -296,6 +301,14 @@ fn every_rule_has_docs_and_firing_and_passing_fixtures() {
                 }
             }
             Err(_) => problems.push(format!("rules/{}.md is missing", rule.id)),
+        }
+        // The fetcher's findings need a server: tests/fetch.rs makes each.
+        if FETCHER_RULES.contains(&rule.id) {
+            let tests = fs::read_to_string(root.join("tests/fetch.rs")).unwrap();
+            if !tests.contains(&format!("\"{}\"", rule.id)) {
+                problems.push(format!("tests/fetch.rs does not check {}", rule.id));
+            }
+            continue;
         }
         let needs_documents = rule.scope != Scope::Set;
         let needs_sets = rule.scope != Scope::Doc;

@@ -10,6 +10,7 @@ use crate::set::SetChecker;
 
 mod archive;
 mod chains;
+pub mod fetching;
 mod identity;
 mod links;
 mod markers;
@@ -147,6 +148,9 @@ pub static RULES: &[&Rule] = &[
     &tombstones::DELETED_ENTRY_AFTER_FEED_UPDATE,
     &tombstones::DELETED_ENTRY_UNKNOWN_REF,
     &xml::UNUSED_SUPPRESSION,
+    &fetching::ARCHIVE_UNAVAILABLE,
+    &fetching::FETCH_FAILED,
+    &fetching::FETCH_LIMIT_REACHED,
 ];
 
 pub fn find(id: &str) -> Option<&'static Rule> {
