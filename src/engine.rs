@@ -129,7 +129,7 @@ pub fn lint_bytes(name: &str, url: Option<Url>, bytes: &[u8], options: &Options)
 pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces: &[Url], options: &Options) -> Report {
     let outcomes: Vec<Option<Outcome>> = documents
         .into_par_iter()
-        .map(|(name, url, bytes)| lint_document(Named { name, path: None, url }, &bytes, true, options))
+        .map(|(name, url, bytes)| lint_document(Named { name, path: None, url }, bytes, true, options))
         .collect();
     Report::assemble(
         outcomes.into_iter().flatten().collect(),
@@ -349,7 +349,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
         path,
         url: job.url,
     };
-    Ok(lint_document(named, &bytes, job.explicit, options))
+    Ok(lint_document(named, bytes, job.explicit, options))
 }
 
 /// How a document is known: its name in findings, its file, its URL.
@@ -371,7 +371,7 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
-pub(crate) fn lint_document(named: Named, bytes: &[u8], explicit: bool, options: &Options) -> Option<Outcome> {
+pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
     let Named { name, path, url } = named;
     let level_of = |rule: &Rule| options.levels.level_for(rule, path.as_deref());
     let (text, decode_error) = match source::decode(bytes) {

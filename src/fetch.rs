@@ -193,7 +193,8 @@ pub fn lint_urls(
             path: None,
             url: Some(fetched.url.clone()),
         };
-        let Some(mut outcome) = lint_document(named, &fetched.bytes, true, options) else {
+        let final_url = fetched.url;
+        let Some(mut outcome) = lint_document(named, fetched.bytes, true, options) else {
             continue;
         };
         if origin.is_none()
@@ -204,10 +205,10 @@ pub fn lint_urls(
                 "cannot lint {url}: it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)"
             ));
         }
-        if fetched.url != url {
+        if final_url != url {
             outcome.document.aliases.push(url.clone());
         }
-        seen.insert(fetched.url.to_string());
+        seen.insert(final_url.to_string());
         let doc = outcomes.len();
         if let Some(summary) = &outcome.document.summary {
             if let Some(self_iri) = summary.self_iri() {

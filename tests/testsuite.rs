@@ -112,7 +112,7 @@ fn actual_findings(report: &Report) -> BTreeMap<(String, usize), usize> {
 /// The fixture's text as feedlint reads it (transcoded), for its markers.
 fn fixture_text(path: &Path) -> String {
     let bytes = fs::read(path).unwrap();
-    match feedlint::source::decode(&bytes) {
+    match feedlint::source::decode(bytes) {
         Ok(text) | Err((text, _)) => text,
     }
 }
