@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""feedlint's benchmark: one command, `python3 bench/run.py`.
+
+Generates a deterministic corpus under target/bench/ (about 2,000 Atom
+feeds of 40-50 KB, chained as archives with xml:base, markers, tombstones
+and entries, and one ~100 MB feed with 100,000 entries), then times, in one
+run:
+
+- `feedlint --format json` (all rules on),
+- `xmllint --noout` (libxml2 well-formedness only; one process, one core),
+- a parse-only pass with roxmltree (bench/parse_only.rs: the floor for a
+  DOM-based linter), at the same thread count as feedlint,
+
+and prints the ratios and peak memory (GNU time). Each measurement is the
+median of --runs runs (default 5). Options: --threads N (default: all
+cores), --runs N, --keep (reuse an existing corpus).
+"""
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "target" / "bench"
+CORPUS = OUT / "corpus"
+BIG = OUT / "big" / "feed.atom"
+WORDS = ("archive feed entry paging history tombstone deleted current previous next "
+         "robots amok lorem ipsum dolor sit amet consectetur adipiscing elit sed do "
+         "eiusmod tempor incididunt labore dolore magna aliqua").split()
+
+def text(rng, words):
+    return " ".join(rng.choice(WORDS) for _ in range(words))
+
+def entry(rng, feed, n, when, words=60):
+    return (f'  <entry>\n    <title>{text(rng, 6)}</title>\n'
+            f'    <link href="posts/{feed}/{n}.html"/>\n'
+            f'    <link rel="enclosure" href="media/{feed}/{n}.mp3" length="{rng.randint(1000, 99999)}" type="audio/mpeg"/>\n'
+            f'    <id>tag:example.org,2024:{feed}/{n}</id>\n    <updated>{when}</updated>\n'
+            f'    <published>{when}</published>\n'
+            f'    <author><name>{text(rng, 2)}</name></author>\n'
+            f'    <summary>{text(rng, words // 2)}</summary>\n'
+            f'    <content type="html">&lt;p&gt;{text(rng, words)}&lt;/p&gt;</content>\n  </entry>\n')
+
+def document(rng, feed, k, archives, entries):
+    """Document k of a logical feed: 0 is the subscription document."""
+    name = "index.atom" if k == 0 else f"archive/{k}.atom"
+    links = [f'<link rel="self" href="https://example.org/{feed}/{name}"/>']
+    if k == 0:
+        links.append('<link rel="prev-archive" href="archive/1.atom"/>')
+    else:
+        links.append('<link rel="current" href="../index.atom"/>')
+        if k < archives:
+            links.append(f'<link rel="prev-archive" href="{k + 1}.atom"/>')
+        if k > 1:
+            links.append(f'<link rel="next-archive" href="{k - 1}.atom"/>')
+    updated = f"2024-12-{max(1, 28 - k):02d}T12:00:00Z" if k else "2025-01-01T00:00:00Z"
+    head = ('<?xml version="1.0" encoding="utf-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0" '
+            f'xmlns:at="http://purl.org/atompub/tombstones/1.0" xml:base="https://example.org/{feed}/">\n'
+            f'  <title>{text(rng, 4)}</title>\n  <id>tag:example.org,2024:{feed}</id>\n'
+            f'  <updated>{updated}</updated>\n  <author><name>{text(rng, 2)}</name></author>\n'
+            + ('  <fh:archive/>\n' if k else '')
+            + "".join(f"  {l}\n" for l in links))
+    tomb = ""
+    if k == 0:
+        tomb = (f'  <at:deleted-entry ref="tag:example.org,2024:{feed}/{(archives * entries) - 1}" '
+                f'when="2024-12-31T00:00:00Z"><at:by><name>{text(rng, 2)}</name></at:by></at:deleted-entry>\n')
+    body = "".join(entry(rng, feed, k * entries + i, updated) for i in range(entries))
+    return name, head + tomb + body + "</feed>\n"
+
+def generate(feeds=200, per_feed=10, entries=40):
+    rng = random.Random(5005)
+    if CORPUS.exists():
+        shutil.rmtree(CORPUS)
+    total = 0
+    for f in range(feeds):
+        feed = f"feed-{f:03d}"
+        for k in range(per_feed):
+            name, xml = document(rng, feed, k, per_feed - 1, entries)
+            path = CORPUS / feed / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(xml)
+            total += len(xml)
+    BIG.parent.mkdir(parents=True, exist_ok=True)
+    with open(BIG, "w") as out:
+        out.write('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" '
+                  'xmlns:fh="http://purl.org/syndication/history/1.0" xml:base="https://example.org/big/">\n'
+                  '  <title>Big</title>\n  <id>tag:example.org,2024:big</id>\n  <updated>2025-01-01T00:00:00Z</updated>\n'
+                  '  <author><name>Big</name></author>\n  <fh:complete/>\n  <link rel="self" href="feed.atom"/>\n')
+        for n in range(100_000):
+            out.write(entry(rng, "big", n, "2024-12-01T00:00:00Z", words=52))
+        out.write("</feed>\n")
+    return feeds * per_feed, total
+
+def measure(command, runs, env):
+    """Median wall seconds and the largest peak RSS (MiB) over runs."""
+    times, peaks = [], []
+    for _ in range(runs):
+        result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        last = result.stderr.strip().splitlines()[-1].split()
+        times.append(float(last[0]))
+        peaks.append(int(last[1]) / 1024)
+    return statistics.median(times), max(peaks)
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", action="store_true", help="reuse the corpus in target/bench")
+    args = parser.parse_args()
+
+    if shutil.which("xmllint") is None:
+        print("installing libxml2-utils for xmllint ...", file=sys.stderr)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "libxml2-utils"], check=True, stdout=subprocess.DEVNULL)
+    if not Path("/usr/bin/time").exists():
+        subprocess.run(["apt-get", "install", "-y", "-qq", "time"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint", "--example", "parse-only"], cwd=ROOT, check=True)
+    feedlint = ROOT / "target" / "release" / "feedlint"
+    parse_only = ROOT / "target" / "release" / "examples" / "parse-only"
+
+    if not (args.keep and CORPUS.exists() and BIG.exists()):
+        count, size = generate()
+        print(f"corpus: {count} feeds, {size / count / 1024:.1f} KiB on average; big feed: {BIG.stat().st_size / 2**20:.1f} MiB")
+    files = sorted(str(p) for p in CORPUS.rglob("*.atom"))
+
+    env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads))
+    print(f"machine: {os.cpu_count()} cores; feedlint and parse-only on {args.threads} thread(s); median of {args.runs} runs\n")
+    rows = []
+    for label, target in [("2,000 feeds", [str(CORPUS)]), ("100 MB feed", [str(BIG)])]:
+        lint = measure([str(feedlint), "--format", "json", "--exit-zero", *target], args.runs, env)
+        floor = measure([str(parse_only), *target], args.runs, env)
+        xml_targets = files if label.startswith("2,000") else [str(BIG)]
+        xmllint = measure(["xmllint", "--noout", "--huge", *xml_targets], args.runs, env)
+        rows.append((label, lint, floor, xmllint))
+    print(f"{'':14}{'feedlint':>16}{'parse-only':>16}{'xmllint':>16}{'vs xmllint':>12}{'vs parse':>10}")
+    for label, lint, floor, xmllint in rows:
+        print(f"{label:14}{lint[0]:>9.3f}s {lint[1]:>4.0f}M{floor[0]:>9.3f}s {floor[1]:>4.0f}M"
+              f"{xmllint[0]:>9.3f}s {xmllint[1]:>4.0f}M{lint[0] / xmllint[0]:>11.2f}x{lint[0] / floor[0]:>9.2f}x")
+    big = BIG.stat().st_size / 2**20
+    print(f"\n100 MB feed: feedlint peak memory {rows[1][1][1]:.0f} MiB = {rows[1][1][1] / big:.2f}x its size")
+
+if __name__ == "__main__":
+    main()
