@@ -18,7 +18,10 @@ fn main() {
         .map(|path| {
             let bytes = std::fs::read(path).expect("readable");
             let text = String::from_utf8(bytes).expect("UTF-8");
-            let options = roxmltree::ParsingOptions { allow_dtd: true, ..roxmltree::ParsingOptions::default() };
+            let options = roxmltree::ParsingOptions {
+                allow_dtd: true,
+                ..roxmltree::ParsingOptions::default()
+            };
             roxmltree::Document::parse_with_options(&text, options).map_or(0, |doc| doc.descendants().count())
         })
         .sum();

@@ -101,6 +101,9 @@ impl Levels {
     }
 
     fn matching_override(&self, rule: &Rule, path: Option<&Path>) -> Option<&Setting> {
+        if self.overrides.is_empty() {
+            return None;
+        }
         let path = std::path::absolute(path?).ok()?;
         self.overrides.iter().rev().find_map(|o| {
             let relative = path.strip_prefix(&o.root).ok()?;

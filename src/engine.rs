@@ -373,7 +373,15 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 /// not a feed, skipped silently.
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
     let Named { name, path, url } = named;
-    let level_of = |rule: &Rule| options.levels.level_for(rule, path.as_deref());
+    // Every rule's level for this document, looked up once.
+    let levels: Vec<Option<Level>> = rules::RULES
+        .iter()
+        .map(|rule| options.levels.level_for(rule, path.as_deref()))
+        .collect();
+    let level_of = |rule: &Rule| {
+        let index = rules::RULES.iter().position(|r| std::ptr::eq(*r, rule))?;
+        levels[index]
+    };
     let (text, decode_error) = match source::decode(bytes) {
         Ok(text) => (text, None),
         Err((text, error)) => (text, Some(error)),

@@ -4,9 +4,13 @@
 
 use std::ops::Range;
 
-use roxmltree::{Attribute, Document, Node};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use roxmltree::{Attribute, Document, Node, NodeId};
 use url::Url;
 
+use crate::date::{self, Instant};
 use crate::iri;
 
 pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
@@ -175,20 +179,27 @@ pub struct Entry<'a, 'input> {
     pub id: Option<Text<'a>>,
     /// `atom:updated`; RSS defines no update time for items.
     pub updated: Option<Text<'a>>,
+    /// `updated` as an instant, when it is a valid date.
+    pub updated_at: Option<Instant>,
 }
 
 impl<'a, 'input> Entry<'a, 'input> {
     fn of(kind: DocKind, node: Node<'a, 'input>) -> Option<Self> {
         match kind {
-            DocKind::Atom if is(node, ATOM_NS, "entry") => Some(Entry {
-                node,
-                id: child_text(node, Some(ATOM_NS), "id"),
-                updated: child_text(node, Some(ATOM_NS), "updated"),
-            }),
+            DocKind::Atom if is(node, ATOM_NS, "entry") => {
+                let updated = child_text(node, Some(ATOM_NS), "updated");
+                Some(Entry {
+                    node,
+                    id: child_text(node, Some(ATOM_NS), "id"),
+                    updated_at: updated.as_ref().and_then(|u| date::parse_rfc3339(u.value).ok()),
+                    updated,
+                })
+            }
             DocKind::Rss if node.tag_name().name() == "item" && node.tag_name().namespace().is_none() => Some(Entry {
                 node,
                 id: child_text(node, None, "guid"),
                 updated: None,
+                updated_at: None,
             }),
             _ => None,
         }
@@ -249,6 +260,17 @@ pub struct FeedDoc<'a, 'input> {
     /// What the rules look at anywhere in the document, gathered in one
     /// pass over its nodes so that no rule walks the whole tree again.
     pub everywhere: Gathered<'a, 'input>,
+    /// The base URI made by each element that carries an `xml:base`.
+    bases: RefCell<HashMap<NodeId, Base>>,
+}
+
+/// An attribute whose value must be an IRI reference, checked once.
+#[derive(Clone, Copy)]
+pub struct IriAttribute<'a, 'input> {
+    pub node: Node<'a, 'input>,
+    pub attribute: Attribute<'a, 'input>,
+    /// Whether the value is a syntactically valid IRI reference.
+    pub valid: bool,
 }
 
 /// Elements and attributes found anywhere in the document, in document order.
@@ -260,7 +282,7 @@ pub struct Gathered<'a, 'input> {
     pub atom_links: Vec<Node<'a, 'input>>,
     /// Every attribute whose value must be an IRI reference: `xml:base`
     /// anywhere, `href` on `atom:link`, `ref` on `at:deleted-entry`.
-    pub iri_attributes: Vec<(Node<'a, 'input>, Attribute<'a, 'input>)>,
+    pub iri_attributes: Vec<IriAttribute<'a, 'input>>,
     /// Every `at:deleted-entry`, wherever it stands.
     pub tombstones: Vec<Node<'a, 'input>>,
     /// Every `atom:id`, `atom:updated` and `atom:published`.
@@ -306,7 +328,8 @@ impl<'a, 'input> Gathered<'a, 'input> {
                     _ => false,
                 };
                 if carries_iri {
-                    gathered.iri_attributes.push((node, attribute));
+                    let valid = iri::check_iri_reference(attribute.value()).is_ok();
+                    gathered.iri_attributes.push(IriAttribute { node, attribute, valid });
                 }
             }
         }
@@ -335,6 +358,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             archive: Vec::new(),
             entries: Vec::new(),
             everywhere: Gathered::of(xml),
+            bases: RefCell::new(HashMap::new()),
         };
         if let Some(head) = head {
             for child in head.children().filter(Node::is_element) {
@@ -388,33 +412,54 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     }
 
     /// The base URI in scope at `node`, its own `xml:base` included.
+    /// Each `xml:base` is resolved once per document and remembered, so a
+    /// feed with 100,000 relative links under one `xml:base` parses it once.
     pub fn base(&self, node: Node<'a, 'input>) -> Base {
-        let bases: Vec<_> = node
-            .ancestors()
-            .filter_map(|n| n.attribute_node((XML_NS, "base")))
-            .collect();
-        let mut base = self.url.cloned();
-        for attribute in bases.iter().rev() {
-            let value = attribute.value();
-            let next = if iri::check_iri_reference(value).is_err() {
-                None
-            } else if iri::has_scheme(value) {
-                Url::parse(value).ok()
-            } else {
-                base.as_ref()
-                    .filter(|b| !b.cannot_be_a_base())
-                    .and_then(|b| b.join(value).ok())
-            };
-            match next {
-                Some(url) => base = Some(url),
-                None => {
-                    return Base::Broken {
-                        at: attribute.range_value(),
-                    }
+        // The elements that carry an xml:base, innermost first, down to the
+        // nearest one already resolved.
+        let mut chain = Vec::new();
+        let mut base = None;
+        {
+            let cache = self.bases.borrow();
+            for carrier in node.ancestors().filter(|n| n.has_attribute((XML_NS, "base"))) {
+                if let Some(known) = cache.get(&carrier.id()) {
+                    base = Some(known.clone());
+                    break;
                 }
+                chain.push(carrier);
             }
         }
-        base.map_or(Base::Missing, Base::Known)
+        let mut base = base.unwrap_or_else(|| self.url.cloned().map_or(Base::Missing, Base::Known));
+        for carrier in chain.into_iter().rev() {
+            base = self.resolve_base(&base, carrier);
+            self.bases.borrow_mut().insert(carrier.id(), base.clone());
+        }
+        base
+    }
+
+    /// The base URI an element's own `xml:base` makes, from its parent's.
+    fn resolve_base(&self, parent: &Base, carrier: Node<'a, 'input>) -> Base {
+        let Some(attribute) = carrier.attribute_node((XML_NS, "base")) else {
+            return parent.clone();
+        };
+        let value = attribute.value();
+        let next = if iri::check_iri_reference(value).is_err() {
+            None
+        } else if iri::has_scheme(value) {
+            Url::parse(value).ok()
+        } else {
+            match parent {
+                Base::Known(url) if !url.cannot_be_a_base() => url.join(value).ok(),
+                Base::Broken { .. } => return parent.clone(),
+                _ => None,
+            }
+        };
+        next.map_or_else(
+            || Base::Broken {
+                at: attribute.range_value(),
+            },
+            Base::Known,
+        )
     }
 
     /// The first `self` link's target.

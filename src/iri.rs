@@ -25,6 +25,18 @@ fn error(offset: usize, len: usize, message: impl Into<String>) -> IriError {
 
 /// Checks that `text` is an IRI reference (RFC 3987 §2.2: `IRI-reference`).
 pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
+    // Most references are plain ASCII with nothing to escape: checked bytewise.
+    let plain = text
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-._~:/?#@!$&'()*+,;=".contains(&b));
+    if !plain {
+        check_characters(text)?;
+    }
+    check_structure(text)
+}
+
+/// Characters RFC 3987 does not allow, and `%` escapes.
+fn check_characters(text: &str) -> Result<(), IriError> {
     for (i, c) in text.char_indices() {
         let what = match c {
             ' ' => "a space",
@@ -50,7 +62,11 @@ pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
             format!("{what} ({c:?}) is not allowed in an IRI"),
         ));
     }
+    Ok(())
+}
 
+/// Scheme, authority, and where `#`, `[` and `]` may stand.
+fn check_structure(text: &str) -> Result<(), IriError> {
     // The fragment is everything after the first '#'; it may not hold another.
     let (before_fragment, fragment) = match text.find('#') {
         Some(i) => (&text[..i], Some(i)),

@@ -28,7 +28,7 @@ impl Source {
     pub fn new(text: String) -> Self {
         let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
         line_starts.push(0);
-        line_starts.extend(memchr_newlines(text.as_bytes()));
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
         Source { text, line_starts }
     }
 
@@ -78,14 +78,6 @@ impl Source {
             label,
         }
     }
-}
-
-fn memchr_newlines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, &b)| b == b'\n')
-        .map(|(i, _)| i + 1)
 }
 
 fn floor_char_boundary(text: &str, mut offset: usize) -> usize {

@@ -107,7 +107,7 @@ impl DocSummary {
                 let id = entry.id.as_ref()?;
                 Some(EntrySummary {
                     id: id.value.to_owned(),
-                    updated: entry.updated.as_ref().and_then(|u| date::parse_rfc3339(u.value).ok()),
+                    updated: entry.updated_at,
                     span: text_span(id),
                 })
             })

@@ -61,7 +61,9 @@ fn describe(error: &roxmltree::Error) -> String {
 }
 
 fn check_entity_expansion(text: &str) -> Result<(), XmlError> {
-    let Some(doctype) = text.find("<!DOCTYPE") else {
+    // A DOCTYPE stands in the prolog, before the root element: only the
+    // prolog is searched, not the whole (possibly huge) document.
+    let Some(doctype) = text[..prolog_len(text)].find("<!DOCTYPE") else {
         return Ok(());
     };
     let Some((entities, subset_end)) = internal_entities(text, doctype) else {
@@ -91,6 +93,36 @@ fn check_entity_expansion(text: &str) -> Result<(), XmlError> {
         }
     }
     Ok(())
+}
+
+/// Where the root element starts: the first `<` that opens neither a
+/// processing instruction, a comment nor a declaration (or the end).
+fn prolog_len(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(offset) = memchr::memchr(b'<', &bytes[at..]) {
+        let start = at + offset;
+        match bytes.get(start + 1) {
+            Some(b'?' | b'!') => {
+                // Skip the whole construct, so a '<' inside a comment or the
+                // internal subset does not end the prolog.
+                let rest = &text[start..];
+                let len = if rest.starts_with("<!--") {
+                    rest.find("-->").map(|i| i + 3)
+                } else if rest.starts_with("<?") {
+                    rest.find("?>").map(|i| i + 2)
+                } else {
+                    declaration_len(rest)
+                };
+                match len {
+                    Some(len) => at = start + len,
+                    None => return text.len(),
+                }
+            }
+            _ => return start,
+        }
+    }
+    text.len()
 }
 
 struct EntityDecl<'a> {

@@ -97,7 +97,7 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     for entry in &feed.entries {
         let Some(id) = &entry.id else { continue };
         let updated = entry.updated.as_ref().map(|u| u.value);
-        let instant = updated.and_then(|u| date::parse_rfc3339(u).ok());
+        let instant = entry.updated_at;
         // An unparsable time compares by its text.
         let key = (id.value, instant, if instant.is_some() { None } else { updated });
         let Some(first) = first_of.get(&key) else {

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::{rule, Checker, Rule};
-use crate::feed::{is_atom_link, start_tag, Base, XML_NS};
+use crate::feed::{is_atom_link, start_tag, Base, IriAttribute, XML_NS};
 use crate::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
@@ -58,7 +58,7 @@ fn narrowed(text: &str, value_range: Range<usize>, value: &str, error: &iri::Iri
 fn invalid_iri(cx: &mut Checker) {
     let feed = cx.feed;
     let text = feed.xml.input_text();
-    for (_, attribute) in feed.everywhere.iri_attributes.iter() {
+    for IriAttribute { attribute, .. } in feed.everywhere.iri_attributes.iter().filter(|a| !a.valid) {
         let value = attribute.value();
         let Err(error) = iri::check_iri_reference(value) else {
             continue;
@@ -105,7 +105,10 @@ fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static
             format!("the base URI in scope, \"{url}\", is not hierarchical, so a relative reference cannot be resolved against it"),
             "set xml:base to an http(s) IRI, or write an absolute IRI",
         )),
-        Base::Known(url) if url.join(reference).is_err() => Some((
+        // Only a network-path reference ("//host/...") brings an authority of
+        // its own that can fail to parse; paths, queries and fragments always
+        // join onto a hierarchical base.
+        Base::Known(url) if reference.starts_with("//") && url.join(reference).is_err() => Some((
             format!("it cannot be resolved against the base URI \"{url}\""),
             "write an absolute IRI",
         )),
@@ -115,10 +118,10 @@ fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static
 
 fn unresolvable_relative_iri(cx: &mut Checker) {
     let feed = cx.feed;
-    for &(node, attribute) in &feed.everywhere.iri_attributes {
+    for &IriAttribute { node, attribute, .. } in feed.everywhere.iri_attributes.iter().filter(|a| a.valid) {
         let value = attribute.value();
         let is_base = attribute.namespace() == Some(XML_NS);
-        if !(is_base || is_atom_link(node)) || iri::has_scheme(value) || iri::check_iri_reference(value).is_err() {
+        if !(is_base || is_atom_link(node)) || iri::has_scheme(value) {
             continue;
         }
         // An xml:base is resolved against the base of its parent; an href

@@ -383,6 +383,9 @@ fn deleted_entry_mac_signature(cx: &mut Checker) {
 fn tombstone_entry_pairs<'d, 'a, 'i>(
     feed: &'d FeedDoc<'a, 'i>,
 ) -> Vec<(Node<'a, 'i>, Instant, &'d Entry<'a, 'i>, Instant)> {
+    if placed(feed).next().is_none() {
+        return Vec::new();
+    }
     let mut by_id: HashMap<&str, Vec<&Entry>> = HashMap::new();
     for entry in &feed.entries {
         if let Some(id) = &entry.id {
@@ -395,7 +398,7 @@ fn tombstone_entry_pairs<'d, 'a, 'i>(
             continue;
         };
         for entry in by_id.get(reference).into_iter().flatten() {
-            if let Some(updated) = entry.updated.as_ref().and_then(|u| date::parse_rfc3339(u.value).ok()) {
+            if let Some(updated) = entry.updated_at {
                 pairs.push((tombstone, when, *entry, updated));
             }
         }
