@@ -15,6 +15,12 @@ use std::ops::Range;
 /// The most bytes that entity references in one document may expand to.
 pub const MAX_ENTITY_EXPANSION: u64 = 16 * 1024 * 1024;
 
+/// The most attributes (namespace declarations included) one element may
+/// have. roxmltree looks for duplicates among an element's attributes by
+/// comparing each with all before it, so an element with a million
+/// attributes takes hours; no feed needs more than a few dozen.
+pub const MAX_ATTRIBUTES: usize = 64;
+
 /// A parse failure: where, and what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct XmlError {
@@ -32,6 +38,7 @@ pub enum ErrorPos {
 
 pub fn parse(text: &str) -> Result<roxmltree::Document<'_>, XmlError> {
     check_entity_expansion(text)?;
+    check_attribute_counts(text)?;
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..roxmltree::ParsingOptions::default()
@@ -90,6 +97,45 @@ fn check_entity_expansion(text: &str) -> Result<(), XmlError> {
                     ),
                 });
             }
+        }
+    }
+    Ok(())
+}
+
+/// Refuses an element with more than [`MAX_ATTRIBUTES`] attributes. Each
+/// attribute takes at least four bytes (` a=""`), so only a start tag
+/// longer than that many bytes can have too many: the scan jumps from `<`
+/// to `<` and looks inside the rare long stretches only.
+fn check_attribute_counts(text: &str) -> Result<(), XmlError> {
+    const SHORTEST: usize = MAX_ATTRIBUTES * 4;
+    let bytes = text.as_bytes();
+    let mut previous: Option<usize> = None;
+    let long_stretches = memchr::memchr_iter(b'<', bytes).chain([bytes.len()]).filter_map(|at| {
+        let start = previous.replace(at)?;
+        (at - start > SHORTEST).then_some(start)
+    });
+    for start in long_stretches {
+        let tag = &bytes[start + 1..];
+        if !tag.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b >= 0x80 || *b == b':') {
+            continue; // an end tag, comment, PI or declaration
+        }
+        let mut count = 0;
+        let mut quote = None;
+        for &b in tag {
+            match (quote, b) {
+                (Some(q), _) if b == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'"' | b'\'') => quote = Some(b),
+                (None, b'=') => count += 1,
+                (None, b'>') => break,
+                _ => {}
+            }
+        }
+        if count > MAX_ATTRIBUTES {
+            return Err(XmlError {
+                at: ErrorPos::Offset(start),
+                message: format!("this element has more than {MAX_ATTRIBUTES} attributes: refused as a likely resource-exhaustion attack"),
+            });
         }
     }
     Ok(())
@@ -314,6 +360,16 @@ mod tests {
         if let Ok(doc) = parse(text) {
             assert!(!doc.root_element().text().unwrap_or("").contains("root:"));
         }
+    }
+
+    #[test]
+    fn too_many_attributes_are_refused() {
+        let many: String = (0..=MAX_ATTRIBUTES).map(|i| format!(" a{i}=\"\"")).collect();
+        let error = parse(&format!("<root><x{many}/></root>")).unwrap_err();
+        assert!(error.message.contains("more than 64 attributes"));
+        assert_eq!(error.at, ErrorPos::Offset(6));
+        let enough: String = (0..MAX_ATTRIBUTES).map(|i| format!(" a{i}=\"=>=\"")).collect();
+        assert!(parse(&format!("<root><x{enough}/>{}</root>", "text = ".repeat(1000))).is_ok());
     }
 
     #[test]
