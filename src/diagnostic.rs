@@ -43,6 +43,19 @@ impl fmt::Display for Level {
     }
 }
 
+/// A value quoted in a message, shortened in the middle when it is long: a
+/// 1 MB attribute makes a finding, not a 1 MB message.
+pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
+    const KEEP: usize = 40;
+    let count = value.chars().count();
+    if count <= 2 * KEEP + 10 {
+        return value.into();
+    }
+    let head: String = value.chars().take(KEEP).collect();
+    let tail: String = value.chars().skip(count - KEEP).collect();
+    format!("{head}…{tail} ({count} characters)").into()
+}
+
 /// Index of a document in [`crate::Report::documents`].
 pub type DocId = usize;
 

@@ -9,7 +9,7 @@ use url::Url;
 use crate::config::Levels;
 use crate::diagnostic::{Diagnostic, Level, Pending, Span};
 use crate::feed::{DocKind, FeedDoc};
-use crate::rules::xml::{UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
+use crate::rules::xml::{FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Checker, Rule};
 use crate::set::{FeedSet, SetChecker};
 use crate::source::{self, Source};
@@ -28,6 +28,22 @@ pub struct Options {
     /// Keep the documents' text, for the text renderer (set findings show
     /// snippets of several documents).
     pub keep_sources: bool,
+    /// Files larger than this are not read (`--max-file-size`); 0 means the
+    /// default, [`DEFAULT_MAX_FILE_SIZE`].
+    pub max_file_size: u64,
+}
+
+/// The largest file read by default: 256 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
+
+impl Options {
+    fn max_file_size(&self) -> u64 {
+        if self.max_file_size == 0 {
+            DEFAULT_MAX_FILE_SIZE
+        } else {
+            self.max_file_size
+        }
+    }
 }
 
 /// A thing to lint, as given on the command line.
@@ -335,9 +351,31 @@ pub(crate) struct Outcome {
 
 fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
     let (bytes, path) = match job.origin {
+        Origin::Bytes(bytes) if bytes.len() as u64 > options.max_file_size() => {
+            let named = Named {
+                name: job.name,
+                path: None,
+                url: job.url,
+            };
+            return Ok(Some(too_large(named, bytes.len() as u64, options)));
+        }
         Origin::Bytes(bytes) => (bytes, None),
-        Origin::File(path) => match std::fs::read(&path) {
-            Ok(bytes) => (bytes, Some(path)),
+        Origin::File(path) => match read_file(&path, options.max_file_size()) {
+            Ok(Read::Whole(bytes)) => (bytes, Some(path)),
+            Ok(Read::TooLarge { size, prefix }) => {
+                // A walked file too large to read is reported only if it
+                // looks like a feed; a video in the tree is not a finding.
+                let looks_like_feed = looks_like_xml(&prefix) && root_name_is_feed(&String::from_utf8_lossy(&prefix));
+                if !job.explicit && !looks_like_feed {
+                    return Ok(None);
+                }
+                let named = Named {
+                    name: job.name,
+                    path: Some(path),
+                    url: job.url,
+                };
+                return Ok(Some(too_large(named, size, options)));
+            }
             Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
         },
     };
@@ -350,6 +388,68 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
         url: job.url,
     };
     Ok(lint_document(named, bytes, job.explicit, options))
+}
+
+enum Read {
+    Whole(Vec<u8>),
+    /// Over the limit: the file's size, and its first bytes for a look.
+    TooLarge {
+        size: u64,
+        prefix: Vec<u8>,
+    },
+}
+
+/// Reads a file unless it is larger than `limit`; the size is checked
+/// before reading and again while reading (a file can grow meanwhile).
+fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
+    use std::io::Read as _;
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut bytes = Vec::new();
+    if size > limit {
+        file.take(64 * 1024).read_to_end(&mut bytes)?;
+        return Ok(Read::TooLarge { size, prefix: bytes });
+    }
+    bytes.reserve_exact(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        bytes.truncate(64 * 1024);
+        return Ok(Read::TooLarge {
+            size: limit + 1,
+            prefix: bytes,
+        });
+    }
+    Ok(Read::Whole(bytes))
+}
+
+/// The finding for a file over `--max-file-size`: it is not read.
+fn too_large(named: Named, size: u64, options: &Options) -> Outcome {
+    let source = Source::new(String::new());
+    let limit = options.max_file_size();
+    let level = options.levels.level_for(&FILE_TOO_LARGE, named.path.as_deref());
+    let diagnostics = level
+        .map(|level| {
+            Pending::new(0..0, format!("not linted: the file is {size} bytes, more than the limit of {limit} bytes (--max-file-size)"))
+                .label("this file")
+                .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
+                .help("raise --max-file-size if the file is a legitimate feed")
+                .resolve(FILE_TOO_LARGE.id, level, 0, &source)
+        })
+        .into_iter()
+        .collect();
+    Outcome {
+        document: Document {
+            name: named.name,
+            path: named.path,
+            url: named.url,
+            aliases: Vec::new(),
+            text: options.keep_sources.then(String::new),
+            summary: None,
+            suppressions: Vec::new(),
+        },
+        diagnostics,
+        unused: Vec::new(),
+    }
 }
 
 /// How a document is known: its name in findings, its file, its URL.

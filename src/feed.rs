@@ -232,11 +232,10 @@ impl Link<'_, '_> {
 
     /// The key two targets are compared by: the resolved IRI, else the raw
     /// `href` (for documents without a URL).
-    pub fn target_key(&self) -> Option<String> {
+    pub fn target_key(&self) -> Option<&str> {
         match (&self.target, self.href) {
-            (Some(url), _) => Some(url.as_str().to_owned()),
-            (None, Some(href)) => Some(href.to_owned()),
-            (None, None) => None,
+            (Some(url), _) => Some(url.as_str()),
+            (None, href) => href,
         }
     }
 }
@@ -262,6 +261,9 @@ pub struct FeedDoc<'a, 'input> {
     pub everywhere: Gathered<'a, 'input>,
     /// The base URI made by each element that carries an `xml:base`.
     bases: RefCell<HashMap<NodeId, Base>>,
+    /// Where the first `self` link is in `links`: asked for per link, so
+    /// found once (a head may hold 100,000 links).
+    self_index: Option<usize>,
 }
 
 /// An attribute whose value must be an IRI reference, checked once.
@@ -359,6 +361,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             entries: Vec::new(),
             everywhere: Gathered::of(xml),
             bases: RefCell::new(HashMap::new()),
+            self_index: None,
         };
         if let Some(head) = head {
             for child in head.children().filter(Node::is_element) {
@@ -374,6 +377,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                 }
             }
         }
+        doc.self_index = doc.links.iter().position(|l| l.rel == "self");
         doc
     }
 
@@ -464,7 +468,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
 
     /// The first `self` link's target.
     pub fn self_link(&self) -> Option<&Link<'a, 'input>> {
-        self.links.iter().find(|l| l.rel == "self")
+        self.self_index.map(|i| &self.links[i])
     }
 
     pub fn links_with<'s>(&'s self, rel: &'s str) -> impl Iterator<Item = &'s Link<'a, 'input>> + 's {

@@ -46,4 +46,4 @@ pub mod xml;
 
 pub use config::{Levels, UnknownRule};
 pub use diagnostic::{Diagnostic, Level, Span};
-pub use engine::{lint, lint_bytes, lint_in_memory, Document, Input, Options, Report};
+pub use engine::{lint, lint_bytes, lint_in_memory, Document, Input, Options, Report, DEFAULT_MAX_FILE_SIZE};

@@ -69,6 +69,9 @@ struct LintArgs {
     /// Exit 0 even when there are findings (the run failing is still 2).
     #[arg(long)]
     exit_zero: bool,
+    /// The largest file read; larger files get a file-too-large finding.
+    #[arg(long, value_name = "BYTES", default_value_t = feedlint::DEFAULT_MAX_FILE_SIZE)]
+    max_file_size: u64,
     /// Fetching URLs: the most documents fetched in one run.
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_documents: usize,
@@ -296,7 +299,11 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             }
             read_stdin = true;
             let mut bytes = Vec::new();
-            if let Err(error) = io::stdin().lock().read_to_end(&mut bytes) {
+            if let Err(error) = io::stdin()
+                .lock()
+                .take(args.max_file_size.saturating_add(1))
+                .read_to_end(&mut bytes)
+            {
                 return fail(&format!("cannot read standard input: {error}"));
             }
             inputs.push(Input::Stdin(bytes));
@@ -310,6 +317,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         base_url: args.base_url.clone().or(config.base_url),
         url: args.url.clone(),
         keep_sources: format == Format::Text,
+        max_file_size: args.max_file_size,
     };
     let report = feedlint::lint(inputs, &options);
     finish(&args, format, &report)

@@ -98,9 +98,12 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
         bytes.drain(..bom_len);
         return transcode(encoding, bytes);
     }
+    // Without a byte order mark, "<" and an ASCII character as 16-bit units
+    // (XML 1.0 Appendix F looks for "<?"; a document without declaration
+    // starts with "<" and a name).
     let utf16 = match bytes[..] {
-        [0x3C, 0x00, 0x3F | 0x00, 0x00, ..] => Some(encoding_rs::UTF_16LE),
-        [0x00, 0x3C, 0x00, 0x3F | 0x00, ..] => Some(encoding_rs::UTF_16BE),
+        [0x3C, 0x00, 0x01..=0x7F, 0x00, ..] => Some(encoding_rs::UTF_16LE),
+        [0x00, 0x3C, 0x00, 0x01..=0x7F, ..] => Some(encoding_rs::UTF_16BE),
         _ => None,
     };
     if let Some(encoding) = utf16 {

@@ -116,7 +116,10 @@ fn check_attribute_counts(text: &str) -> Result<(), XmlError> {
     });
     for start in long_stretches {
         let tag = &bytes[start + 1..];
-        if !tag.first().is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b >= 0x80 || *b == b':') {
+        if !tag
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_' || *b >= 0x80 || *b == b':')
+        {
             continue; // an end tag, comment, PI or declaration
         }
         let mut count = 0;

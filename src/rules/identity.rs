@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use super::{rule, Checker, Rule};
 use crate::date;
-use crate::diagnostic::{DocId, Span};
+use crate::diagnostic::{shorten, DocId, Span};
 use crate::feed::{is, DocKind, Text, AT_NS};
 use crate::set::SetChecker;
 
@@ -39,7 +39,7 @@ fn invalid_date(cx: &mut Checker) {
     }
     for (range, what, value, error) in findings {
         cx.report(
-            Checker::at(range, format!("{what} \"{value}\" is not an RFC 3339 date-time: {error}"))
+            Checker::at(range, format!("{what} \"{}\" is not an RFC 3339 date-time: {error}", shorten(&value)))
                 .label("invalid date")
                 .note("RFC 4287 §3.3: a Date construct MUST conform to the \"date-time\" production in RFC 3339, with an uppercase \"T\" and, without a numeric offset, an uppercase \"Z\"")
                 .help("write it as e.g. 2003-12-13T18:30:02Z or 2003-12-13T18:30:02.25+01:00"),
@@ -75,7 +75,7 @@ fn rss_invalid_date(cx: &mut Checker) {
         .collect();
     for (name, text, error) in findings {
         cx.report(
-            Checker::at(text.range, format!("{name} \"{}\" is not an RFC 822 date: {error}", text.value))
+            Checker::at(text.range, format!("{name} \"{}\" is not an RFC 822 date: {error}", shorten(text.value)))
                 .label("invalid date")
                 .note("RSS 2.0: all date-times conform to the Date and Time Specification of RFC 822; RFC 5005 Appendix B orders archives by lastBuildDate")
                 .help("write it as e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\""),
@@ -111,7 +111,7 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
         };
         let first_id = first.id.as_ref().expect("keyed by id");
         cx.report(
-            Checker::at(id.range.clone(), format!("a second entry with {what} \"{}\"{same_time}: no rule says which one is current", id.value))
+            Checker::at(id.range.clone(), format!("a second entry with {what} \"{}\"{same_time}: no rule says which one is current", shorten(id.value)))
                 .label("duplicate")
                 .secondary(first_id.range.clone(), "first entry with this identity")
                 .note("RFC 5005 §4.2: of duplicates, consumers keep the most recently updated; with equal update times in one document, nothing decides")
@@ -142,7 +142,7 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
                 continue; // the more recently updated document wins
             }
             cx.report(
-                SetChecker::at(&entry.span, format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", entry.id, set.name(first_doc)))
+                SetChecker::at(&entry.span, format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", shorten(&entry.id), set.name(first_doc)))
                     .label("duplicate")
                     .secondary(first_span.clone(), format!("the copy in {}", set.name(first_doc)))
                     .note("RFC 5005 §4.2: duplicates are resolved by the entries' update times, then by the feed documents' update times; here both are equal or missing")
@@ -207,7 +207,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
             continue;
         }
         cx.report(
-            Checker::at(id.range.clone(), format!("{what} \"{}\" is not a UUID URN: \"{uuid}\" is not 8-4-4-4-12 hexadecimal digits", id.value))
+            Checker::at(id.range.clone(), format!("{what} \"{}\" is not a UUID URN: \"{uuid}\" is not 8-4-4-4-12 hexadecimal digits", shorten(id.value), uuid = shorten(uuid)))
                 .label("malformed UUID")
                 .note("RFC 4122 §3: a UUID is 32 hexadecimal digits in groups of 8, 4, 4, 4 and 12; RFC 5005 erratum 1685 corrected exactly this in the RFC's own example")
                 .help("mint a new UUID for the id (and keep it stable from now on)"),

@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::{rule, Checker, Rule};
+use crate::diagnostic::shorten;
 use crate::feed::{is_atom_link, start_tag, Base, IriAttribute, XML_NS};
 use crate::iri;
 
@@ -66,7 +67,11 @@ fn invalid_iri(cx: &mut Checker) {
         let name = describe(attribute);
         let placeholder = value.contains("${") || value.contains("{{");
         let at = narrowed(text, attribute.range_value(), value, &error);
-        let message = format!("{name}=\"{value}\" is not a valid IRI reference: {}", error.message);
+        let message = format!(
+            "{name}=\"{}\" is not a valid IRI reference: {}",
+            shorten(value),
+            error.message
+        );
         let mut finding = if at == attribute.range_value() {
             Checker::at(at, message).label(format!("not a valid {name}"))
         } else {
@@ -138,7 +143,10 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
         cx.report(
             Checker::at(
                 attribute.range_value(),
-                format!("relative {name} \"{value}\" cannot be made absolute: {reason}"),
+                format!(
+                    "relative {name} \"{}\" cannot be made absolute: {reason}",
+                    shorten(value)
+                ),
             )
             .label("relative reference")
             .note("RFC 5005 §1.2: relative references in links must be absolutised as RFC 3986 §5.1 describes")

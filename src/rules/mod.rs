@@ -94,6 +94,7 @@ pub(crate) use rule;
 pub static RULES: &[&Rule] = &[
     &xml::XML_MALFORMED,
     &xml::UNKNOWN_DOCUMENT,
+    &xml::FILE_TOO_LARGE,
     &markers::FH_MARKER_MISPLACED,
     &markers::FH_MARKER_NOT_EMPTY,
     &markers::FH_MARKER_DUPLICATE,

@@ -7,7 +7,7 @@ use roxmltree::Node;
 
 use super::{rule, Checker, Rule};
 use crate::date::{self, Instant};
-use crate::diagnostic::DocId;
+use crate::diagnostic::{shorten, DocId};
 use crate::feed::{
     attribute_value_range, child_text, is, start_tag, DocKind, Entry, FeedDoc, ATOM_NS, AT_NS, DS_NS, XHTML_NS,
 };
@@ -109,7 +109,10 @@ fn deleted_entry_invalid_ref(cx: &mut Checker) {
         let (what, range) = if value.trim().is_empty() {
             ("empty".to_owned(), attribute.range())
         } else {
-            (format!("the relative reference \"{value}\""), attribute.range_value())
+            (
+                format!("the relative reference \"{}\"", shorten(value)),
+                attribute.range_value(),
+            )
         };
         cx.report(
             Checker::at(range, format!("ref is {what}, but it must be the atom:id of the deleted entry, an absolute IRI"))
@@ -509,7 +512,7 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
                 .filter(|r| !ids.contains(r.value.as_str()))
             {
                 cx.report(
-                    SetChecker::at(&reference.span, format!("no document of this complete archive chain has an entry \"{}\"", reference.value))
+                    SetChecker::at(&reference.span, format!("no document of this complete archive chain has an entry \"{}\"", shorten(&reference.value)))
                         .label("deletes an unknown entry")
                         .note("RFC 6721 §7: processors are advised to ignore deletions of entries they do not know; this one deletes nothing")
                         .help("check the ref against the deleted entry's atom:id"),

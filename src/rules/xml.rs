@@ -15,6 +15,12 @@ pub static UNKNOWN_DOCUMENT: Rule = rule!(
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
 );
 
+pub static FILE_TOO_LARGE: Rule = rule!(
+    "file-too-large", Error, Doc, None,
+    summary: "a file is larger than --max-file-size and was not read",
+    spec: "feedlint",
+);
+
 pub static UNUSED_SUPPRESSION: Rule = rule!(
     "unused-suppression", Warning, Doc, None,
     summary: "a feedlint-disable comment suppresses no finding",

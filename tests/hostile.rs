@@ -1,0 +1,257 @@
+//! Hostile inputs (testsuite/hostile/, and large ones generated here): each
+//! is linted together with an ordinary feed; the run must end with a
+//! finding or a one-line error, in bounded time and memory, without a
+//! panic, and the ordinary feed must still be linted.
+
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// An ordinary feed with one known finding (a warning: exit status 0).
+const ORDINARY: &str = "testsuite/rules/archive-missing-current/fail-no-current.atom";
+const SECONDS: f64 = 20.0;
+const MEBIBYTES: i64 = 1024;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+    peak_mib: i64,
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("feedlint-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs feedlint on `hostile` and the ordinary feed, measuring the child's
+/// wall time and peak resident memory (wait4's rusage).
+#[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
+fn lint(hostile: &Path) -> Run {
+    let out = scratch(&format!("out-{}", hostile.file_name().unwrap().to_string_lossy()));
+    let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "concise", hostile.to_str().unwrap(), ORDINARY])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(File::create(&stdout_path).unwrap())
+        .stderr(File::create(&stderr_path).unwrap())
+        .spawn()
+        .unwrap();
+    let mut status = 0;
+    // SAFETY: rusage is plain data that wait4 fills in; the pid is our child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    let seconds = started.elapsed().as_secs_f64();
+    let exit = std::process::ExitStatus::from_raw(status);
+    let run = Run {
+        code: exit
+            .code()
+            .unwrap_or_else(|| panic!("killed by signal {:?}", exit.signal())),
+        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
+        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
+        seconds,
+        peak_mib: usage.ru_maxrss / 1024,
+    };
+    let _ = std::fs::remove_dir_all(out);
+    run
+}
+
+/// The common expectations, and the finding (or one-line error) expected
+/// for the hostile input itself.
+fn check(hostile: &Path, expected: &str) -> Run {
+    let run = lint(hostile);
+    // Shown with --nocapture: what each input costs.
+    eprintln!("{}: {:.2} s, {} MiB peak", hostile.display(), run.seconds, run.peak_mib);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(run.seconds < SECONDS, "{}: {:.1} s", hostile.display(), run.seconds);
+    assert!(run.peak_mib < MEBIBYTES, "{}: {} MiB", hostile.display(), run.peak_mib);
+    assert!(
+        run.stdout.contains(&format!("{ORDINARY}:")),
+        "the ordinary feed is still linted: {}",
+        run.stdout
+    );
+    let name = hostile.display().to_string();
+    match run.code {
+        1 => {
+            let line = run
+                .stdout
+                .lines()
+                .find(|l| l.starts_with(&name))
+                .unwrap_or_else(|| panic!("no finding for {name}: {}", run.stdout));
+            assert!(line.contains(expected), "{line}");
+        }
+        0 => assert!(expected.is_empty() || run.stdout.contains(expected), "{}", run.stdout),
+        code => {
+            assert_eq!(code, 2, "{}", run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+            assert!(run.stderr.contains(expected), "{}", run.stderr);
+        }
+    }
+    run
+}
+
+fn committed(name: &str) -> PathBuf {
+    Path::new("testsuite/hostile").join(name)
+}
+
+fn generated(name: &str, write: impl FnOnce(&mut dyn Write)) -> PathBuf {
+    let path = scratch(name).join(name);
+    let mut file = std::io::BufWriter::new(File::create(&path).unwrap());
+    write(&mut file);
+    file.flush().unwrap();
+    path
+}
+
+const FEED_START: &str = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>";
+
+#[test]
+fn billion_laughs() {
+    check(
+        &committed("billion-laughs.atom"),
+        "error[xml-malformed] not well-formed XML: entity references expand to more than 16 MiB",
+    );
+}
+
+#[test]
+fn quadratic_entity_blowup() {
+    // 250 KB: one 125 KB entity, referenced 25,000 times: 3 GB expanded.
+    let path = generated("quadratic.atom", |out| {
+        write!(
+            out,
+            "<!DOCTYPE feed [<!ENTITY big \"{}\">]>{FEED_START}<subtitle>",
+            "a".repeat(125_000)
+        )
+        .unwrap();
+        out.write_all("&big;".repeat(25_000).as_bytes()).unwrap();
+        write!(out, "</subtitle></feed>").unwrap();
+    });
+    assert!(std::fs::metadata(&path).unwrap().len() < 260_000);
+    check(&path, "entity references expand to more than 16 MiB");
+}
+
+#[test]
+fn external_entity_is_not_loaded() {
+    let run = check(&committed("external-entity.atom"), "error[xml-malformed]");
+    assert!(!run.stdout.contains("root:"), "{}", run.stdout);
+}
+
+#[test]
+fn deep_nesting() {
+    let path = generated("deep.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        out.write_all("<x>".repeat(100_000).as_bytes()).unwrap();
+        out.write_all("</x>".repeat(100_000).as_bytes()).unwrap();
+        out.write_all(b"</feed>").unwrap();
+    });
+    // A well-formed feed: linted without a finding, without overflowing.
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("deep.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn two_hundred_megabytes_of_attributes() {
+    let path = generated("attributes.atom", |out| {
+        out.write_all(b"<feed xmlns=\"http://www.w3.org/2005/Atom\"").unwrap();
+        let mut written = 0;
+        let mut n = 0u64;
+        while written < 200 * 1024 * 1024 {
+            let attribute = format!(" a{n}=\"v\"");
+            written += attribute.len();
+            out.write_all(attribute.as_bytes()).unwrap();
+            n += 1;
+        }
+        out.write_all(b"><title>t</title></feed>").unwrap();
+    });
+    check(&path, "more than 64 attributes");
+}
+
+#[test]
+fn invalid_utf8_in_the_middle() {
+    check(&committed("invalid-utf8.atom"), "invalid UTF-8: byte 0xE9");
+}
+
+#[test]
+fn wrong_encoding_declaration() {
+    check(
+        &committed("wrong-encoding.atom"),
+        "the XML declaration names encoding \"UTF-16\"",
+    );
+}
+
+#[test]
+fn utf16_without_declaration() {
+    // Read as UTF-16 from its first bytes: a well-formed feed.
+    let run = check(&committed("utf16-no-declaration.atom"), "");
+    assert!(!run.stdout.contains("utf16-no-declaration.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn nul_bytes() {
+    check(&committed("nul-bytes.atom"), "a non-XML character '\\0'");
+}
+
+#[test]
+fn one_megabyte_attribute_value() {
+    let path = generated("long-attribute.atom", |out| {
+        write!(
+            out,
+            "{FEED_START}<link rel=\"related\" href=\"https://example.org/{} \"/></feed>",
+            "a".repeat(1024 * 1024)
+        )
+        .unwrap();
+    });
+    let run = check(&path, "error[invalid-iri]");
+    // The message quotes a shortened value, not a megabyte.
+    assert!(run.stdout.len() < 10_000, "{} bytes of output", run.stdout.len());
+}
+
+#[test]
+fn a_hundred_thousand_links_in_one_head() {
+    let path = generated("many-links.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        for n in 0..100_000 {
+            write!(out, "<link rel=\"related\" href=\"https://example.org/{n}\"/>").unwrap();
+        }
+        out.write_all(b"<link rel=\"prev-archive\" href=\"https://example.org/1\"/><link rel=\"self\" href=\"https://example.org/1\"/></feed>").unwrap();
+    });
+    check(&path, "error[self-referencing-link]");
+}
+
+#[test]
+fn a_file_over_max_file_size() {
+    let path = generated("big.atom", |out| {
+        write!(
+            out,
+            "{FEED_START}<subtitle>{}</subtitle></feed>",
+            "a".repeat(2 * 1024 * 1024)
+        )
+        .unwrap();
+    });
+    let run = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args([
+            "--format",
+            "concise",
+            "--max-file-size",
+            "1048576",
+            path.to_str().unwrap(),
+            ORDINARY,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        stdout.contains("error[file-too-large] not linted: the file is 2097"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!("{ORDINARY}:")));
+}
