@@ -114,9 +114,13 @@ fn instant(
 
 /// Reads exactly `n` ASCII digits.
 fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError> {
-    match text.get(at..at + n) {
-        Some(d) if d.bytes().all(|b| b.is_ascii_digit()) => Ok(d.parse().expect("ASCII digits")),
-        _ => fail(format!("expected {n} digits for the {what} at character {}", at + 1)),
+    let field = text
+        .as_bytes()
+        .get(at..at + n)
+        .filter(|d| d.iter().all(u8::is_ascii_digit));
+    match field {
+        Some(d) => Ok(d.iter().fold(0, |value, b| value * 10 + u32::from(b - b'0'))),
+        None => fail(format!("expected {n} digits for the {what} at character {}", at + 1)),
     }
 }
 

@@ -5,12 +5,12 @@
 use std::ops::Range;
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use roxmltree::{Attribute, Document, Node, NodeId};
 use url::Url;
 
 use crate::date::{self, Instant};
+use crate::hash::FastMap;
 use crate::iri;
 
 pub const ATOM_NS: &str = "http://www.w3.org/2005/Atom";
@@ -260,7 +260,7 @@ pub struct FeedDoc<'a, 'input> {
     /// pass over its nodes so that no rule walks the whole tree again.
     pub everywhere: Gathered<'a, 'input>,
     /// The base URI made by each element that carries an `xml:base`.
-    bases: RefCell<HashMap<NodeId, Base>>,
+    bases: RefCell<FastMap<NodeId, Base>>,
     /// Where the first `self` link is in `links`: asked for per link, so
     /// found once (a head may hold 100,000 links).
     self_index: Option<usize>,
@@ -301,26 +301,29 @@ impl<'a, 'input> Gathered<'a, 'input> {
         let mut gathered = Gathered::default();
         for node in xml.descendants().filter(Node::is_element) {
             let name = node.tag_name();
-            let is_link = is_atom_link(node);
-            let is_tombstone = is(node, AT_NS, "deleted-entry");
-            match name.namespace() {
-                Some(FH_NS) => gathered.fh_elements.push(node),
-                Some(ATOM_NS | AT_NS) => {}
-                Some(_) if matches!(name.name(), "complete" | "archive" | "deleted-entry" | "link") => {
-                    gathered.lookalikes.push(node)
-                }
-                _ => {}
-            }
-            if is_link {
-                gathered.atom_links.push(node);
-            } else if is_tombstone {
-                gathered.tombstones.push(node);
-            } else if name.namespace() == Some(ATOM_NS) {
-                match name.name() {
+            let (namespace, local) = (name.namespace(), name.name());
+            let mut is_link = false;
+            let mut is_tombstone = false;
+            match namespace {
+                Some(ATOM_NS) => match local {
+                    "link" => {
+                        is_link = true;
+                        gathered.atom_links.push(node);
+                    }
                     "id" => gathered.atom_ids.push(node),
                     "updated" | "published" => gathered.atom_dates.push(node),
                     _ => {}
+                },
+                Some(AT_NS) if local == "deleted-entry" => {
+                    is_tombstone = true;
+                    gathered.tombstones.push(node);
                 }
+                Some(AT_NS) => {}
+                Some(FH_NS) => gathered.fh_elements.push(node),
+                Some(_) if matches!(local, "complete" | "archive" | "deleted-entry" | "link") => {
+                    gathered.lookalikes.push(node)
+                }
+                _ => {}
             }
             for attribute in node.attributes() {
                 let carries_iri = match (attribute.namespace(), attribute.name()) {
@@ -360,7 +363,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             archive: Vec::new(),
             entries: Vec::new(),
             everywhere: Gathered::of(xml),
-            bases: RefCell::new(HashMap::new()),
+            bases: RefCell::new(FastMap::default()),
             self_index: None,
         };
         if let Some(head) = head {

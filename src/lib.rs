@@ -35,6 +35,7 @@ pub mod diagnostic;
 mod engine;
 pub mod feed;
 pub mod fetch;
+mod hash;
 pub mod iri;
 pub mod report;
 pub mod rules;

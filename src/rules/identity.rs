@@ -1,7 +1,7 @@
 //! Dates and entry identity: what archive reconstruction and duplicate
 //! removal depend on (RFC 5005 §4.2, RFC 4287 §3.3, §4.2.6).
 
-use std::collections::HashMap;
+use crate::hash::FastMap;
 
 use super::{rule, Checker, Rule};
 use crate::date;
@@ -93,7 +93,7 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let feed = cx.feed;
     // Atom: the same atom:id and the same atom:updated instant (or none).
     // RSS items have no update time, so the same guid is always ambiguous.
-    let mut first_of: HashMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> = HashMap::new();
+    let mut first_of: FastMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> = FastMap::default();
     for entry in &feed.entries {
         let Some(id) = &entry.id else { continue };
         let updated = entry.updated.as_ref().map(|u| u.value);
@@ -124,8 +124,13 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
 /// whose feed-level update times do not decide either (RFC 5005 §4.2).
 fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     let set = cx.set;
-    let mut first_of: HashMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> = HashMap::new();
-    for (doc, summary) in set.feeds() {
+    // Only documents that share an archive chain with another can disagree.
+    let mut group_sizes: FastMap<DocId, usize> = FastMap::default();
+    for (doc, _) in set.feeds() {
+        *group_sizes.entry(set.group_of(doc)).or_default() += 1;
+    }
+    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> = FastMap::default();
+    for (doc, summary) in set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1) {
         let group = set.group_of(doc);
         for entry in &summary.entries {
             let key = (group, entry.id.as_str(), entry.updated);

@@ -1,7 +1,7 @@
 //! `at:deleted-entry` (RFC 6721): tombstones in feeds and Deleted Entry
 //! Documents.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use roxmltree::Node;
 
@@ -11,6 +11,7 @@ use crate::diagnostic::{shorten, DocId};
 use crate::feed::{
     attribute_value_range, child_text, is, start_tag, DocKind, Entry, FeedDoc, ATOM_NS, AT_NS, DS_NS, XHTML_NS,
 };
+use crate::hash::{FastMap, FastSet};
 use crate::iri;
 use crate::set::SetChecker;
 
@@ -389,7 +390,7 @@ fn tombstone_entry_pairs<'d, 'a, 'i>(
     if placed(feed).next().is_none() {
         return Vec::new();
     }
-    let mut by_id: HashMap<&str, Vec<&Entry>> = HashMap::new();
+    let mut by_id: FastMap<&str, Vec<&Entry>> = FastMap::default();
     for entry in &feed.entries {
         if let Some(id) = &entry.id {
             by_id.entry(id.value).or_default().push(entry);
@@ -500,7 +501,7 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
         let documents: Vec<DocId> = std::iter::once(chain.subscription)
             .chain(chain.archives.iter().copied())
             .collect();
-        let ids: HashSet<&str> = documents
+        let ids: FastSet<&str> = documents
             .iter()
             .flat_map(|d| set.summary(*d).entries.iter().map(|e| e.id.as_str()))
             .collect();
