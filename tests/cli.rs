@@ -2,8 +2,11 @@
 //! standard input, directory walking, determinism.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+mod common;
+use common::{json, rules_of, scratch, stderr, stdout};
 
 use serde_json::Value;
 
@@ -32,35 +35,6 @@ fn run(args: &[&str], stdin: Option<&[u8]>, env: &[(&str, &str)]) -> Output {
 
 fn code(output: &Output) -> i32 {
     output.status.code().expect("exited normally")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
-}
-
-fn rules_of(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["rule"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("feedlint-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 const WARNING_ONLY: &str = "testsuite/rules/archive-missing-current/fail-no-current.atom";

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::scratch;
+
 use serde_json::Value;
 
 fn feedlint_in(dir: &Path, args: &[&str]) -> Output {
@@ -22,13 +25,6 @@ fn rules_of(output: &Output) -> Vec<String> {
         .iter()
         .map(|d| format!("{}@{}", d["rule"].as_str().unwrap(), d["level"].as_str().unwrap()))
         .collect()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("feedlint-config-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// An archive without self and current links: archive-missing-self (info)

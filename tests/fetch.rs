@@ -8,7 +8,8 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::Value;
+mod common;
+use common::{json, messages, rules_of};
 
 struct Reply {
     status: u16,
@@ -130,29 +131,6 @@ fn feedlint(args: &[&str]) -> Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("JSON: {}", String::from_utf8_lossy(&output.stderr)))
-}
-
-fn rules_of(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["rule"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-fn messages(report: &Value) -> Vec<String> {
-    report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["message"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[test]

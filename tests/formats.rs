@@ -3,6 +3,9 @@
 
 use std::process::{Command, Output};
 
+mod common;
+use common::stdout;
+
 use serde_json::Value;
 
 const SITE: &str = "examples/site";
@@ -15,10 +18,6 @@ fn feedlint(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap()
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
 }
 
 #[test]

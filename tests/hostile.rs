@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+mod common;
+use common::scratch;
+
 /// An ordinary feed with one known finding (a warning: exit status 0).
 const ORDINARY: &str = "testsuite/rules/archive-missing-current/fail-no-current.atom";
 const SECONDS: f64 = 20.0;
@@ -21,13 +24,6 @@ struct Run {
     stderr: String,
     seconds: f64,
     peak_mib: i64,
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("feedlint-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs feedlint on `hostile` and the ordinary feed, measuring the child's

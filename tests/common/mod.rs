@@ -1,0 +1,48 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)] // each test crate uses a part
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use serde_json::Value;
+
+/// A fresh, empty directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("feedlint-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+pub fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// The JSON report on standard output.
+pub fn json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("not JSON; stderr: {}", stderr(output)))
+}
+
+/// The rule ids of a JSON report's diagnostics, in order.
+pub fn rules_of(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The messages of a JSON report's diagnostics, in order.
+pub fn messages(report: &Value) -> Vec<String> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_owned())
+        .collect()
+}
