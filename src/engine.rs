@@ -286,6 +286,10 @@ fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<String>) -> 
 }
 
 fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<String>) {
+    // The root is made canonical once; files below it get their URLs by
+    // joining their path segments (a realpath per file costs more than
+    // parsing small feeds).
+    let root_url = file_url(root).map(as_directory);
     let walker = walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
@@ -310,7 +314,7 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
                     .collect()
             })
             .unwrap_or_default();
-        let url = mapped_url(options, &segments).or_else(|| file_url(&path));
+        let url = mapped_url(options, &segments).or_else(|| joined(root_url.as_ref()?, &segments));
         jobs.push(Job {
             name: path.display().to_string(),
             url,
@@ -322,7 +326,12 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
 
 /// The URL of a file under `--base-url`, from its path segments.
 fn mapped_url(options: &Options, segments: &[String]) -> Option<Url> {
-    let mut url = as_directory(options.base_url.clone()?);
+    joined(&as_directory(options.base_url.clone()?), segments)
+}
+
+/// A directory URL with path segments added.
+fn joined(directory: &Url, segments: &[String]) -> Option<Url> {
+    let mut url = directory.clone();
     url.path_segments_mut().ok()?.pop_if_empty().extend(segments);
     Some(url)
 }
@@ -357,7 +366,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
                 path: None,
                 url: job.url,
             };
-            return Ok(Some(too_large(named, bytes.len() as u64, options)));
+            return Ok(Some(too_large(named, Some(bytes.len() as u64), options)));
         }
         Origin::Bytes(bytes) => (bytes, None),
         Origin::File(path) => match read_file(&path, options.max_file_size()) {
@@ -392,9 +401,10 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
 
 enum Read {
     Whole(Vec<u8>),
-    /// Over the limit: the file's size, and its first bytes for a look.
+    /// Over the limit: the file's size (unknown for a stream), and its
+    /// first bytes for a look.
     TooLarge {
-        size: u64,
+        size: Option<u64>,
         prefix: Vec<u8>,
     },
 }
@@ -408,28 +418,58 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
     let mut bytes = Vec::new();
     if size > limit {
         file.take(64 * 1024).read_to_end(&mut bytes)?;
-        return Ok(Read::TooLarge { size, prefix: bytes });
+        return Ok(Read::TooLarge {
+            size: Some(size),
+            prefix: bytes,
+        });
     }
-    bytes.reserve_exact(size as usize);
-    file.take(limit + 1).read_to_end(&mut bytes)?;
+    // The whole file in one read, then a probe for anything more: a file
+    // that grows meanwhile, or a device that reports no size (/dev/zero),
+    // is read only up to the limit.
+    bytes.resize(size as usize, 0);
+    let mut file = file;
+    let filled = read_full(&mut file, &mut bytes)?;
+    bytes.truncate(filled);
+    let mut probe = [0u8; 1];
+    if file.read(&mut probe)? > 0 {
+        bytes.push(probe[0]);
+        let room = (limit + 1).saturating_sub(bytes.len() as u64);
+        file.take(room).read_to_end(&mut bytes)?;
+    }
     if bytes.len() as u64 > limit {
         bytes.truncate(64 * 1024);
         return Ok(Read::TooLarge {
-            size: limit + 1,
+            size: None,
             prefix: bytes,
         });
     }
     Ok(Read::Whole(bytes))
 }
 
+/// Reads until `buffer` is full or the file ends; the bytes read.
+fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
+    use std::io::Read as _;
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(filled)
+}
+
 /// The finding for a file over `--max-file-size`: it is not read.
-fn too_large(named: Named, size: u64, options: &Options) -> Outcome {
+fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
     let source = Source::new(String::new());
     let limit = options.max_file_size();
     let level = options.levels.level_for(&FILE_TOO_LARGE, named.path.as_deref());
     let diagnostics = level
         .map(|level| {
-            Pending::new(0..0, format!("not linted: the file is {size} bytes, more than the limit of {limit} bytes (--max-file-size)"))
+            let size = size.map_or_else(String::new, |size| format!("{size} bytes, "));
+            Pending::new(0..0, format!("not linted: the file is {size}larger than the limit of {limit} bytes (--max-file-size)"))
                 .label("this file")
                 .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
                 .help("raise --max-file-size if the file is a legitimate feed")

@@ -6,9 +6,17 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let url = url::Url::parse("https://example.org/feed/index.atom").ok();
-    let options = feedlint::Options { keep_sources: true, ..feedlint::Options::default() };
+    let options = feedlint::Options {
+        keep_sources: true,
+        ..feedlint::Options::default()
+    };
     let report = feedlint::lint_bytes("fuzz.atom", url, data, &options);
-    for format in [feedlint::report::Format::Text, feedlint::report::Format::Json, feedlint::report::Format::Sarif, feedlint::report::Format::Github] {
+    for format in [
+        feedlint::report::Format::Text,
+        feedlint::report::Format::Json,
+        feedlint::report::Format::Sarif,
+        feedlint::report::Format::Github,
+    ] {
         feedlint::report::write(&report, format, false, &mut std::io::sink()).unwrap();
     }
 });

@@ -11,8 +11,15 @@ fuzz_target!(|data: &[u8]| {
     let mut rest = data;
     let mut n = 0;
     loop {
-        let end = rest.windows(SEPARATOR.len()).position(|w| w == SEPARATOR).unwrap_or(rest.len());
-        let name = if n == 0 { "index.atom".to_owned() } else { format!("{n}.atom") };
+        let end = rest
+            .windows(SEPARATOR.len())
+            .position(|w| w == SEPARATOR)
+            .unwrap_or(rest.len());
+        let name = if n == 0 {
+            "index.atom".to_owned()
+        } else {
+            format!("{n}.atom")
+        };
         let url = url::Url::parse("https://example.org/").unwrap().join(&name).ok();
         documents.push((name, url, rest[..end].to_vec()));
         n += 1;
