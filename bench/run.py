@@ -49,15 +49,17 @@ def entry(rng, feed, n, when, words=60):
 def document(rng, feed, k, archives, entries):
     """Document k of a logical feed: 0 is the subscription document."""
     name = "index.atom" if k == 0 else f"archive/{k}.atom"
-    links = [f'<link rel="self" href="https://example.org/{feed}/{name}"/>']
+    # Every document has xml:base="https://example.org/FEED/": links are
+    # written relative to the feed's root.
+    links = [f'<link rel="self" href="{name}"/>']
     if k == 0:
         links.append('<link rel="prev-archive" href="archive/1.atom"/>')
     else:
-        links.append('<link rel="current" href="../index.atom"/>')
+        links.append('<link rel="current" href="index.atom"/>')
         if k < archives:
-            links.append(f'<link rel="prev-archive" href="{k + 1}.atom"/>')
+            links.append(f'<link rel="prev-archive" href="archive/{k + 1}.atom"/>')
         if k > 1:
-            links.append(f'<link rel="next-archive" href="{k - 1}.atom"/>')
+            links.append(f'<link rel="next-archive" href="archive/{k - 1}.atom"/>')
     updated = f"2024-12-{max(1, 28 - k):02d}T12:00:00Z" if k else "2025-01-01T00:00:00Z"
     head = ('<?xml version="1.0" encoding="utf-8"?>\n'
             '<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0" '

@@ -423,18 +423,12 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
             prefix: bytes,
         });
     }
-    // The whole file in one read, then a probe for anything more: a file
-    // that grows meanwhile, or a device that reports no size (/dev/zero),
-    // is read only up to the limit.
-    bytes.resize(size as usize, 0);
-    let mut file = file;
-    let filled = read_full(&mut file, &mut bytes)?;
-    bytes.truncate(filled);
-    let mut probe = [0u8; 1];
-    if file.read(&mut probe)? > 0 {
-        bytes.push(probe[0]);
-        let room = (limit + 1).saturating_sub(bytes.len() as u64);
-        file.take(room).read_to_end(&mut bytes)?;
+    // A regular file is read whole (its size is known); anything else (a
+    // pipe, a device such as /dev/zero) only up to the limit.
+    if file.metadata()?.is_file() {
+        (&file).read_to_end(&mut bytes)?;
+    } else {
+        file.take(limit + 1).read_to_end(&mut bytes)?;
     }
     if bytes.len() as u64 > limit {
         bytes.truncate(64 * 1024);
@@ -444,21 +438,6 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
         });
     }
     Ok(Read::Whole(bytes))
-}
-
-/// Reads until `buffer` is full or the file ends; the bytes read.
-fn read_full(file: &mut std::fs::File, buffer: &mut [u8]) -> std::io::Result<usize> {
-    use std::io::Read as _;
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match file.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(filled)
 }
 
 /// The finding for a file over `--max-file-size`: it is not read.
@@ -558,7 +537,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     }
                     findings = checker.into_findings();
                     summary = Some(DocSummary::of(&feed, &source));
-                    suppressions = suppress::gather(&xml);
+                    suppressions = suppress::gather(&feed.everywhere.suppressions);
                 }
             },
         }

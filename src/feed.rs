@@ -125,6 +125,17 @@ pub fn normalize_relation(rel: Option<&str>) -> String {
     }
 }
 
+/// The RFC 5005 navigation relation a `rel` value names, if any, compared
+/// as [`normalize_relation`] does but without allocating (it is asked for
+/// every link of every entry).
+pub fn navigation_relation(rel: Option<&str>) -> Option<&'static str> {
+    let rel = rel?.trim();
+    let rel = rel.strip_prefix(IANA_RELATION_PREFIX).unwrap_or(rel);
+    NAVIGATION_RELATIONS
+        .into_iter()
+        .find(|name| name.eq_ignore_ascii_case(rel))
+}
+
 /// The base URI in scope for an element: the document URL, then every
 /// `xml:base` from the root down (XML Base §4.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -285,6 +296,8 @@ pub struct Gathered<'a, 'input> {
     /// Every attribute whose value must be an IRI reference: `xml:base`
     /// anywhere, `href` on `atom:link`, `ref` on `at:deleted-entry`.
     pub iri_attributes: Vec<IriAttribute<'a, 'input>>,
+    /// Comments that start with `feedlint-disable`.
+    pub suppressions: Vec<Node<'a, 'input>>,
     /// Every `at:deleted-entry`, wherever it stands.
     pub tombstones: Vec<Node<'a, 'input>>,
     /// Every `atom:id`, `atom:updated` and `atom:published`.
@@ -299,7 +312,19 @@ pub struct Gathered<'a, 'input> {
 impl<'a, 'input> Gathered<'a, 'input> {
     fn of(xml: &'a Document<'input>) -> Self {
         let mut gathered = Gathered::default();
-        for node in xml.descendants().filter(Node::is_element) {
+        for node in xml.descendants() {
+            if node.is_comment() {
+                if node
+                    .text()
+                    .is_some_and(|t| t.trim_start().starts_with(crate::suppress::PREFIX))
+                {
+                    gathered.suppressions.push(node);
+                }
+                continue;
+            }
+            if !node.is_element() {
+                continue;
+            }
             let name = node.tag_name();
             let (namespace, local) = (name.namespace(), name.name());
             let mut is_link = false;

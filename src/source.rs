@@ -2,17 +2,19 @@
 //! line index that turns byte offsets into lines and columns.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use encoding_rs::Encoding;
 
 use crate::diagnostic::{DocId, Span};
 
-/// One document's text, as UTF-8, with a line index built once.
+/// One document's text, as UTF-8, with a line index built once, when the
+/// first finding needs it (a clean 100 MB feed never does).
 #[derive(Debug)]
 pub struct Source {
     text: String,
     /// Byte offset of the start of every line.
-    line_starts: Vec<usize>,
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 /// Why the bytes could not be turned into text. `offset` is into the text
@@ -26,10 +28,19 @@ pub struct DecodeError {
 
 impl Source {
     pub fn new(text: String) -> Self {
-        let mut line_starts = Vec::with_capacity(text.len() / 40 + 1);
-        line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        Source { text, line_starts }
+        Source {
+            text,
+            line_starts: OnceLock::new(),
+        }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = Vec::with_capacity(self.text.len() / 40 + 1);
+            starts.push(0);
+            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
+            starts
+        })
     }
 
     pub fn text(&self) -> &str {
@@ -44,15 +55,16 @@ impl Source {
     /// Offsets inside a multi-byte character are moved back to its start.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = self.line_starts[line];
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&start| start <= offset) - 1;
+        let start = line_starts[line];
         let column = self.text[start..offset].chars().count() + 1;
         (line + 1, column)
     }
 
     /// Byte offset of a 1-based line and column, as parsers report them.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+        let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
             return self.text.len();
         };
         self.text[start..]

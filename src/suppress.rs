@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 
 use crate::diagnostic::{Diagnostic, DocId, Pending};
 use crate::rules;
@@ -33,11 +33,15 @@ pub struct Suppression {
     pub used: bool,
 }
 
-/// Every suppression in the document's comments.
-pub fn gather(xml: &Document<'_>) -> Vec<Suppression> {
-    let text = xml.input_text();
+/// What every suppression comment starts with.
+pub const PREFIX: &str = DISABLE;
+
+/// The suppressions of a document's `feedlint-disable` comments (as the
+/// feed's one pass over its nodes gathered them).
+pub fn gather(comments: &[Node<'_, '_>]) -> Vec<Suppression> {
     let mut found = Vec::new();
-    for comment in xml.root().descendants().filter(Node::is_comment) {
+    for &comment in comments {
+        let text = comment.document().input_text();
         let body = comment.text().unwrap_or_default();
         let trimmed = body.trim_start();
         let (directive, rest) = if let Some(rest) = trimmed.strip_prefix(DISABLE_NEXT) {
@@ -156,7 +160,8 @@ mod tests {
         let text =
             "<feed><!-- feedlint-disable-next a-rule, b-rule --><link/><x/><!--feedlint-disable c-rule--></feed>";
         let xml = crate::xml::parse(text).unwrap();
-        let found = gather(&xml);
+        let comments: Vec<Node> = xml.root().descendants().filter(Node::is_comment).collect();
+        let found = gather(&comments);
         let rules: Vec<&str> = found.iter().map(|s| s.rule.as_str()).collect();
         assert_eq!(rules, ["a-rule", "b-rule", "c-rule"]);
         assert_eq!(&text[found[0].at.clone()], "a-rule");
@@ -170,7 +175,8 @@ mod tests {
     fn next_element_can_be_outside_the_comment_parent() {
         let text = "<feed><entry><!-- feedlint-disable-next a-rule --></entry><entry/></feed>";
         let xml = crate::xml::parse(text).unwrap();
-        let found = gather(&xml);
+        let comments: Vec<Node> = xml.root().descendants().filter(Node::is_comment).collect();
+        let found = gather(&comments);
         assert_eq!(&text[found[0].scope.clone()], "<entry/>");
     }
 }

@@ -19,6 +19,10 @@ fn invalid_date(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
     for node in feed.everywhere.atom_dates.iter().copied() {
+        // The common case, a valid date, is decided without locating it.
+        if date::parse_rfc3339(node.text().unwrap_or_default().trim()).is_ok() {
+            continue;
+        }
         let text = Text::of(node);
         if let Err(error) = date::parse_rfc3339(text.value) {
             findings.push((
@@ -177,10 +181,18 @@ fn is_uuid(text: &str) -> bool {
 
 fn malformed_uuid_urn(cx: &mut Checker) {
     let feed = cx.feed;
+    // Only ids that start like a UUID URN are located and checked.
+    let looks_like_uuid = |value: &str| {
+        value
+            .trim_start()
+            .get(..9)
+            .is_some_and(|p| p.eq_ignore_ascii_case("urn:uuid:"))
+    };
     let mut ids: Vec<(&str, Text)> = feed
         .everywhere
         .atom_ids
         .iter()
+        .filter(|n| looks_like_uuid(n.text().unwrap_or_default()))
         .map(|n| ("atom:id", Text::of(*n)))
         .collect();
     if feed.kind == DocKind::Rss {

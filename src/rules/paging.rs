@@ -232,10 +232,9 @@ fn navigation_link_in_entry(cx: &mut Checker) {
         if !in_entry {
             continue;
         }
-        let rel = feed::normalize_relation(node.attribute("rel"));
-        if !NAVIGATION_RELATIONS.contains(&rel.as_str()) {
+        let Some(rel) = feed::navigation_relation(node.attribute("rel")) else {
             continue;
-        }
+        };
         let link = feed.link(node);
         cx.report(
             Checker::at(
