@@ -492,6 +492,13 @@ fn looks_like_xml(bytes: &[u8]) -> bool {
 /// not a feed, skipped silently.
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
     let Named { name, path, url } = named;
+    let (text, decode_error) = match source::decode(bytes) {
+        Ok(text) => (text, None),
+        Err((text, error)) => (text, Some(error)),
+    };
+    if !explicit && !root_name_is_feed(&text) {
+        return None;
+    }
     // Every rule's level for this document, looked up once.
     let levels: Vec<Option<Level>> = rules::RULES
         .iter()
@@ -501,13 +508,6 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         let index = rules::RULES.iter().position(|r| std::ptr::eq(*r, rule))?;
         levels[index]
     };
-    let (text, decode_error) = match source::decode(bytes) {
-        Ok(text) => (text, None),
-        Err((text, error)) => (text, Some(error)),
-    };
-    if !explicit && !root_name_is_feed(&text) {
-        return None;
-    }
     let source = Source::new(text);
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;

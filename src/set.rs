@@ -15,6 +15,8 @@ use crate::summary::{DocSummary, NavLink};
 
 pub const ARCHIVE_RELATIONS: [&str; 3] = ["prev-archive", "next-archive", "current"];
 pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
+/// The relations that lead one way through a chain, and so can loop.
+pub const CYCLE_RELATIONS: [&str; 4] = ["prev-archive", "next-archive", "previous", "next"];
 
 /// A subscription document and the archives its `prev-archive` links reach.
 #[derive(Debug)]
@@ -40,6 +42,9 @@ pub struct FeedSet<'r> {
     chain_of: Vec<Option<usize>>,
     /// Whether another document names each document as its `current`.
     named_current: Vec<bool>,
+    /// The cycles of each relation that can form one, found once: the
+    /// cycle rules and the asymmetry rules both ask.
+    cycles: Vec<(&'static str, Vec<Vec<DocId>>)>,
 }
 
 impl<'r> FeedSet<'r> {
@@ -72,6 +77,7 @@ impl<'r> FeedSet<'r> {
             chains: Vec::new(),
             chain_of: vec![None; docs.len()],
             named_current: vec![false; docs.len()],
+            cycles: Vec::new(),
         };
         let named: Vec<DocId> = set
             .edges("current")
@@ -84,6 +90,10 @@ impl<'r> FeedSet<'r> {
         set.archive_group = set.components(&ARCHIVE_RELATIONS);
         set.paging_group = set.components(&PAGING_RELATIONS);
         set.walk_chains();
+        set.cycles = CYCLE_RELATIONS
+            .iter()
+            .map(|rel| (*rel, find_cycles(&set, rel)))
+            .collect();
         set
     }
 
@@ -165,6 +175,15 @@ impl<'r> FeedSet<'r> {
     /// The paged feed (connected by paging links) a document is in.
     pub fn paging_group_of(&self, doc: DocId) -> DocId {
         self.paging_group[doc]
+    }
+
+    /// The cycles that following `rel` links makes (one of
+    /// [`CYCLE_RELATIONS`]), each starting at its smallest document.
+    pub fn cycles(&self, rel: &str) -> &[Vec<DocId>] {
+        self.cycles
+            .iter()
+            .find(|(r, _)| *r == rel)
+            .map_or(&[], |(_, cycles)| cycles)
     }
 
     /// Whether another document names `doc` as its `current`: then it is a
@@ -262,7 +281,7 @@ pub fn is_subscription(summary: &DocSummary) -> bool {
 /// successor (its first `rel` link), in linear time. Each cycle is
 /// returned once, starting at its smallest document; loops of one document
 /// are left to `self-referencing-link`.
-pub fn cycles(set: &FeedSet, rel: &str) -> Vec<Vec<DocId>> {
+fn find_cycles(set: &FeedSet, rel: &str) -> Vec<Vec<DocId>> {
     const NEW: u8 = 0;
     const ON_PATH: u8 = 1;
     const DONE: u8 = 2;

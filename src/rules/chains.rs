@@ -107,8 +107,9 @@ fn asymmetries(
 ) -> Vec<(LinkKey, LinkKey, Pending<Span>)> {
     let on_cycle: HashSet<DocId> = [forward, backward]
         .iter()
-        .flat_map(|rel| set::cycles(set, rel))
+        .flat_map(|rel| set.cycles(rel))
         .flatten()
+        .copied()
         .collect();
     let mut found = Vec::new();
     for (from, link, to) in set.edges(forward) {
@@ -185,7 +186,7 @@ const CYCLE_SHOWN: usize = 8;
 fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
     let set = cx.set;
     for rel in rels {
-        for cycle in set::cycles(set, rel) {
+        for cycle in set.cycles(rel) {
             let shown: Vec<DocId> = if cycle.len() > CYCLE_SHOWN {
                 cycle[..CYCLE_SHOWN / 2]
                     .iter()

@@ -168,8 +168,8 @@ fn namespace_near_miss(cx: &mut Checker) {
     }
 }
 
-/// The first head-section link with one of `relations`.
-fn first_with<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[&str]) -> Vec<&'d feed::Link<'a, 'i>> {
+/// The head-section links with any of `relations`, in document order.
+fn links_with_any<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[&str]) -> Vec<&'d feed::Link<'a, 'i>> {
     feed.links
         .iter()
         .filter(|l| relations.contains(&l.rel.as_str()))
@@ -228,7 +228,7 @@ fn mixed_complete_paged(cx: &mut Checker) {
     let Some(complete) = feed.complete.first() else {
         return;
     };
-    let paging = first_with(feed, &PAGING_RELATIONS);
+    let paging = links_with_any(feed, &PAGING_RELATIONS);
     if paging.is_empty() {
         return;
     }
@@ -261,11 +261,11 @@ fn mixed_paged_archived(cx: &mut Checker) {
     } else {
         &PAGING_RELATIONS
     };
-    let paging = first_with(feed, relations);
+    let paging = links_with_any(feed, relations);
     let Some(first_paging) = paging.first() else {
         return;
     };
-    let archive_links = first_with(feed, &["prev-archive", "next-archive"]);
+    let archive_links = links_with_any(feed, &["prev-archive", "next-archive"]);
     if feed.archive.is_empty() && archive_links.is_empty() {
         return;
     }
