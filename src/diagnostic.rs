@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::source::Source;
+use crate::source::Locator;
 
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -143,11 +143,11 @@ impl<S> Pending<S> {
 }
 
 impl Pending<Range<usize>> {
-    pub fn resolve(self, rule: &'static str, level: Level, doc: DocId, source: &Source) -> Diagnostic {
+    pub fn resolve(self, rule: &'static str, level: Level, doc: DocId, locator: &mut Locator) -> Diagnostic {
         let mut spans = Vec::with_capacity(1 + self.secondary.len());
-        spans.push(source.span(doc, self.primary, true, self.primary_label));
+        spans.push(locator.span(doc, self.primary, true, self.primary_label));
         for (range, label) in self.secondary {
-            spans.push(source.span(doc, range, false, Some(label)));
+            spans.push(locator.span(doc, range, false, Some(label)));
         }
         Diagnostic {
             rule,

@@ -452,7 +452,7 @@ fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
                 .label("this file")
                 .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
                 .help("raise --max-file-size if the file is a legitimate feed")
-                .resolve(FILE_TOO_LARGE.id, level, 0, &source)
+                .resolve(FILE_TOO_LARGE.id, level, 0, &mut source.locator())
         })
         .into_iter()
         .collect();
@@ -542,10 +542,12 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             },
         }
     }
+    let mut locator = source.locator();
     let diagnostics: Vec<Diagnostic> = findings
         .into_iter()
-        .filter_map(|(rule, pending)| Some(pending.resolve(rule.id, level_of(rule)?, 0, &source)))
+        .filter_map(|(rule, pending)| Some(pending.resolve(rule.id, level_of(rule)?, 0, &mut locator)))
         .collect();
+    drop(locator);
     // Where unused suppressions will point, resolved while the text is here.
     let unused_level = level_of(&UNUSED_SUPPRESSION);
     let unused = unused_level.map_or_else(Vec::new, |level| {

@@ -1,20 +1,98 @@
 //! Reading a document: encoding detection, transcoding to UTF-8, and the
-//! line index that turns byte offsets into lines and columns.
+//! lines and columns of byte offsets.
 
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use encoding_rs::Encoding;
 
 use crate::diagnostic::{DocId, Span};
 
-/// One document's text, as UTF-8, with a line index built once, when the
-/// first finding needs it (a clean 100 MB feed never does).
+/// One document's text, as UTF-8, and what is known so far of where its
+/// lines start.
 #[derive(Debug)]
 pub struct Source {
     text: String,
-    /// Byte offset of the start of every line.
-    line_starts: OnceLock<Vec<usize>>,
+    /// Behind a lock so that a large document's summary can be made on one
+    /// core while its rules run on the other.
+    marks: Mutex<Marks>,
+}
+
+/// Places whose line and column are known, from which others are found by
+/// scanning forward. A line index (every line start) would not do: the
+/// column still needs a scan from the line start, and a 100 MB feed on one
+/// line would be scanned whole for every span.
+#[derive(Debug)]
+struct Marks {
+    /// Sorted, at most [`STRIDE`] bytes apart over the part of the text
+    /// scanned so far; the first is the start of the text.
+    every_stride: Vec<Mark>,
+    /// The last place asked for: spans mostly come in document order, so the
+    /// next one is found by scanning on from here.
+    last: Mark,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    offset: usize,
+    /// 1-based.
+    line: usize,
+    /// 1-based, in Unicode scalar values.
+    column: usize,
+}
+
+/// The most bytes scanned to locate an offset, once the text up to it has
+/// been scanned once.
+const STRIDE: usize = 16 * 1024;
+
+const START: Mark = Mark {
+    offset: 0,
+    line: 1,
+    column: 1,
+};
+
+impl Marks {
+    fn locate(&mut self, text: &str, offset: usize) -> Mark {
+        // The nearest known place before the offset.
+        let i = self.every_stride.partition_point(|m| m.offset <= offset);
+        let mut from = self.every_stride[i - 1];
+        if (from.offset..=offset).contains(&self.last.offset) {
+            from = self.last;
+        }
+        // Scanning new ground: leave a mark every STRIDE bytes.
+        let scanned_to = self.every_stride.last().map_or(0, |m| m.offset);
+        while offset - from.offset > STRIDE && from.offset >= scanned_to {
+            let next = floor_char_boundary(text, from.offset + STRIDE);
+            if next == from.offset {
+                break;
+            }
+            from = advance(text, from, next);
+            self.every_stride.push(from);
+        }
+        let found = advance(text, from, offset);
+        self.last = found;
+        found
+    }
+}
+
+/// The mark of `to`, scanning `text` forward from `from`.
+fn advance(text: &str, from: Mark, to: usize) -> Mark {
+    let gap = &text.as_bytes()[from.offset..to];
+    match memchr::memrchr(b'\n', gap) {
+        None => Mark {
+            offset: to,
+            line: from.line,
+            column: from.column + text[from.offset..to].chars().count(),
+        },
+        Some(last_newline) => {
+            let line_start = from.offset + last_newline + 1;
+            Mark {
+                offset: to,
+                line: from.line + memchr::memchr_iter(b'\n', gap).count(),
+                column: 1 + text[line_start..to].chars().count(),
+            }
+        }
+    }
 }
 
 /// Why the bytes could not be turned into text. `offset` is into the text
@@ -30,17 +108,11 @@ impl Source {
     pub fn new(text: String) -> Self {
         Source {
             text,
-            line_starts: OnceLock::new(),
+            marks: Mutex::new(Marks {
+                every_stride: vec![START],
+                last: START,
+            }),
         }
-    }
-
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            let mut starts = Vec::with_capacity(self.text.len() / 40 + 1);
-            starts.push(0);
-            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
-            starts
-        })
     }
 
     pub fn text(&self) -> &str {
@@ -51,21 +123,28 @@ impl Source {
         self.text
     }
 
+    /// Locates many spans under one lock: see [`Locator`].
+    pub fn locator(&self) -> Locator<'_> {
+        Locator {
+            text: &self.text,
+            marks: self.marks.lock().unwrap_or_else(PoisonError::into_inner),
+        }
+    }
+
     /// 1-based line and column (in Unicode scalar values) of a byte offset.
     /// Offsets inside a multi-byte character are moved back to its start.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let offset = floor_char_boundary(&self.text, offset.min(self.text.len()));
-        let line_starts = self.line_starts();
-        let line = line_starts.partition_point(|&start| start <= offset) - 1;
-        let start = line_starts[line];
-        let column = self.text[start..offset].chars().count() + 1;
-        (line + 1, column)
+        self.locator().line_col(offset)
     }
 
     /// Byte offset of a 1-based line and column, as parsers report them.
     pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let Some(&start) = self.line_starts().get(line.saturating_sub(1)) else {
-            return self.text.len();
+        let start = match line.saturating_sub(1) {
+            0 => 0,
+            skipped => match memchr::memchr_iter(b'\n', self.text.as_bytes()).nth(skipped - 1) {
+                Some(newline) => newline + 1,
+                None => return self.text.len(),
+            },
         };
         self.text[start..]
             .char_indices()
@@ -74,8 +153,28 @@ impl Source {
     }
 
     pub fn span(&self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
-        let byte_start = floor_char_boundary(&self.text, range.start.min(self.text.len()));
-        let byte_end = floor_char_boundary(&self.text, range.end.clamp(byte_start, self.text.len()));
+        self.locator().span(doc, range, is_primary, label)
+    }
+}
+
+/// Turns byte ranges of one document into [`Span`]s. Cheapest when asked in
+/// document order; any order costs at most a short scan per offset once the
+/// text up to it has been scanned.
+pub struct Locator<'s> {
+    text: &'s str,
+    marks: MutexGuard<'s, Marks>,
+}
+
+impl Locator<'_> {
+    pub fn line_col(&mut self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let mark = self.marks.locate(self.text, offset);
+        (mark.line, mark.column)
+    }
+
+    pub fn span(&mut self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
+        let byte_start = floor_char_boundary(self.text, range.start.min(self.text.len()));
+        let byte_end = floor_char_boundary(self.text, range.end.clamp(byte_start, self.text.len()));
         let (line_start, column_start) = self.line_col(byte_start);
         let (line_end, column_end) = self.line_col(byte_end);
         Span {
@@ -201,6 +300,43 @@ mod tests {
         // Inside a two-byte character: its start.
         assert_eq!(source.line_col(4), (2, 1));
         assert_eq!(source.offset_of(2, 3), 7);
+        assert_eq!(source.offset_of(1, 1), 0);
+        assert_eq!(source.offset_of(9, 1), source.text().len());
+    }
+
+    #[test]
+    fn any_order_of_offsets_gives_the_same_places() {
+        // Long lines, short lines and multi-byte characters, over several strides.
+        let mut text = String::new();
+        for n in 0..3000 {
+            text.push_str(&"é".repeat(n % 7));
+            text.push_str(&"x".repeat(n * 13 % 97));
+            text.push('\n');
+        }
+        text.push_str(&"ü".repeat(3 * STRIDE));
+        let expected = |offset: usize| {
+            let before = &text[..offset];
+            let line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            (line, text[line_start..offset].chars().count() + 1)
+        };
+        let offsets: Vec<usize> = (0..=text.len())
+            .step_by(997)
+            .filter(|o| text.is_char_boundary(*o))
+            .collect();
+        let ascending = Source::new(text.clone());
+        let descending = Source::new(text.clone());
+        let shuffled = Source::new(text.clone());
+        for &offset in &offsets {
+            assert_eq!(ascending.line_col(offset), expected(offset), "{offset}");
+        }
+        for &offset in offsets.iter().rev() {
+            assert_eq!(descending.line_col(offset), expected(offset), "{offset}");
+        }
+        for i in 0..offsets.len() {
+            let offset = offsets[i * 7919 % offsets.len()];
+            assert_eq!(shuffled.line_col(offset), expected(offset), "{offset}");
+        }
     }
 
     #[test]

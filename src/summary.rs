@@ -7,7 +7,7 @@ use url::Url;
 
 use crate::date::{self, Instant};
 use crate::diagnostic::Span;
-use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Text, ATOM_NS, NAVIGATION_RELATIONS};
+use crate::feed::{child_text, start_tag, DocKind, FeedDoc, ATOM_NS, NAVIGATION_RELATIONS};
 use crate::source::Source;
 
 #[derive(Debug, Clone)]
@@ -30,7 +30,7 @@ pub struct Located<T> {
 #[derive(Debug, Clone)]
 pub struct EntrySummary {
     /// `atom:id`, or the RSS `guid`.
-    pub id: String,
+    pub id: Box<str>,
     pub updated: Option<Instant>,
     /// The id's text.
     pub span: Span,
@@ -62,8 +62,18 @@ pub struct DocSummary {
 
 impl DocSummary {
     pub fn of(feed: &FeedDoc<'_, '_>, source: &Source) -> Self {
-        let span = |range| source.span(0, range, true, None);
-        let text_span = |text: &Text| span(text.range.clone());
+        // One locator for every span, asked mostly in document order.
+        let mut at = source.locator();
+        let mut span = |range| at.span(0, range, true, None);
+        let root = span(start_tag(feed.root));
+        let archive_marker = feed.archive.first().map(|m| span(start_tag(*m)));
+        let complete_marker = feed.complete.first().map(|m| span(start_tag(*m)));
+        let self_link = feed.self_link().and_then(|l| {
+            Some(Located {
+                value: l.target.clone()?,
+                span: span(l.span()),
+            })
+        });
         let links = feed
             .links
             .iter()
@@ -89,7 +99,7 @@ impl DocSummary {
             };
             Some(Located {
                 value: instant,
-                span: text_span(&text),
+                span: span(text.range),
             })
         });
         let feed_id = feed
@@ -98,20 +108,8 @@ impl DocSummary {
             .and_then(|head| child_text(head, Some(ATOM_NS), "id"))
             .map(|text| Located {
                 value: text.value.to_owned(),
-                span: text_span(&text),
+                span: span(text.range),
             });
-        let entries = feed
-            .entries
-            .iter()
-            .filter_map(|entry| {
-                let id = entry.id.as_ref()?;
-                Some(EntrySummary {
-                    id: id.value.to_owned(),
-                    updated: entry.updated_at,
-                    span: text_span(id),
-                })
-            })
-            .collect();
         let tombstone_refs = feed
             .everywhere
             .tombstones
@@ -125,17 +123,24 @@ impl DocSummary {
                 })
             })
             .collect();
+        let entries = feed
+            .entries
+            .iter()
+            .filter_map(|entry| {
+                let id = entry.id.as_ref()?;
+                Some(EntrySummary {
+                    id: id.value.into(),
+                    updated: entry.updated_at,
+                    span: span(id.range.clone()),
+                })
+            })
+            .collect();
         DocSummary {
             kind: feed.kind,
-            root: span(start_tag(feed.root)),
-            self_link: feed.self_link().and_then(|l| {
-                Some(Located {
-                    value: l.target.clone()?,
-                    span: span(l.span()),
-                })
-            }),
-            archive_marker: feed.archive.first().map(|m| span(start_tag(*m))),
-            complete_marker: feed.complete.first().map(|m| span(start_tag(*m))),
+            root,
+            self_link,
+            archive_marker,
+            complete_marker,
             current_elsewhere: feed.links_with("current").any(|l| feed.points_elsewhere(l)),
             links,
             feed_id,

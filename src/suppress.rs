@@ -147,7 +147,14 @@ pub fn report_unused(
     suppressions
         .iter()
         .filter(|s| !s.used)
-        .map(|s| unused(s).resolve(crate::rules::xml::UNUSED_SUPPRESSION.id, level, doc, source))
+        .map(|s| {
+            unused(s).resolve(
+                crate::rules::xml::UNUSED_SUPPRESSION.id,
+                level,
+                doc,
+                &mut source.locator(),
+            )
+        })
         .collect()
 }
 

@@ -251,3 +251,31 @@ fn a_file_over_max_file_size() {
     );
     assert!(stdout.contains(&format!("{ORDINARY}:")));
 }
+
+#[test]
+fn a_hundred_thousand_entries_on_one_line() {
+    // Lines and columns are found by scanning forward once, not from the
+    // line start for every span: on one 20 MB line that was quadratic.
+    let mut text = String::from(FEED_START);
+    let entry = |n: usize| {
+        format!(
+            "<entry><id>tag:example.org,2024:{n}</id><title>t</title><updated>2024-01-01T00:00:00Z</updated><summary>{}</summary></entry>",
+            "s".repeat(80)
+        )
+    };
+    for n in 0..100_000 {
+        text.push_str(&entry(n));
+    }
+    // The first entry again, with the same update time: a finding at the very end.
+    let duplicate_at = text.len() + "<entry><id>".len();
+    text.push_str(&entry(0));
+    text.push_str("</feed>");
+    let path = generated("one-line.atom", |out| out.write_all(text.as_bytes()).unwrap());
+    let run = check(&path, "warning[ambiguous-duplicate-entry]");
+    let at = format!(
+        "{}:1:{}: warning[ambiguous-duplicate-entry]",
+        path.display(),
+        duplicate_at + 1
+    );
+    assert!(run.stdout.contains(&at), "{at} in {}", run.stdout);
+}

@@ -1,7 +1,7 @@
 //! Dates and entry identity: what archive reconstruction and duplicate
 //! removal depend on (RFC 5005 §4.2, RFC 4287 §3.3, §4.2.6).
 
-use crate::hash::FastMap;
+use crate::hash::{FastMap, FastState};
 
 use super::{rule, Checker, Rule};
 use crate::date;
@@ -97,7 +97,8 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let feed = cx.feed;
     // Atom: the same atom:id and the same atom:updated instant (or none).
     // RSS items have no update time, so the same guid is always ambiguous.
-    let mut first_of: FastMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> = FastMap::default();
+    let mut first_of: FastMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> =
+        FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
     for entry in &feed.entries {
         let Some(id) = &entry.id else { continue };
         let updated = entry.updated.as_ref().map(|u| u.value);
@@ -133,11 +134,14 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     for (doc, _) in set.feeds() {
         *group_sizes.entry(set.group_of(doc)).or_default() += 1;
     }
-    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> = FastMap::default();
-    for (doc, summary) in set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1) {
+    let shared = || set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1);
+    let entries = shared().map(|(_, summary)| summary.entries.len()).sum();
+    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> =
+        FastMap::with_capacity_and_hasher(entries, FastState::default());
+    for (doc, summary) in shared() {
         let group = set.group_of(doc);
         for entry in &summary.entries {
-            let key = (group, entry.id.as_str(), entry.updated);
+            let key = (group, &*entry.id, entry.updated);
             let Some(&(first_doc, first_span)) = first_of.get(&key) else {
                 first_of.insert(key, (doc, &entry.span));
                 continue;

@@ -503,7 +503,7 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
             .collect();
         let ids: FastSet<&str> = documents
             .iter()
-            .flat_map(|d| set.summary(*d).entries.iter().map(|e| e.id.as_str()))
+            .flat_map(|d| set.summary(*d).entries.iter().map(|e| &*e.id))
             .collect();
         for doc in &documents {
             for reference in set
