@@ -8,9 +8,9 @@ use url::Url;
 
 use crate::config::Levels;
 use crate::diagnostic::{Diagnostic, Level, Pending, Span};
-use crate::feed::{DocKind, FeedDoc};
+use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::rules::xml::{FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
-use crate::rules::{self, Checker, Rule};
+use crate::rules::{self, Rule};
 use crate::set::{FeedSet, SetChecker};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
@@ -41,7 +41,8 @@ impl Options {
         if self.max_file_size == 0 {
             DEFAULT_MAX_FILE_SIZE
         } else {
-            self.max_file_size
+            // roxmltree keeps offsets in 32 bits.
+            self.max_file_size.min(u64::from(u32::MAX))
         }
     }
 }
@@ -202,14 +203,18 @@ impl Report {
     /// Runs the set rules over the summaries of all documents.
     fn check_set(&mut self, url_spaces: &[Url], options: &Options) {
         let set = FeedSet::new(&self.documents, url_spaces);
-        let mut checker = SetChecker::new(&set);
-        for rule in rules::RULES {
-            if options.levels.enabled_anywhere(rule) {
+        // Each set rule on its own thread: this phase waits for every
+        // document, so nothing else would keep the cores busy.
+        let per_rule: Vec<Vec<_>> = rules::RULES
+            .par_iter()
+            .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
+            .map(|rule| {
+                let mut checker = SetChecker::new(&set);
                 checker.run(rule);
-            }
-        }
-        let findings = checker.into_findings();
-        self.add_set_findings(findings, options);
+                checker.into_findings()
+            })
+            .collect();
+        self.add_set_findings(per_rule.into_iter().flatten().collect(), options);
     }
 
     /// Findings about the set, at the level of their primary document.
@@ -529,14 +534,19 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                 None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
                 Some(kind) => {
                     let feed = FeedDoc::new(&xml, kind, url.as_ref());
-                    let mut checker = Checker::new(&feed);
-                    for rule in rules::RULES {
-                        if level_of(rule).is_some() {
-                            checker.run(rule);
-                        }
-                    }
-                    findings = checker.into_findings();
-                    summary = Some(DocSummary::of(&feed, &source));
+                    let enabled: Vec<&'static Rule> = rules::RULES
+                        .iter()
+                        .copied()
+                        .filter(|rule| level_of(rule).is_some())
+                        .collect();
+                    let large = source.text().len() >= LARGE_DOCUMENT;
+                    let (found, summarized) = feed::both(
+                        large,
+                        || rules::check_document(&feed, &enabled, large),
+                        || DocSummary::of(&feed, &source),
+                    );
+                    findings = found;
+                    summary = Some(summarized);
                     suppressions = suppress::gather(&feed.everywhere.suppressions);
                 }
             },

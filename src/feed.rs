@@ -3,8 +3,7 @@
 //! targets, and its feed-history markers.
 
 use std::ops::Range;
-
-use std::cell::RefCell;
+use std::sync::{Mutex, PoisonError};
 
 use roxmltree::{Attribute, Document, Node, NodeId};
 use url::Url;
@@ -270,8 +269,9 @@ pub struct FeedDoc<'a, 'input> {
     /// What the rules look at anywhere in the document, gathered in one
     /// pass over its nodes so that no rule walks the whole tree again.
     pub everywhere: Gathered<'a, 'input>,
-    /// The base URI made by each element that carries an `xml:base`.
-    bases: RefCell<FastMap<NodeId, Base>>,
+    /// The base URI made by each element that carries an `xml:base`
+    /// (behind a lock: a large document's rules run on several threads).
+    bases: Mutex<FastMap<NodeId, Base>>,
     /// Where the first `self` link is in `links`: asked for per link, so
     /// found once (a head may hold 100,000 links).
     self_index: Option<usize>,
@@ -367,6 +367,30 @@ impl<'a, 'input> Gathered<'a, 'input> {
     }
 }
 
+/// Documents at least this large are read on all cores: the pass over all
+/// nodes beside the pass over the head section, and the rules beside the
+/// summary and each other. Below it, the documents of a run keep the cores
+/// busy and splitting one would only add overhead.
+pub const LARGE_DOCUMENT: usize = 1024 * 1024;
+
+/// Runs two closures, on two threads for a large document.
+pub fn both<A: Send, B: Send>(large: bool, a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    if large {
+        rayon::join(a, b)
+    } else {
+        (a(), b())
+    }
+}
+
+/// The head section's children that the rules read.
+#[derive(Default)]
+struct HeadParts<'a, 'input> {
+    links: Vec<Link<'a, 'input>>,
+    complete: Vec<Node<'a, 'input>>,
+    archive: Vec<Node<'a, 'input>>,
+    entries: Vec<Entry<'a, 'input>>,
+}
+
 impl<'a, 'input> FeedDoc<'a, 'input> {
     pub fn new(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
         let root = xml.root_element();
@@ -387,26 +411,41 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             complete: Vec::new(),
             archive: Vec::new(),
             entries: Vec::new(),
-            everywhere: Gathered::of(xml),
-            bases: RefCell::new(FastMap::default()),
+            everywhere: Gathered::default(),
+            bases: Mutex::new(FastMap::default()),
             self_index: None,
         };
-        if let Some(head) = head {
-            for child in head.children().filter(Node::is_element) {
-                if is_atom_link(child) {
-                    let link = doc.link(child);
-                    doc.links.push(link);
-                } else if is(child, FH_NS, "complete") {
-                    doc.complete.push(child);
-                } else if is(child, FH_NS, "archive") {
-                    doc.archive.push(child);
-                } else if let Some(entry) = Entry::of(kind, child) {
-                    doc.entries.push(entry);
-                }
+        let large = xml.input_text().len() >= LARGE_DOCUMENT;
+        let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
+        let HeadParts {
+            links,
+            complete,
+            archive,
+            entries,
+        } = parts;
+        doc.everywhere = everywhere;
+        doc.self_index = links.iter().position(|l| l.rel == "self");
+        (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
+        doc
+    }
+
+    fn head_parts(&self) -> HeadParts<'a, 'input> {
+        let mut parts = HeadParts::default();
+        let Some(head) = self.head else {
+            return parts;
+        };
+        for child in head.children().filter(Node::is_element) {
+            if is_atom_link(child) {
+                parts.links.push(self.link(child));
+            } else if is(child, FH_NS, "complete") {
+                parts.complete.push(child);
+            } else if is(child, FH_NS, "archive") {
+                parts.archive.push(child);
+            } else if let Some(entry) = Entry::of(self.kind, child) {
+                parts.entries.push(entry);
             }
         }
-        doc.self_index = doc.links.iter().position(|l| l.rel == "self");
-        doc
+        parts
     }
 
     /// Reads an `atom:link` anywhere in the document.
@@ -452,7 +491,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let mut chain = Vec::new();
         let mut base = None;
         {
-            let cache = self.bases.borrow();
+            let cache = self.bases.lock().unwrap_or_else(PoisonError::into_inner);
             for carrier in node.ancestors().filter(|n| n.has_attribute((XML_NS, "base"))) {
                 if let Some(known) = cache.get(&carrier.id()) {
                     base = Some(known.clone());
@@ -464,7 +503,10 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let mut base = base.unwrap_or_else(|| self.url.cloned().map_or(Base::Missing, Base::Known));
         for carrier in chain.into_iter().rev() {
             base = self.resolve_base(&base, carrier);
-            self.bases.borrow_mut().insert(carrier.id(), base.clone());
+            self.bases
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(carrier.id(), base.clone());
         }
         base
     }

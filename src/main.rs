@@ -70,7 +70,9 @@ struct LintArgs {
     #[arg(long)]
     exit_zero: bool,
     /// The largest file read; larger files get a file-too-large finding.
-    #[arg(long, value_name = "BYTES", default_value_t = feedlint::DEFAULT_MAX_FILE_SIZE)]
+    /// At most 4 GiB, the XML parser's limit.
+    #[arg(long, value_name = "BYTES", default_value_t = feedlint::DEFAULT_MAX_FILE_SIZE,
+          value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     max_file_size: u64,
     /// Fetching URLs: the most documents fetched in one run.
     #[arg(long, value_name = "N", default_value_t = 100)]

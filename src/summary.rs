@@ -6,7 +6,7 @@
 use url::Url;
 
 use crate::date::{self, Instant};
-use crate::diagnostic::Span;
+use crate::diagnostic::{DocId, Span};
 use crate::feed::{child_text, start_tag, DocKind, FeedDoc, ATOM_NS, NAVIGATION_RELATIONS};
 use crate::source::Source;
 
@@ -33,7 +33,59 @@ pub struct EntrySummary {
     pub id: Box<str>,
     pub updated: Option<Instant>,
     /// The id's text.
-    pub span: Span,
+    at: Place,
+}
+
+impl EntrySummary {
+    /// Where the id's text is, in document `doc`.
+    pub fn span(&self, doc: DocId) -> Span {
+        let Place {
+            byte_start,
+            byte_end,
+            line_start,
+            column_start,
+            line_end,
+            column_end,
+        } = self.at;
+        Span {
+            doc,
+            byte_start: byte_start as usize,
+            byte_end: byte_end as usize,
+            line_start: line_start as usize,
+            column_start: column_start as usize,
+            line_end: line_end as usize,
+            column_end: column_end as usize,
+            is_primary: true,
+            label: None,
+        }
+    }
+}
+
+/// A [`Span`] in a quarter of the space, for what a run keeps of every
+/// entry. Offsets fit: roxmltree itself keeps them in 32 bits, and
+/// documents are limited to 4 GiB.
+#[derive(Debug, Clone, Copy)]
+struct Place {
+    byte_start: u32,
+    byte_end: u32,
+    line_start: u32,
+    column_start: u32,
+    line_end: u32,
+    column_end: u32,
+}
+
+impl From<Span> for Place {
+    fn from(span: Span) -> Self {
+        let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        Place {
+            byte_start: small(span.byte_start),
+            byte_end: small(span.byte_end),
+            line_start: small(span.line_start),
+            column_start: small(span.column_start),
+            line_end: small(span.line_end),
+            column_end: small(span.column_end),
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -123,18 +175,15 @@ impl DocSummary {
                 })
             })
             .collect();
-        let entries = feed
-            .entries
-            .iter()
-            .filter_map(|entry| {
-                let id = entry.id.as_ref()?;
-                Some(EntrySummary {
-                    id: id.value.into(),
-                    updated: entry.updated_at,
-                    span: span(id.range.clone()),
-                })
+        let mut entries = Vec::with_capacity(feed.entries.len());
+        entries.extend(feed.entries.iter().filter_map(|entry| {
+            let id = entry.id.as_ref()?;
+            Some(EntrySummary {
+                id: id.value.into(),
+                updated: entry.updated_at,
+                at: span(id.range.clone()).into(),
             })
-            .collect();
+        }));
         DocSummary {
             kind: feed.kind,
             root,
@@ -183,7 +232,6 @@ impl DocSummary {
             .chain(self.links.iter_mut().map(|l| &mut l.span))
             .chain(self.feed_id.iter_mut().map(|l| &mut l.span))
             .chain(self.feed_updated.iter_mut().map(|l| &mut l.span))
-            .chain(self.entries.iter_mut().map(|e| &mut e.span))
             .chain(self.tombstone_refs.iter_mut().map(|t| &mut t.span))
     }
 }

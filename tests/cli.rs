@@ -68,8 +68,9 @@ fn exit_2_on_a_missing_path_but_the_others_are_linted() {
 
 #[test]
 fn usage_errors_are_exit_2_with_one_line_naming_the_accepted_values() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--format", "xml", "."], "accepted: text, concise, json, json-lines"),
+        (&["--max-file-size", "5000000000", "."], "not in 1..=4294967295"),
         (&["--allow", "no-such-rule", "."], "unknown rule 'no-such-rule'"),
         (&["--fail-on", "fatal", "."], "accepted: error, warning, info"),
         (&["--frobnicate", "."], "unknown option '--frobnicate'"),

@@ -5,9 +5,10 @@ use crate::hash::{FastMap, FastState};
 
 use super::{rule, Checker, Rule};
 use crate::date;
-use crate::diagnostic::{shorten, DocId, Span};
+use crate::diagnostic::{shorten, DocId};
 use crate::feed::{is, DocKind, Text, AT_NS};
 use crate::set::SetChecker;
+use crate::summary::EntrySummary;
 
 pub static INVALID_DATE: Rule = rule!(
     "invalid-date", Error, Doc, Some(invalid_date),
@@ -136,14 +137,14 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     }
     let shared = || set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1);
     let entries = shared().map(|(_, summary)| summary.entries.len()).sum();
-    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &Span)> =
+    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &EntrySummary)> =
         FastMap::with_capacity_and_hasher(entries, FastState::default());
     for (doc, summary) in shared() {
         let group = set.group_of(doc);
         for entry in &summary.entries {
             let key = (group, &*entry.id, entry.updated);
-            let Some(&(first_doc, first_span)) = first_of.get(&key) else {
-                first_of.insert(key, (doc, &entry.span));
+            let Some(&(first_doc, first)) = first_of.get(&key) else {
+                first_of.insert(key, (doc, entry));
                 continue;
             };
             if first_doc == doc {
@@ -155,9 +156,9 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
                 continue; // the more recently updated document wins
             }
             cx.report(
-                SetChecker::at(&entry.span, format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", shorten(&entry.id), set.name(first_doc)))
+                SetChecker::at(&entry.span(doc), format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", shorten(&entry.id), set.name(first_doc)))
                     .label("duplicate")
-                    .secondary(first_span.clone(), format!("the copy in {}", set.name(first_doc)))
+                    .secondary(first.span(first_doc), format!("the copy in {}", set.name(first_doc)))
                     .note("RFC 5005 §4.2: duplicates are resolved by the entries' update times, then by the feed documents' update times; here both are equal or missing")
                     .help("give the documents distinct feed-level update times, or the newer copy a later atom:updated"),
             );

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{Level, Pending};
 use crate::feed::FeedDoc;
 use crate::set::SetChecker;
@@ -156,6 +158,31 @@ pub static RULES: &[&Rule] = &[
 
 pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|rule| rule.id == id)
+}
+
+/// Runs `rules` over the document, each rule on its own thread when asked
+/// (a large document). The findings come in the order of `rules` either way.
+pub fn check_document(
+    feed: &FeedDoc<'_, '_>,
+    rules: &[&'static Rule],
+    parallel: bool,
+) -> Vec<(&'static Rule, Pending)> {
+    if parallel {
+        let per_rule: Vec<Vec<_>> = rules
+            .par_iter()
+            .map(|rule| {
+                let mut checker = Checker::new(feed);
+                checker.run(rule);
+                checker.into_findings()
+            })
+            .collect();
+        return per_rule.into_iter().flatten().collect();
+    }
+    let mut checker = Checker::new(feed);
+    for rule in rules {
+        checker.run(rule);
+    }
+    checker.into_findings()
 }
 
 /// What a document rule is handed: the document, and a place to report.
