@@ -3,7 +3,7 @@
 //! targets, and its feed-history markers.
 
 use std::ops::Range;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use roxmltree::{Attribute, Document, Node, NodeId};
 use url::Url;
@@ -271,7 +271,9 @@ pub struct FeedDoc<'a, 'input> {
     pub everywhere: Gathered<'a, 'input>,
     /// The base URI made by each element that carries an `xml:base`
     /// (behind a lock: a large document's rules run on several threads).
-    bases: Mutex<FastMap<NodeId, Base>>,
+    bases: Mutex<FastMap<NodeId, Arc<Base>>>,
+    /// The base URI outside every `xml:base`: the document's URL.
+    pub document_base: Arc<Base>,
     /// Where the first `self` link is in `links`: asked for per link, so
     /// found once (a head may hold 100,000 links).
     self_index: Option<usize>,
@@ -413,6 +415,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             entries: Vec::new(),
             everywhere: Gathered::default(),
             bases: Mutex::new(FastMap::default()),
+            document_base: Arc::new(url.cloned().map_or(Base::Missing, Base::Known)),
             self_index: None,
         };
         let large = xml.input_text().len() >= LARGE_DOCUMENT;
@@ -473,19 +476,20 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                 .map(iri::without_fragment)
                 .map_err(|_| Base::Missing);
         }
-        match self.base(node) {
+        match &*self.base(node) {
             Base::Known(base) => base
                 .join(reference)
                 .map(iri::without_fragment)
-                .map_err(|_| Base::Known(base)),
-            other => Err(other),
+                .map_err(|_| Base::Known(base.clone())),
+            other => Err(other.clone()),
         }
     }
 
     /// The base URI in scope at `node`, its own `xml:base` included.
     /// Each `xml:base` is resolved once per document and remembered, so a
-    /// feed with 100,000 relative links under one `xml:base` parses it once.
-    pub fn base(&self, node: Node<'a, 'input>) -> Base {
+    /// feed with 100,000 relative links under one `xml:base` parses it once
+    /// (and shares it: the base is not copied per link).
+    pub fn base(&self, node: Node<'a, 'input>) -> Arc<Base> {
         // The elements that carry an xml:base, innermost first, down to the
         // nearest one already resolved.
         let mut chain = Vec::new();
@@ -500,9 +504,9 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                 chain.push(carrier);
             }
         }
-        let mut base = base.unwrap_or_else(|| self.url.cloned().map_or(Base::Missing, Base::Known));
+        let mut base = base.unwrap_or_else(|| self.document_base.clone());
         for carrier in chain.into_iter().rev() {
-            base = self.resolve_base(&base, carrier);
+            base = Arc::new(self.resolve_base(&base, carrier));
             self.bases
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)

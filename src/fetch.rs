@@ -233,7 +233,7 @@ fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span)> {
     summary
         .links
         .iter()
-        .filter(|l| FOLLOWED.contains(&l.rel.as_str()))
+        .filter(|l| FOLLOWED.contains(&l.rel))
         .filter_map(|l| {
             let target = l.target.clone().filter(|t| matches!(t.scheme(), "http" | "https"))?;
             Some((target, Span { doc, ..l.span.clone() }))

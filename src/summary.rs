@@ -13,7 +13,7 @@ use crate::source::Source;
 #[derive(Debug, Clone)]
 pub struct NavLink {
     /// Normalized relation: one of the RFC 5005 navigation relations.
-    pub rel: String,
+    pub rel: &'static str,
     /// The resolved target without fragment, when it resolves.
     pub target: Option<Url>,
     /// The `href` value (or the start tag when there is none).
@@ -27,10 +27,15 @@ pub struct Located<T> {
     pub span: Span,
 }
 
+/// An entry's identity and update time. A run keeps one per entry of every
+/// document, so it is small and its id lives in the document's
+/// [`DocSummary::entry_ids`] (one allocation per document, not per entry:
+/// many small long-lived allocations scattered among each freed DOM would
+/// keep its pages in use).
 #[derive(Debug, Clone)]
 pub struct EntrySummary {
-    /// `atom:id`, or the RSS `guid`.
-    pub id: Box<str>,
+    /// `atom:id`, or the RSS `guid`: a range of `entry_ids`.
+    id: (u32, u32),
     pub updated: Option<Instant>,
     /// The id's text.
     at: Place,
@@ -74,9 +79,13 @@ struct Place {
     column_end: u32,
 }
 
+/// An offset, line or column in 32 bits (see [`Place`]).
+fn small(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 impl From<Span> for Place {
     fn from(span: Span) -> Self {
-        let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         Place {
             byte_start: small(span.byte_start),
             byte_end: small(span.byte_end),
@@ -108,6 +117,8 @@ pub struct DocSummary {
     /// Feed-level update time: `atom:updated`, or RSS `lastBuildDate`.
     pub feed_updated: Option<Located<Instant>>,
     pub entries: Vec<EntrySummary>,
+    /// The entries' ids, one after the other.
+    entry_ids: String,
     /// The `ref` of every tombstone that is a child of the feed.
     pub tombstone_refs: Vec<Located<String>>,
 }
@@ -129,11 +140,13 @@ impl DocSummary {
         let links = feed
             .links
             .iter()
-            .filter(|l| NAVIGATION_RELATIONS.contains(&l.rel.as_str()))
-            .map(|l| NavLink {
-                rel: l.rel.clone(),
-                target: l.target.clone(),
-                span: span(l.span()),
+            .filter_map(|l| {
+                let rel = NAVIGATION_RELATIONS.into_iter().find(|rel| *rel == l.rel)?;
+                Some(NavLink {
+                    rel,
+                    target: l.target.clone(),
+                    span: span(l.span()),
+                })
             })
             .collect();
         let feed_updated = feed.head.and_then(|head| {
@@ -175,15 +188,22 @@ impl DocSummary {
                 })
             })
             .collect();
+        let ids = || {
+            feed.entries
+                .iter()
+                .filter_map(|entry| Some((entry, entry.id.as_ref()?)))
+        };
+        let mut entry_ids = String::with_capacity(ids().map(|(_, id)| id.value.len()).sum());
         let mut entries = Vec::with_capacity(feed.entries.len());
-        entries.extend(feed.entries.iter().filter_map(|entry| {
-            let id = entry.id.as_ref()?;
-            Some(EntrySummary {
-                id: id.value.into(),
+        for (entry, id) in ids() {
+            let start = entry_ids.len();
+            entry_ids.push_str(id.value);
+            entries.push(EntrySummary {
+                id: (small(start), small(entry_ids.len())),
                 updated: entry.updated_at,
                 at: span(id.range.clone()).into(),
-            })
-        }));
+            });
+        }
         DocSummary {
             kind: feed.kind,
             root,
@@ -195,8 +215,15 @@ impl DocSummary {
             feed_id,
             feed_updated,
             entries,
+            entry_ids,
             tombstone_refs,
         }
+    }
+
+    /// An entry's id.
+    pub fn id(&self, entry: &EntrySummary) -> &str {
+        let (start, end) = entry.id;
+        &self.entry_ids[start as usize..end as usize]
     }
 
     /// The first navigation link with this relation.

@@ -424,3 +424,44 @@ fn root_relative_links_connect_with_and_without_base_url() {
     assert_eq!(rules_of(&report), ["archive-link-dangling"]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_large_document_is_linted_on_all_threads_with_the_same_findings() {
+    // Over 1 MiB, a document's rules run in parallel with its summary and
+    // each other; the report must not depend on how the work was split.
+    let dir = scratch("large-document");
+    let path = dir.join("large.atom");
+    let mut text = String::from(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\" xml:base=\"https://example.org/\"><title>t</title><id>tag:example.org,2024:large</id><updated>2024-01-01T00:00:00Z</updated>",
+    );
+    for n in 0..4000 {
+        let nav = if n % 100 == 0 {
+            "<link rel=\"next\" href=\"page/2\"/>"
+        } else {
+            ""
+        };
+        let date = if n % 200 == 0 {
+            "2024-01-01"
+        } else {
+            "2024-01-01T00:00:00Z"
+        };
+        text.push_str(&format!(
+            "<entry><id>tag:example.org,2024:{}</id><title>t</title><updated>{date}</updated>{nav}<link href=\"posts/{n}\"/><summary>{}</summary></entry>",
+            n % 3990,
+            "s".repeat(200)
+        ));
+    }
+    text.push_str("</feed>");
+    assert!(text.len() > 1024 * 1024);
+    std::fs::write(&path, &text).unwrap();
+    let args = ["--format", "json", path.to_str().unwrap()];
+    let one = run(&args, None, &[("RAYON_NUM_THREADS", "1")]);
+    let two = run(&args, None, &[("RAYON_NUM_THREADS", "2")]);
+    assert_eq!(stdout(&one), stdout(&two));
+    let rules = rules_of(&json(&two));
+    let count = |id: &str| rules.iter().filter(|r| *r == id).count();
+    assert_eq!(count("navigation-link-in-entry"), 40, "{rules:?}");
+    assert_eq!(count("invalid-date"), 20, "{rules:?}");
+    // Ids 0-9 come twice; those whose copies both have the full date.
+    assert_eq!(count("ambiguous-duplicate-entry"), 9, "{rules:?}");
+}

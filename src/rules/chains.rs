@@ -241,11 +241,7 @@ pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
 fn archive_link_dangling(cx: &mut SetChecker) {
     let set = cx.set;
     for (_, summary) in set.feeds() {
-        for link in summary
-            .links
-            .iter()
-            .filter(|l| ARCHIVE_RELATIONS.contains(&l.rel.as_str()))
-        {
+        for link in summary.links.iter().filter(|l| ARCHIVE_RELATIONS.contains(&l.rel)) {
             let Some(target) = &link.target else { continue };
             if !set.in_url_space(target) || set.was_read(target) {
                 continue;

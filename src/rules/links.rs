@@ -133,7 +133,7 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
         // against the base of its own element.
         let base = match (is_base, node.parent_element()) {
             (true, Some(parent)) => feed.base(parent),
-            (true, None) => feed.url.cloned().map_or(Base::Missing, Base::Known),
+            (true, None) => feed.document_base.clone(),
             (false, _) => feed.base(node),
         };
         let Some((reason, help)) = unresolvable_reason(&base, value) else {

@@ -168,8 +168,11 @@ pub fn check_document(
     parallel: bool,
 ) -> Vec<(&'static Rule, Pending)> {
     if parallel {
+        // One task per rule: a few rules cost most, and each must be free
+        // to go to whichever thread is idle.
         let per_rule: Vec<Vec<_>> = rules
             .par_iter()
+            .with_max_len(1)
             .map(|rule| {
                 let mut checker = Checker::new(feed);
                 checker.run(rule);

@@ -223,6 +223,10 @@ pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
 fn navigation_link_in_entry(cx: &mut Checker) {
     let feed = cx.feed;
     for node in feed.everywhere.atom_links.iter().copied() {
+        // The relation first: most links have none of these.
+        let Some(rel) = feed::navigation_relation(node.attribute("rel")) else {
+            continue;
+        };
         let Some(container) = node.parent_element() else {
             continue;
         };
@@ -232,9 +236,6 @@ fn navigation_link_in_entry(cx: &mut Checker) {
         if !in_entry {
             continue;
         }
-        let Some(rel) = feed::navigation_relation(node.attribute("rel")) else {
-            continue;
-        };
         let link = feed.link(node);
         cx.report(
             Checker::at(

@@ -503,7 +503,10 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
             .collect();
         let ids: FastSet<&str> = documents
             .iter()
-            .flat_map(|d| set.summary(*d).entries.iter().map(|e| &*e.id))
+            .flat_map(|d| {
+                let summary = set.summary(*d);
+                summary.entries.iter().map(|e| summary.id(e))
+            })
             .collect();
         for doc in &documents {
             for reference in set
