@@ -94,6 +94,13 @@ pub fn is_atom_link(node: Node<'_, '_>) -> bool {
     is(node, ATOM_NS, "link")
 }
 
+/// Whether an element has an `xml:base`; the local name is compared first,
+/// as it rarely matches (this is asked for every ancestor of every link).
+fn carries_base(node: Node<'_, '_>) -> bool {
+    node.attributes()
+        .any(|a| a.name() == "base" && a.namespace() == Some(XML_NS))
+}
+
 /// The start tag of an element (`<name ...>`), where findings about the
 /// element point: never the whole subtree.
 pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
@@ -496,7 +503,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let mut base = None;
         {
             let cache = self.bases.lock().unwrap_or_else(PoisonError::into_inner);
-            for carrier in node.ancestors().filter(|n| n.has_attribute((XML_NS, "base"))) {
+            for carrier in node.ancestors().filter(|n| carries_base(*n)) {
                 if let Some(known) = cache.get(&carrier.id()) {
                     base = Some(known.clone());
                     break;
