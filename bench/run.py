@@ -11,8 +11,8 @@ run:
 - a parse-only pass with roxmltree (bench/parse_only.rs: the floor for a
   DOM-based linter), at the same thread count as feedlint,
 
-and prints the ratios and peak memory (GNU time). Each measurement is the
-median of --runs runs (default 5). Options: --threads N (default: all
+and prints the ratios and peak memory (GNU time). Each measurement is the median of
+--runs runs (default 5), the three commands taking turns. Options: --threads N (default: all
 cores), --runs N, --keep (reuse an existing corpus).
 """
 
@@ -23,6 +23,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,16 +100,28 @@ def generate(feeds=200, per_feed=10, entries=40):
         out.write("</feed>\n")
     return feeds * per_feed, total
 
-def measure(command, runs, env):
-    """Median wall seconds and the largest peak RSS (MiB) over runs."""
-    times, peaks = [], []
+def run_once(command, env):
+    """Wall seconds (perf_counter: GNU time's own clock rounds to 10 ms) and
+    peak RSS in MiB (GNU time, which starts the command from a small process:
+    a child forked from Python would count Python's memory too)."""
+    started = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%x %M", *command], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seconds = time.perf_counter() - started
+    status, peak = result.stderr.strip().splitlines()[-1].split()
+    if status not in ("0", "1"):
+        sys.exit(f"{command[0]} exited with {status}")
+    return seconds, int(peak) / 1024
+
+def measure(commands, runs, env):
+    """Median wall seconds and the largest peak RSS of each command. The
+    commands take turns, run after run, so that a slow spell of a shared
+    machine falls on all of them alike."""
+    results = [[] for _ in commands]
     for _ in range(runs):
-        result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        last = result.stderr.strip().splitlines()[-1].split()
-        times.append(float(last[0]))
-        peaks.append(int(last[1]) / 1024)
-    return statistics.median(times), max(peaks)
+        for i, command in enumerate(commands):
+            results[i].append(run_once(command, env))
+    return [(statistics.median(t for t, _ in r), max(m for _, m in r)) for r in results]
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -135,10 +148,12 @@ def main():
     print(f"machine: {os.cpu_count()} cores; feedlint and parse-only on {args.threads} thread(s); median of {args.runs} runs\n")
     rows = []
     for label, target in [("2,000 feeds", [str(CORPUS)]), ("100 MB feed", [str(BIG)])]:
-        lint = measure([str(feedlint), "--format", "json", "--exit-zero", *target], args.runs, env)
-        floor = measure([str(parse_only), *target], args.runs, env)
         xml_targets = files if label.startswith("2,000") else [str(BIG)]
-        xmllint = measure(["xmllint", "--noout", "--huge", *xml_targets], args.runs, env)
+        lint, floor, xmllint = measure([
+            [str(feedlint), "--format", "json", "--exit-zero", *target],
+            [str(parse_only), *target],
+            ["xmllint", "--noout", "--huge", *xml_targets],
+        ], args.runs, env)
         rows.append((label, lint, floor, xmllint))
     print(f"{'':14}{'feedlint':>16}{'parse-only':>16}{'xmllint':>16}{'vs xmllint':>12}{'vs parse':>10}")
     for label, lint, floor, xmllint in rows:
