@@ -205,9 +205,14 @@ impl Report {
         let set = FeedSet::new(&self.documents, url_spaces);
         // Each set rule on its own thread: this phase waits for every
         // document, so nothing else would keep the cores busy.
-        let per_rule: Vec<Vec<_>> = rules::RULES
-            .par_iter()
+        let enabled: Vec<&'static Rule> = rules::RULES
+            .iter()
+            .copied()
             .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
+            .collect();
+        let per_rule: Vec<Vec<_>> = enabled
+            .par_iter()
+            .with_max_len(1)
             .map(|rule| {
                 let mut checker = SetChecker::new(&set);
                 checker.run(rule);

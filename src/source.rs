@@ -159,7 +159,8 @@ impl Source {
 
 /// Turns byte ranges of one document into [`Span`]s. Cheapest when asked in
 /// document order; any order costs at most a short scan per offset once the
-/// text up to it has been scanned.
+/// text up to it has been scanned. It holds the source's lock: ask the
+/// `Source` itself for nothing while one is alive.
 pub struct Locator<'s> {
     text: &'s str,
     marks: MutexGuard<'s, Marks>,
