@@ -28,8 +28,8 @@ pub struct Located<T> {
 }
 
 /// An entry's identity and update time. A run keeps one per entry of every
-/// document, so it is small and its id lives in the document's
-/// [`DocSummary::entry_ids`] (one allocation per document, not per entry:
+/// document, so it is small and its id lives in the `entry_ids` of its
+/// document's summary (one allocation per document, not per entry:
 /// many small long-lived allocations scattered among each freed DOM would
 /// keep its pages in use).
 #[derive(Debug, Clone)]
