@@ -9,13 +9,13 @@ use url::Url;
 use crate::config::Levels;
 use crate::diagnostic::{Diagnostic, Level, Pending, Span};
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::rules::xml::{FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
+use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
 use crate::set::{FeedSet, SetChecker};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
 use crate::suppress::{self, Suppression};
-use crate::xml::{self, ErrorPos};
+use crate::xml;
 
 /// What a run is told besides the paths.
 #[derive(Debug, Clone, Default)]
@@ -41,7 +41,7 @@ impl Options {
         if self.max_file_size == 0 {
             DEFAULT_MAX_FILE_SIZE
         } else {
-            // roxmltree keeps offsets in 32 bits.
+            // The parser keeps offsets in 32 bits.
             self.max_file_size.min(u64::from(u32::MAX))
         }
     }
@@ -526,14 +526,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
         match xml::parse(source.text()) {
-            Err(error) => {
-                let offset = match error.at {
-                    ErrorPos::Offset(offset) => offset,
-                    ErrorPos::LineCol(line, column) => source.offset_of(line, column),
-                    ErrorPos::End => source.text().len(),
-                };
-                findings.push((&XML_MALFORMED, malformed(&source, offset, error.message)));
-            }
+            Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
             Ok(xml) => match DocKind::of_root(xml.root_element()) {
                 None if !explicit => return None,
                 None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
@@ -551,6 +544,10 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         || DocSummary::of(&feed, &source),
                     );
                     findings = found;
+                    findings.extend(
+                        xml.unread_entity()
+                            .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
+                    );
                     summary = Some(summarized);
                     suppressions = suppress::gather(&feed.everywhere.suppressions);
                 }
@@ -596,7 +593,26 @@ fn malformed(source: &Source, offset: usize, message: String) -> Pending {
         .note("no other rule runs on a document that does not parse")
 }
 
-fn unknown_document(xml: &roxmltree::Document) -> Pending {
+fn unread_entity(unread: &xml::UnreadEntity) -> Pending {
+    let name = &unread.name;
+    let (message, help) = if unread.declared_external {
+        (
+            format!("the external entity \"&{name};\" is not read: feedlint never reads files or URLs an entity names, so its text is not checked"),
+            "put the text in the document itself, or in an internal entity",
+        )
+    } else {
+        (
+            format!("\"&{name};\" is not expanded: it is not declared in the document, and the external DTD or parameter entity that may declare it is not read"),
+            "declare the entity in the internal subset (<!DOCTYPE ... [<!ENTITY ...>]>), or write the character as a reference such as &#233;",
+        )
+    };
+    Pending::new(unread.range.clone(), message)
+        .label("not expanded")
+        .note("the rest of the document is linted; text that uses the entity is read without it, and only the first such reference is reported")
+        .help(help)
+}
+
+fn unknown_document(xml: &xml::Document) -> Pending {
     let root = xml.root_element();
     let name = root.tag_name();
     let what = match name.namespace() {

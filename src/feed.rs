@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use roxmltree::{Attribute, Document, Node, NodeId};
+use crate::xml::{Attribute, Document, Node, NodeId};
 use url::Url;
 
 use crate::date::{self, Instant};
@@ -104,11 +104,7 @@ fn carries_base(node: Node<'_, '_>) -> bool {
 /// The start tag of an element (`<name ...>`), where findings about the
 /// element point: never the whole subtree.
 pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
-    let range = node.range();
-    let text = node.document().input_text();
-    let from = node.attributes().next_back().map_or(range.start, |a| a.range().end);
-    let end = text[from..range.end].find('>').map_or(range.end, |i| from + i + 1);
-    range.start..end
+    node.start_tag()
 }
 
 /// The value of an attribute, without its quotes.

@@ -202,13 +202,21 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 /// Turns the bytes of an XML document into UTF-8 text, as XML 1.0 Appendix F
 /// describes: a byte order mark wins, then UTF-16 detected from the first
 /// characters, then the encoding named in the XML declaration, else UTF-8.
+/// A declaration that contradicts the byte order mark or the detected
+/// UTF-16 is a fatal error (XML 1.0 §4.3.3).
+///
+/// Encoding names are XML's (the IANA charset names), not a web browser's:
+/// ISO-8859-1 is decoded as ISO-8859-1 (byte 0x85 is U+0085, not the
+/// windows-1252 "…" a browser would show) and US-ASCII admits no byte
+/// above 0x7F. Other names are looked up as encoding_rs knows them.
 ///
 /// On failure the error still comes with the best text that could be made
 /// (so that the finding can show where the problem is).
 pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
     if let Some((encoding, bom_len)) = Encoding::for_bom(&bytes) {
         bytes.drain(..bom_len);
-        return transcode(encoding, bytes);
+        let text = transcode(encoding, bytes)?;
+        return agrees_with_declaration(text, encoding, "its byte order mark");
     }
     // Without a byte order mark, "<" and an ASCII character as 16-bit units
     // (XML 1.0 Appendix F looks for "<?"; a document without declaration
@@ -219,9 +227,10 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
         _ => None,
     };
     if let Some(encoding) = utf16 {
-        return transcode(encoding, bytes);
+        let text = transcode(encoding, bytes)?;
+        return agrees_with_declaration(text, encoding, "its first bytes");
     }
-    let declared = declared_encoding(&bytes);
+    let declared = declared_encoding(&bytes).map(|(label, _)| label.to_owned());
     let Some(label) = declared else {
         return transcode(encoding_rs::UTF_8, bytes);
     };
@@ -229,16 +238,83 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Err((text, DecodeError { offset: 0, message }))
     };
-    match Encoding::for_label(label.as_bytes()) {
-        Some(encoding) if encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE => fail(format!(
+    match XmlEncoding::for_label(&label) {
+        Some(XmlEncoding::Latin1) => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
+        Some(XmlEncoding::Ascii) => match bytes.iter().position(|b| !b.is_ascii()) {
+            None => Ok(String::from_utf8(bytes).expect("ASCII is UTF-8")),
+            Some(offset) => {
+                let message = format!(
+                    "byte 0x{:02X} at byte {offset} is not US-ASCII, the encoding the XML declaration names (declare the file's real encoding, or write the character as a reference such as &#233;)",
+                    bytes[offset]
+                );
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                Err((text, DecodeError { offset, message }))
+            }
+        },
+        Some(XmlEncoding::Utf16) => fail(format!(
             "the XML declaration names encoding \"{label}\", but the document is not UTF-16 (it has no byte order mark and its first characters are single bytes)"
         )),
-        Some(encoding) if encoding == encoding_rs::REPLACEMENT || encoding == encoding_rs::X_USER_DEFINED => {
+        Some(XmlEncoding::Other(encoding)) if encoding == encoding_rs::REPLACEMENT || encoding == encoding_rs::X_USER_DEFINED => {
             fail(format!("unsupported encoding \"{label}\" in the XML declaration"))
         }
-        Some(encoding) => transcode(encoding, bytes),
+        Some(XmlEncoding::Other(encoding)) => transcode(encoding, bytes),
         None => fail(format!("unknown encoding \"{label}\" in the XML declaration")),
     }
+}
+
+/// An encoding as an XML declaration names it.
+enum XmlEncoding {
+    /// ISO-8859-1 itself, which the web platform reads as windows-1252.
+    Latin1,
+    Ascii,
+    /// UTF-16 in either byte order (and UCS-2, its subset).
+    Utf16,
+    Other(&'static Encoding),
+}
+
+impl XmlEncoding {
+    fn for_label(label: &str) -> Option<XmlEncoding> {
+        let lower = label.trim().to_ascii_lowercase();
+        let encoding = match lower.as_str() {
+            "iso-8859-1" | "iso_8859-1" | "iso_8859-1:1987" | "latin1" | "l1" | "iso-ir-100" | "cp819" | "ibm819"
+            | "csisolatin1" => XmlEncoding::Latin1,
+            "us-ascii" | "ascii" | "us" | "ansi_x3.4-1968" | "ansi_x3.4-1986" | "iso-ir-6" | "iso646-us" | "cp367"
+            | "ibm367" | "csascii" => XmlEncoding::Ascii,
+            "iso-10646-ucs-2" | "ucs-2" | "csunicode" => XmlEncoding::Utf16,
+            _ => match Encoding::for_label(lower.as_bytes())? {
+                e if e == encoding_rs::UTF_16LE || e == encoding_rs::UTF_16BE => XmlEncoding::Utf16,
+                e => XmlEncoding::Other(e),
+            },
+        };
+        Some(encoding)
+    }
+}
+
+/// A document whose encoding is known from its first bytes may still
+/// declare one: the declaration must name the same (XML 1.0 §4.3.3).
+fn agrees_with_declaration(
+    text: String,
+    encoding: &'static Encoding,
+    known_from: &str,
+) -> Result<String, (String, DecodeError)> {
+    let Some((label, offset)) = declared_encoding(text.as_bytes()) else {
+        return Ok(text);
+    };
+    let is_utf16 = encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE;
+    let agrees = match XmlEncoding::for_label(label) {
+        Some(XmlEncoding::Utf16) => is_utf16,
+        Some(XmlEncoding::Other(declared)) => declared == encoding,
+        _ => false,
+    };
+    if agrees {
+        return Ok(text);
+    }
+    let message = format!(
+        "the XML declaration names encoding \"{label}\", but {known_from} say{} the document is {} (XML 1.0 §4.3.3: a fatal error)",
+        if known_from.ends_with('s') { "" } else { "s" },
+        if is_utf16 { "UTF-16" } else { encoding.name() }
+    );
+    Err((text, DecodeError { offset, message }))
 }
 
 /// UTF-8 is checked in place, without a copy: the text of a 100 MB feed is
@@ -272,19 +348,21 @@ fn transcode(encoding: &'static Encoding, bytes: Vec<u8>) -> Result<String, (Str
     Ok(text)
 }
 
-/// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration.
-fn declared_encoding(bytes: &[u8]) -> Option<String> {
+/// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration,
+/// and its offset.
+fn declared_encoding(bytes: &[u8]) -> Option<(&str, usize)> {
     let head = &bytes[..bytes.len().min(512)];
     if !head.starts_with(b"<?xml") {
         return None;
     }
     let end = head.windows(2).position(|w| w == b"?>")?;
     let decl = std::str::from_utf8(&head[..end]).ok()?;
-    let rest = &decl[decl.find("encoding")? + "encoding".len()..];
-    let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+    let name = decl.find("encoding")? + "encoding".len();
+    let rest = decl[name..].trim_start().strip_prefix('=')?.trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let value = &rest[1..];
-    Some(value[..value.find(quote)?].to_owned())
+    let offset = decl.len() - value.len();
+    Some((&value[..value.find(quote)?], offset))
 }
 
 #[cfg(test)]
@@ -338,6 +416,43 @@ mod tests {
             let offset = offsets[i * 7919 % offsets.len()];
             assert_eq!(shuffled.line_col(offset), expected(offset), "{offset}");
         }
+    }
+
+    #[test]
+    fn xml_encoding_names_are_not_web_labels() {
+        // ISO-8859-1 is not windows-1252: 0x85 is the C1 control NEL.
+        let latin1 = b"<?xml version='1.0' encoding='ISO-8859-1'?><a>\x85</a>";
+        assert!(decode(latin1.to_vec()).unwrap().contains("<a>\u{85}</a>"));
+        let declared = b"<?xml version='1.0' encoding='windows-1252'?><a>\x85</a>";
+        assert!(decode(declared.to_vec()).unwrap().contains("<a>\u{2026}</a>"));
+        // US-ASCII admits no 8-bit byte, and the finding points at it.
+        let ascii = b"<?xml version='1.0' encoding='US-ASCII'?><a>caf\xE9</a>";
+        let (_, error) = decode(ascii.to_vec()).unwrap_err();
+        assert_eq!(error.offset, ascii.len() - 5);
+        assert!(error.message.contains("byte 0xE9"), "{}", error.message);
+    }
+
+    #[test]
+    fn a_declaration_contradicting_the_byte_order_mark_is_fatal() {
+        let text = b"\xEF\xBB\xBF<?xml version='1.0' encoding='iso-8859-1'?><x/>";
+        let (decoded, error) = decode(text.to_vec()).unwrap_err();
+        assert_eq!(&decoded[error.offset..error.offset + 10], "iso-8859-1");
+        assert!(error.message.contains("byte order mark"), "{}", error.message);
+        assert!(decode(b"\xEF\xBB\xBF<?xml version='1.0' encoding='UTF-8'?><x/>".to_vec()).is_ok());
+        let mut utf16: Vec<u8> = vec![0xFE, 0xFF];
+        utf16.extend(
+            "<?xml version='1.0' encoding='utf-8'?><x/>"
+                .encode_utf16()
+                .flat_map(u16::to_be_bytes),
+        );
+        assert!(decode(utf16).is_err());
+        let mut utf16: Vec<u8> = vec![0xFE, 0xFF];
+        utf16.extend(
+            "<?xml version='1.0' encoding='UTF-16'?><x/>"
+                .encode_utf16()
+                .flat_map(u16::to_be_bytes),
+        );
+        assert!(decode(utf16).is_ok());
     }
 
     #[test]

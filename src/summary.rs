@@ -67,7 +67,7 @@ impl EntrySummary {
 }
 
 /// A [`Span`] in a quarter of the space, for what a run keeps of every
-/// entry. Offsets fit: roxmltree itself keeps them in 32 bits, and
+/// entry. Offsets fit: the parser itself keeps them in 32 bits, and
 /// documents are limited to 4 GiB.
 #[derive(Debug, Clone, Copy)]
 struct Place {

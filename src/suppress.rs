@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use roxmltree::Node;
+use crate::xml::Node;
 
 use crate::diagnostic::{Diagnostic, DocId, Pending};
 use crate::rules;

@@ -136,7 +136,7 @@ fn quadratic_entity_blowup() {
 
 #[test]
 fn external_entity_is_not_loaded() {
-    let run = check(&committed("external-entity.atom"), "error[xml-malformed]");
+    let run = check(&committed("external-entity.atom"), "info[external-dtd-not-read]");
     assert!(!run.stdout.contains("root:"), "{}", run.stdout);
 }
 
@@ -154,12 +154,15 @@ fn deep_nesting() {
 }
 
 #[test]
-fn two_hundred_megabytes_of_attributes() {
+fn millions_of_attributes_on_one_element() {
+    // 32 MB of distinct attributes on the root: well-formed XML, read in
+    // linear time (duplicates are found by hashing, not by comparing each
+    // attribute with all before it).
     let path = generated("attributes.atom", |out| {
         out.write_all(b"<feed xmlns=\"http://www.w3.org/2005/Atom\"").unwrap();
         let mut written = 0;
         let mut n = 0u64;
-        while written < 200 * 1024 * 1024 {
+        while written < 32 * 1024 * 1024 {
             let attribute = format!(" a{n}=\"v\"");
             written += attribute.len();
             out.write_all(attribute.as_bytes()).unwrap();
@@ -167,7 +170,8 @@ fn two_hundred_megabytes_of_attributes() {
         }
         out.write_all(b"><title>t</title></feed>").unwrap();
     });
-    check(&path, "more than 64 attributes");
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("attributes.atom:"), "{}", run.stdout);
 }
 
 #[test]
@@ -192,7 +196,7 @@ fn utf16_without_declaration() {
 
 #[test]
 fn nul_bytes() {
-    check(&committed("nul-bytes.atom"), "a non-XML character '\\0'");
+    check(&committed("nul-bytes.atom"), "U+0000 is not a character XML allows");
 }
 
 #[test]

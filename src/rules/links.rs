@@ -38,7 +38,7 @@ pub static INVALID_IRI: Rule = rule!(
     spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
 );
 
-fn describe(attribute: &roxmltree::Attribute) -> String {
+fn describe(attribute: &crate::xml::Attribute) -> String {
     match attribute.namespace() {
         Some(XML_NS) => "xml:base".to_owned(),
         _ => attribute.name().to_owned(),

@@ -1,7 +1,7 @@
 //! `fh:complete` and `fh:archive` (RFC 5005 §2, §4) and what they may be
 //! combined with.
 
-use roxmltree::Node;
+use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
 use crate::feed::{self, start_tag, FeedDoc, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};

@@ -95,6 +95,7 @@ pub(crate) use rule;
 /// Every rule, in the order of the catalog.
 pub static RULES: &[&Rule] = &[
     &xml::XML_MALFORMED,
+    &xml::EXTERNAL_DTD_NOT_READ,
     &xml::UNKNOWN_DOCUMENT,
     &xml::FILE_TOO_LARGE,
     &markers::FH_MARKER_MISPLACED,

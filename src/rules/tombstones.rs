@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use roxmltree::Node;
+use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
 use crate::date::{self, Instant};

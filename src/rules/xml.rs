@@ -9,6 +9,12 @@ pub static XML_MALFORMED: Rule = rule!(
     spec: "XML 1.0 §2.1; Namespaces in XML §7; RFC 6721 §4",
 );
 
+pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
+    "external-dtd-not-read", Info, Doc, None,
+    summary: "an entity reference could not be expanded: its declaration is in an external DTD or entity feedlint does not read",
+    spec: "XML 1.0 §4.1 (WFC and VC: Entity Declared), §5.1",
+);
+
 pub static UNKNOWN_DOCUMENT: Rule = rule!(
     "unknown-document", Info, Doc, None,
     summary: "a file named on the command line is not a feed or Deleted Entry Document",

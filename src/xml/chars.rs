@@ -1,0 +1,215 @@
+//! Character classes of XML 1.0 (fifth edition) §2.2 and §2.3, with ASCII
+//! answered from a table: nearly every name in a feed is ASCII.
+
+/// Bit in [`ASCII`]: may start a name.
+const START: u8 = 1;
+/// Bit in [`ASCII`]: may continue a name.
+const NAME: u8 = 2;
+/// Bit in [`ASCII`]: white space (`S`, production [3]).
+const SPACE: u8 = 4;
+/// Bit in [`ASCII`]: a public identifier character (production [13]).
+const PUBID: u8 = 8;
+
+static ASCII: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        let mut bits = 0;
+        if c.is_ascii_alphabetic() || c == b'_' || c == b':' {
+            bits |= START | NAME;
+        }
+        if c.is_ascii_digit() || c == b'-' || c == b'.' {
+            bits |= NAME;
+        }
+        if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+            bits |= SPACE;
+        }
+        if c.is_ascii_alphanumeric()
+            || matches!(c, b' ' | b'\r' | b'\n')
+            || matches!(
+                c,
+                b'-' | b'\''
+                    | b'('
+                    | b')'
+                    | b'+'
+                    | b','
+                    | b'.'
+                    | b'/'
+                    | b':'
+                    | b'='
+                    | b'?'
+                    | b';'
+                    | b'!'
+                    | b'*'
+                    | b'#'
+                    | b'@'
+                    | b'$'
+                    | b'_'
+                    | b'%'
+            )
+        {
+            bits |= PUBID;
+        }
+        table[b] = bits;
+        b += 1;
+    }
+    table
+};
+
+#[inline]
+pub fn is_space(b: u8) -> bool {
+    b < 128 && ASCII[b as usize] & SPACE != 0
+}
+
+#[inline]
+pub fn is_pubid(b: u8) -> bool {
+    b < 128 && ASCII[b as usize] & PUBID != 0
+}
+
+/// `NameStartChar` (production [4]).
+#[inline]
+pub fn is_name_start(c: char) -> bool {
+    if c.is_ascii() {
+        return ASCII[c as usize] & START != 0;
+    }
+    matches!(c as u32,
+        0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x2FF | 0x370..=0x37D | 0x37F..=0x1FFF | 0x200C..=0x200D
+        | 0x2070..=0x218F | 0x2C00..=0x2FEF | 0x3001..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFFD
+        | 0x10000..=0xEFFFF)
+}
+
+/// `NameChar` (production [4a]).
+#[inline]
+pub fn is_name_char(c: char) -> bool {
+    if c.is_ascii() {
+        return ASCII[c as usize] & NAME != 0;
+    }
+    is_name_start(c) || matches!(c as u32, 0xB7 | 0x300..=0x36F | 0x203F..=0x2040)
+}
+
+/// Whether a code point is a `Char` (production [2]).
+pub fn is_xml_char(code: u32) -> bool {
+    matches!(code, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
+
+/// Length in bytes of the name at the start of `s` (0 if none). `colons`
+/// counts the colons in it.
+#[inline]
+pub fn name_len(s: &str, colons: &mut usize) -> usize {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    // ASCII first, byte by byte; the rest by decoding.
+    while let Some(&b) = bytes.get(i) {
+        if b < 128 {
+            let bits = ASCII[b as usize];
+            let ok = if i == 0 { bits & START != 0 } else { bits & NAME != 0 };
+            if !ok {
+                return i;
+            }
+            if b == b':' {
+                *colons += 1;
+            }
+            i += 1;
+        } else {
+            let c = s[i..].chars().next().expect("a character at a char boundary");
+            let ok = if i == 0 { is_name_start(c) } else { is_name_char(c) };
+            if !ok {
+                return i;
+            }
+            i += c.len_utf8();
+        }
+    }
+    i
+}
+
+/// Length of the `Nmtoken` (production [7]) at the start of `s`.
+pub fn nmtoken_len(s: &str) -> usize {
+    s.char_indices()
+        .find(|(_, c)| !is_name_char(*c))
+        .map_or(s.len(), |(i, _)| i)
+}
+
+/// Whether `s` is a `Name`.
+pub fn is_name(s: &str) -> bool {
+    let mut colons = 0;
+    !s.is_empty() && name_len(s, &mut colons) == s.len()
+}
+
+/// The first byte of `bytes` that is not a `Char`: a C0 control other than
+/// tab, line feed and carriage return, or U+FFFE / U+FFFF (the text is
+/// valid UTF-8, so surrogates cannot occur). Also tells whether the text
+/// holds a carriage return, which needs line-end handling.
+///
+/// Eight bytes at a time: a word is looked at byte by byte only if one of
+/// its bytes is below 0x20 or is 0xEF (the lead byte of U+FFFE and U+FFFF).
+pub fn find_invalid_char(bytes: &[u8]) -> (Option<usize>, bool) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut has_cr = false;
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+        // Some byte < 0x20, or some byte == 0xEF (exact for "any").
+        let below_space = w.wrapping_sub(LOW * 0x20) & !w & HIGH;
+        let x = w ^ (LOW * 0xEF);
+        let is_ef = x.wrapping_sub(LOW) & !x & HIGH;
+        if below_space | is_ef != 0 {
+            for i in at..at + 8 {
+                match check_byte(bytes, i, &mut has_cr) {
+                    Ok(()) => {}
+                    Err(bad) => return (Some(bad), has_cr),
+                }
+            }
+        }
+        at += 8;
+    }
+    for i in at..bytes.len() {
+        if let Err(bad) = check_byte(bytes, i, &mut has_cr) {
+            return (Some(bad), has_cr);
+        }
+    }
+    (None, has_cr)
+}
+
+#[inline]
+fn check_byte(bytes: &[u8], i: usize, has_cr: &mut bool) -> Result<(), usize> {
+    match bytes[i] {
+        b'\r' => *has_cr = true,
+        b'\t' | b'\n' => {}
+        0..=0x1F => return Err(i),
+        0xEF if bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) => return Err(i),
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let mut colons = 0;
+        assert_eq!(name_len("a:b-c.d>", &mut colons), 7);
+        assert_eq!(colons, 1);
+        assert_eq!(name_len("-a", &mut colons), 0);
+        assert_eq!(name_len("été x", &mut colons), "été".len());
+        assert!(!is_name("1a"));
+        assert!(is_name("\u{10000}"));
+        assert!(!is_name("a\u{3000}"));
+    }
+
+    #[test]
+    fn invalid_chars_are_found_in_every_lane() {
+        for at in 0..20 {
+            let mut text = "x".repeat(20).into_bytes();
+            text[at] = 0x01;
+            assert_eq!(find_invalid_char(&text), (Some(at), false));
+        }
+        let text = "aaaaaaa\u{FFFF}bbbb".as_bytes();
+        assert_eq!(find_invalid_char(text).0, Some(7));
+        assert_eq!(find_invalid_char("é\t\r\n\u{FFFD}\u{EFFF}".as_bytes()), (None, true));
+    }
+}

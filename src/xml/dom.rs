@@ -1,0 +1,480 @@
+//! The parsed document: a compact tree of byte ranges into the input.
+//!
+//! Nodes are kept in document order in one vector, so a subtree is a run of
+//! consecutive nodes and an element's first child, if any, is the node right
+//! after it. Strings are ranges: into the input when the value is written
+//! there as it is, into one arena otherwise (values with references, line
+//! ends to normalize, or text from entity replacement). White space alone
+//! between markup is not kept as a node: no rule reads it, and in an
+//! indented feed it would be a third of the nodes.
+
+use std::ops::Range;
+
+/// A string held by the document: a range of the input or of the arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Str {
+    pub start: u32,
+    pub end: u32,
+    pub in_arena: bool,
+}
+
+impl Str {
+    pub fn input(range: Range<usize>) -> Str {
+        Str {
+            start: range.start as u32,
+            end: range.end as u32,
+            in_arena: false,
+        }
+    }
+}
+
+/// An element's or attribute's name: namespace (0: none) and local name.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NameData {
+    pub namespace: u32,
+    pub local: Str,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Kind {
+    Root,
+    Element {
+        name: u32,
+        /// This element's attributes in `Document::attributes`.
+        attributes_start: u32,
+        attributes_end: u32,
+    },
+    Text(Str),
+    Comment(Str),
+    ProcessingInstruction,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct NodeData {
+    /// What the node covers in the input: an element from its `<` through
+    /// its end tag. A node made by an entity reference covers the reference.
+    pub start: u32,
+    pub end: u32,
+    pub parent: u32,
+    /// [`NONE`] for the last child.
+    pub next_sibling: u32,
+    pub kind: Kind,
+}
+
+pub(super) const NONE: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct AttributeData {
+    pub name: u32,
+    pub value: Str,
+    /// `name="value"` in the input; for a value defaulted by an attribute-list
+    /// declaration, the default's literal in the internal subset.
+    pub start: u32,
+    pub value_start: u32,
+    pub value_end: u32,
+    /// Written in the start tag, not defaulted.
+    pub specified: bool,
+}
+
+/// The first reference to an entity feedlint could not expand because its
+/// declaration, if any, is in a part of the DTD it does not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadEntity {
+    pub name: String,
+    pub range: Range<usize>,
+    /// The entity is declared as external (its text is in another file).
+    pub declared_external: bool,
+}
+
+/// A well-formed, namespace-well-formed document.
+pub struct Document<'input> {
+    pub(super) text: &'input str,
+    pub(super) nodes: Vec<NodeData>,
+    pub(super) attributes: Vec<AttributeData>,
+    pub(super) names: Vec<NameData>,
+    /// Namespace names; index 0 is "no namespace".
+    pub(super) namespaces: Vec<Box<str>>,
+    pub(super) arena: String,
+    pub(super) unread_entity: Option<UnreadEntity>,
+}
+
+impl std::fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Document({} nodes)", self.nodes.len())
+    }
+}
+
+/// A node's index in its document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(u32);
+
+impl NodeId {
+    pub fn get(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl<'input> Document<'input> {
+    pub(super) fn str(&self, s: Str) -> &str {
+        let range = s.start as usize..s.end as usize;
+        if s.in_arena {
+            &self.arena[range]
+        } else {
+            &self.text[range]
+        }
+    }
+
+    /// The text the document was parsed from.
+    pub fn input_text(&self) -> &'input str {
+        self.text
+    }
+
+    /// The document node, parent of the root element.
+    pub fn root(&self) -> Node<'_, 'input> {
+        self.node(0)
+    }
+
+    pub fn root_element(&self) -> Node<'_, 'input> {
+        self.root()
+            .children()
+            .find(Node::is_element)
+            .expect("a parsed document has a root element")
+    }
+
+    pub fn descendants(&self) -> Descendants<'_, 'input> {
+        self.root().descendants()
+    }
+
+    pub fn get_node(&self, id: NodeId) -> Option<Node<'_, 'input>> {
+        (id.get() < self.nodes.len()).then(|| self.node(id.0))
+    }
+
+    /// The first reference to an entity whose declaration was not read.
+    pub fn unread_entity(&self) -> Option<&UnreadEntity> {
+        self.unread_entity.as_ref()
+    }
+
+    fn node(&self, id: u32) -> Node<'_, 'input> {
+        Node {
+            id,
+            doc: self,
+            data: &self.nodes[id as usize],
+        }
+    }
+
+    fn name(&self, name: u32) -> ExpandedName<'_> {
+        let name = self.names[name as usize];
+        ExpandedName {
+            namespace: (name.namespace != 0).then(|| &*self.namespaces[name.namespace as usize]),
+            name: self.str(name.local),
+        }
+    }
+}
+
+/// A namespace name (absent for no namespace) and a local name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExpandedName<'a> {
+    namespace: Option<&'a str>,
+    name: &'a str,
+}
+
+impl<'a> ExpandedName<'a> {
+    pub fn namespace(&self) -> Option<&'a str> {
+        self.namespace
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.name
+    }
+}
+
+/// What an attribute is asked for by: a local name without namespace, or
+/// a namespace and a local name.
+pub trait AttributeName {
+    fn matches(&self, name: ExpandedName<'_>) -> bool;
+}
+
+impl AttributeName for &str {
+    fn matches(&self, name: ExpandedName<'_>) -> bool {
+        name.namespace.is_none() && name.name == *self
+    }
+}
+
+impl AttributeName for (&str, &str) {
+    fn matches(&self, name: ExpandedName<'_>) -> bool {
+        name.name == self.1 && name.namespace == Some(self.0)
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Node<'a, 'input> {
+    id: u32,
+    doc: &'a Document<'input>,
+    data: &'a NodeData,
+}
+
+impl std::fmt::Debug for Node<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.data.kind {
+            Kind::Element { .. } => write!(f, "Element({:?})", self.tag_name()),
+            kind => write!(f, "{kind:?}"),
+        }
+    }
+}
+
+impl PartialEq for Node<'_, '_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id && std::ptr::eq(self.doc, other.doc)
+    }
+}
+
+impl Eq for Node<'_, '_> {}
+
+impl<'a, 'input> Node<'a, 'input> {
+    pub fn id(&self) -> NodeId {
+        NodeId(self.id)
+    }
+
+    pub fn document(&self) -> &'a Document<'input> {
+        self.doc
+    }
+
+    /// Byte range in the input: an element from `<` through its end tag.
+    pub fn range(&self) -> Range<usize> {
+        self.data.start as usize..self.data.end as usize
+    }
+
+    pub fn is_root(&self) -> bool {
+        matches!(self.data.kind, Kind::Root)
+    }
+
+    pub fn is_element(&self) -> bool {
+        matches!(self.data.kind, Kind::Element { .. })
+    }
+
+    pub fn is_text(&self) -> bool {
+        matches!(self.data.kind, Kind::Text(_))
+    }
+
+    pub fn is_comment(&self) -> bool {
+        matches!(self.data.kind, Kind::Comment(_))
+    }
+
+    pub fn is_pi(&self) -> bool {
+        matches!(self.data.kind, Kind::ProcessingInstruction)
+    }
+
+    /// An element's name; empty for other nodes.
+    pub fn tag_name(&self) -> ExpandedName<'a> {
+        match self.data.kind {
+            Kind::Element { name, .. } => self.doc.name(name),
+            _ => ExpandedName {
+                namespace: None,
+                name: "",
+            },
+        }
+    }
+
+    pub fn has_tag_name(&self, namespace: Option<&str>, local: &str) -> bool {
+        let name = self.tag_name();
+        self.is_element() && name.name == local && name.namespace == namespace
+    }
+
+    /// A text node's or comment's text; an element's first child's text,
+    /// if that child is text.
+    pub fn text(&self) -> Option<&'a str> {
+        match self.data.kind {
+            Kind::Text(s) | Kind::Comment(s) => Some(self.doc.str(s)),
+            Kind::Element { .. } => self.first_child().and_then(|child| match child.data.kind {
+                Kind::Text(s) => Some(self.doc.str(s)),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The attributes, in the order written, then those defaulted by the
+    /// DTD. Namespace declarations are not attributes here.
+    pub fn attributes(&self) -> Attributes<'a, 'input> {
+        let range = match self.data.kind {
+            Kind::Element {
+                attributes_start,
+                attributes_end,
+                ..
+            } => attributes_start as usize..attributes_end as usize,
+            _ => 0..0,
+        };
+        Attributes {
+            doc: self.doc,
+            inner: self.doc.attributes[range].iter(),
+        }
+    }
+
+    pub fn attribute_node(&self, name: impl AttributeName) -> Option<Attribute<'a, 'input>> {
+        self.attributes().find(|a| name.matches(a.expanded_name()))
+    }
+
+    pub fn attribute(&self, name: impl AttributeName) -> Option<&'a str> {
+        self.attribute_node(name).map(|a| a.value())
+    }
+
+    pub fn has_attribute(&self, name: impl AttributeName) -> bool {
+        self.attribute_node(name).is_some()
+    }
+
+    /// The start tag (`<name ...>` or `<name .../>`), where findings about
+    /// an element point. For other nodes, their range.
+    pub fn start_tag(&self) -> Range<usize> {
+        let range = self.range();
+        if !self.is_element() || self.doc.text.as_bytes().get(range.start) != Some(&b'<') {
+            return range;
+        }
+        let text = self.doc.text;
+        let from = self
+            .attributes()
+            .rfind(|a| a.data.specified)
+            .map_or(range.start, |a| a.range().end);
+        let end = memchr::memchr(b'>', &text.as_bytes()[from..range.end]).map_or(range.end, |i| from + i + 1);
+        range.start..end
+    }
+
+    pub fn parent(&self) -> Option<Node<'a, 'input>> {
+        (self.data.parent != NONE).then(|| self.doc.node(self.data.parent))
+    }
+
+    pub fn parent_element(&self) -> Option<Node<'a, 'input>> {
+        self.parent().filter(Node::is_element)
+    }
+
+    /// This node, then its parent, and so on up to the document node.
+    pub fn ancestors(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
+        std::iter::successors(Some(*self), Node::parent)
+    }
+
+    pub fn first_child(&self) -> Option<Node<'a, 'input>> {
+        let next = self.id + 1;
+        let data = self.doc.nodes.get(next as usize)?;
+        (data.parent == self.id).then(|| self.doc.node(next))
+    }
+
+    pub fn next_sibling(&self) -> Option<Node<'a, 'input>> {
+        (self.data.next_sibling != NONE).then(|| self.doc.node(self.data.next_sibling))
+    }
+
+    /// This node, then the siblings after it.
+    pub fn next_siblings(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
+        std::iter::successors(Some(*self), Node::next_sibling)
+    }
+
+    pub fn children(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
+        std::iter::successors(self.first_child(), Node::next_sibling)
+    }
+
+    /// This node and every node below it, in document order.
+    pub fn descendants(&self) -> Descendants<'a, 'input> {
+        // The subtree ends where the next sibling of the node or of its
+        // nearest ancestor that has one begins.
+        let end = self
+            .ancestors()
+            .find_map(|n| n.next_sibling())
+            .map_or(self.doc.nodes.len() as u32, |n| n.id);
+        Descendants {
+            doc: self.doc,
+            next: self.id,
+            end,
+        }
+    }
+}
+
+pub struct Descendants<'a, 'input> {
+    doc: &'a Document<'input>,
+    next: u32,
+    end: u32,
+}
+
+impl<'a, 'input> Iterator for Descendants<'a, 'input> {
+    type Item = Node<'a, 'input>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        (self.next < self.end).then(|| {
+            self.next += 1;
+            self.doc.node(self.next - 1)
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = (self.end - self.next) as usize;
+        (left, Some(left))
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Attribute<'a, 'input> {
+    doc: &'a Document<'input>,
+    data: &'a AttributeData,
+}
+
+impl std::fmt::Debug for Attribute<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Attribute({:?}={:?})", self.expanded_name(), self.value())
+    }
+}
+
+impl<'a> Attribute<'a, '_> {
+    fn expanded_name(&self) -> ExpandedName<'a> {
+        self.doc.name(self.data.name)
+    }
+
+    pub fn name(&self) -> &'a str {
+        self.expanded_name().name
+    }
+
+    pub fn namespace(&self) -> Option<&'a str> {
+        self.expanded_name().namespace
+    }
+
+    /// The normalized value (XML 1.0 §3.3.3).
+    pub fn value(&self) -> &'a str {
+        self.doc.str(self.data.value)
+    }
+
+    /// `name="value"`.
+    pub fn range(&self) -> Range<usize> {
+        self.data.start as usize..self.data.value_end as usize + 1
+    }
+
+    /// The value as written, without its quotes.
+    pub fn range_value(&self) -> Range<usize> {
+        self.data.value_start as usize..self.data.value_end as usize
+    }
+
+    /// Written in the start tag, not defaulted by the DTD.
+    pub fn is_specified(&self) -> bool {
+        self.data.specified
+    }
+}
+
+pub struct Attributes<'a, 'input> {
+    doc: &'a Document<'input>,
+    inner: std::slice::Iter<'a, AttributeData>,
+}
+
+impl<'a, 'input> Iterator for Attributes<'a, 'input> {
+    type Item = Attribute<'a, 'input>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.inner.next().map(|data| Attribute { doc: self.doc, data })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Attributes<'_, '_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.inner.next_back().map(|data| Attribute { doc: self.doc, data })
+    }
+}
+
+impl ExactSizeIterator for Attributes<'_, '_> {}

@@ -1,0 +1,202 @@
+//! The parser's own tests; the W3C conformance suite runs in
+//! `tests/xmlconf.rs`.
+
+use super::*;
+
+fn error(text: &str) -> String {
+    parse(text).expect_err(text).message
+}
+
+#[test]
+fn doctype_with_small_entities_parses() {
+    let text = "<!DOCTYPE rss [<!ENTITY nbsp \"&#160;\">]><rss>a&nbsp;b</rss>";
+    let doc = parse(text).unwrap();
+    assert_eq!(doc.root_element().text(), Some("a\u{a0}b"));
+}
+
+#[test]
+fn billion_laughs_is_refused() {
+    let mut text = String::from("<!DOCTYPE lolz [<!ENTITY lol0 \"lol\">");
+    for i in 1..10 {
+        let prev = format!("&lol{};", i - 1).repeat(10);
+        text.push_str(&format!("<!ENTITY lol{i} \"{prev}\">"));
+    }
+    text.push_str("]><lolz>&lol9;</lolz>");
+    assert!(error(&text).contains("expand to more than"));
+}
+
+#[test]
+fn quadratic_blowup_is_refused() {
+    let big = "a".repeat(50_000);
+    let refs = "&a;".repeat(5_000);
+    let text = format!("<!DOCTYPE x [<!ENTITY a \"{big}\">]><x>{refs}</x>");
+    assert!(error(&text).contains("expand to more than"));
+}
+
+#[test]
+fn recursive_entity_is_refused() {
+    let text = "<!DOCTYPE x [<!ENTITY a \"&b;\"><!ENTITY b \"&a;\">]><x>&a;</x>";
+    assert!(error(text).contains("refers to itself"));
+}
+
+#[test]
+fn external_entity_is_not_loaded_and_is_reported() {
+    let text = "<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><x>&e;</x>";
+    let doc = parse(text).unwrap();
+    assert_eq!(doc.root_element().text(), None);
+    let unread = doc.unread_entity().unwrap();
+    assert_eq!((unread.name.as_str(), unread.declared_external), ("e", true));
+    assert_eq!(&text[unread.range.clone()], "&e;");
+}
+
+#[test]
+fn entity_from_an_unread_external_subset_is_not_an_error() {
+    let text = "<!DOCTYPE rss SYSTEM \"http://my.netscape.com/publish/formats/rss-0.91.dtd\"><rss>caf&eacute;</rss>";
+    let doc = parse(text).unwrap();
+    assert_eq!(doc.unread_entity().unwrap().name, "eacute");
+    // Without a DTD that could declare it, the same reference is fatal.
+    assert!(error("<rss>caf&eacute;</rss>").contains("undeclared entity"));
+    // standalone="yes" says no external declaration matters.
+    let standalone = format!("<?xml version=\"1.0\" standalone=\"yes\"?>{text}");
+    assert!(error(&standalone).contains("undeclared entity"));
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 100_000;
+    let text = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+    let doc = parse(&text).unwrap();
+    assert_eq!(doc.descendants().count(), depth + 1);
+}
+
+#[test]
+fn many_attributes_are_checked_for_duplicates_by_hash() {
+    let many: String = (0..10_000).map(|i| format!(" a{i}=\"\"")).collect();
+    assert!(parse(&format!("<x{many}/>")).is_ok());
+    assert!(error(&format!("<x{many} a77=\"\"/>")).contains("\"a77\" is given twice"));
+}
+
+#[test]
+fn namespaces_are_resolved_and_checked() {
+    let doc = parse("<f xmlns='urn:a' xmlns:p='urn:b' p:x='1' y='2'><p:g xmlns='' /><xml:h/></f>").unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().namespace(), Some("urn:a"));
+    assert_eq!(root.attribute(("urn:b", "x")), Some("1"));
+    assert_eq!(root.attribute("y"), Some("2"));
+    assert_eq!(root.attributes().len(), 2);
+    let children: Vec<_> = root.children().collect();
+    assert_eq!(children[0].tag_name().namespace(), Some("urn:b"));
+    assert_eq!(children[1].tag_name().namespace(), Some(XML_NS));
+    for (text, problem) in [
+        ("<f xmlns='urn:a' xmlns='urn:b'/>", "given twice"),
+        (
+            "<f xmlns:p='urn:a' xmlns:q='urn:a' p:x='' q:x=''/>",
+            "two attributes named \"x\"",
+        ),
+        ("<f xmlns:e=''/>", "Namespaces in XML 1.1"),
+        ("<f xmlns:xmlns='urn:a'/>", "must not be declared"),
+        ("<p:f/>", "not declared"),
+        ("<:f/>", "not a valid element name"),
+        ("<f a:b:c=''/>", "not a valid attribute name"),
+    ] {
+        assert!(error(text).contains(problem), "{text}: {}", error(text));
+    }
+}
+
+#[test]
+fn xml_declaration_syntax() {
+    assert!(parse("<?xml version='1.0' encoding='UTF-8' standalone='no'?><a/>").is_ok());
+    for text in [
+        "<?xml version='2.0'?><a/>",
+        "<?xml version='1.0' standalone='maybe'?><a/>",
+        "<?xml encoding='UTF-8'?><a/>",
+        "<?xml version='1.0' standalone='yes' encoding='UTF-8'?><a/>",
+        "<?xml version='&#49;.0'?><a/>",
+        " <?xml version='1.0'?><a/>",
+        "<a/><?XML x?>",
+    ] {
+        assert!(parse(text).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn character_references_must_be_characters() {
+    assert_eq!(
+        parse("<a>&#x10FFFF;&#65;</a>").unwrap().root_element().text(),
+        Some("\u{10FFFF}A")
+    );
+    for text in [
+        "<a>&#xD800;</a>",
+        "<a>&#x110000;</a>",
+        "<a>&#0;</a>",
+        "<a>&#99999999999999;</a>",
+    ] {
+        assert!(error(text).contains("not a character"), "{text}");
+    }
+}
+
+#[test]
+fn entities_must_be_balanced_and_attribute_values_free_of_lt() {
+    assert!(error("<!DOCTYPE a [<!ENTITY e '<b>'>]><a>&e;</b></a>").contains("does not end in it"));
+    assert!(error("<!DOCTYPE a [<!ENTITY e '&#60;'>]><a x='&e;'/>").contains("'<' is not allowed"));
+    let text = "<!DOCTYPE a [<!ENTITY e '<b>x</b>'>]><a>1&e;2</a>";
+    let doc = parse(text).unwrap();
+    let root = doc.root_element();
+    let kinds: Vec<_> = root.children().map(|n| (n.is_element(), n.range())).collect();
+    // Nodes made by the reference point at it.
+    let reference = text.find("&e;").unwrap();
+    assert_eq!(kinds[1], (true, reference..reference + 3));
+}
+
+#[test]
+fn attribute_values_are_normalized_and_defaulted() {
+    let text = "<!DOCTYPE a [<!ATTLIST a xml:base CDATA 'http://example.org/' t NMTOKENS #IMPLIED>]>\r\n<a t=' x\r\n y ' u='1\r\n2&#10;'/>";
+    let doc = parse(text).unwrap();
+    let root = doc.root_element();
+    assert_eq!(root.attribute("t"), Some("x y"));
+    assert_eq!(root.attribute("u"), Some("1 2\n"));
+    let base = root.attribute_node((XML_NS, "base")).unwrap();
+    assert_eq!(base.value(), "http://example.org/");
+    assert!(!base.is_specified());
+    assert_eq!(&text[base.range_value()], "http://example.org/");
+    assert_eq!(&text[root.start_tag()], "<a t=' x\r\n y ' u='1\r\n2&#10;'/>");
+}
+
+#[test]
+fn text_keeps_line_ends_normalized_and_skips_blank_runs() {
+    let doc = parse("<a>\r\n  <b>x\r\ny<![CDATA[<&]]></b>\n</a>").unwrap();
+    let root = doc.root_element();
+    let b = root.first_child().unwrap();
+    assert!(b.is_element());
+    assert_eq!(b.text(), Some("x\ny<&"));
+    assert_eq!(root.children().count(), 1);
+}
+
+#[test]
+fn internal_subset_declarations_are_checked() {
+    assert!(parse("<!DOCTYPE a [<!ELEMENT a (b|(c,d)*)+><!ELEMENT b (#PCDATA|c)*><!ATTLIST a x (p|q) 'p' y NOTATION (n) #IMPLIED><!NOTATION n PUBLIC 'p'><!ENTITY % pe '<!ENTITY f \"g\">'>%pe;]><a>&f;</a>").is_ok());
+    for text in [
+        "<!DOCTYPE a [<!ELEMENT a (b|c,d)>]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a (#PCDATA|b)>]><a/>",
+        "<!DOCTYPE a [<!ELEMENT a ()>]><a/>",
+        "<!DOCTYPE a [<!ENTITY e \"%p;\">]><a/>",
+        "<!DOCTYPE a [<!ENTITY a:b \"x\">]><a/>",
+        "<!DOCTYPE a [<![INCLUDE[ ]]>]><a/>",
+        "<!DOCTYPE a [<!ATTLIST a x CDATA>]><a/>",
+        "<!DOCTYPE a [<!ENTITY e SYSTEM 'x'NDATA n>]><a/>",
+        "<!DOCTYPE a [<!ENTITY % e 'x'> %e;]><a/>",
+    ] {
+        assert!(parse(text).is_err(), "{text}");
+    }
+}
+
+#[test]
+fn deep_content_models_do_not_overflow() {
+    let depth = 100_000;
+    let text = format!(
+        "<!DOCTYPE a [<!ELEMENT a {}b{}>]><a/>",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    assert!(parse(&text).is_ok());
+}
