@@ -29,6 +29,7 @@
 //! assert_eq!((finding.primary().line_start, finding.primary().column_start), (7, 34));
 //! ```
 
+pub mod alloc;
 pub mod config;
 pub mod date;
 pub mod diagnostic;

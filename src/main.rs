@@ -133,6 +133,7 @@ enum FailOn {
 const USAGE_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
+    feedlint::alloc::tune();
     let matches = match Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) if !error.use_stderr() => {

@@ -28,11 +28,13 @@ impl Str {
     }
 }
 
-/// An element's or attribute's name: namespace (0: none) and local name.
+/// An element's or attribute's name: namespace (0: none) and local name
+/// (a range of `Document::name_text`).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct NameData {
     pub namespace: u32,
-    pub local: Str,
+    pub start: u32,
+    pub end: u32,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -95,6 +97,8 @@ pub struct Document<'input> {
     /// Namespace names; index 0 is "no namespace".
     pub(super) namespaces: Vec<Box<str>>,
     pub(super) arena: String,
+    /// Every distinct local name, once.
+    pub(super) name_text: String,
     pub(super) unread_entity: Option<UnreadEntity>,
 }
 
@@ -166,7 +170,7 @@ impl<'input> Document<'input> {
         let name = self.names[name as usize];
         ExpandedName {
             namespace: (name.namespace != 0).then(|| &*self.namespaces[name.namespace as usize]),
-            name: self.str(name.local),
+            name: &self.name_text[name.start as usize..name.end as usize],
         }
     }
 }
@@ -438,9 +442,12 @@ impl<'a> Attribute<'a, '_> {
         self.doc.str(self.data.value)
     }
 
-    /// `name="value"`.
+    /// `name="value"`. (An attribute made by an entity reference covers
+    /// the reference.)
     pub fn range(&self) -> Range<usize> {
-        self.data.start as usize..self.data.value_end as usize + 1
+        let end = self.data.value_end as usize;
+        let quoted = matches!(self.doc.text.as_bytes().get(end), Some(b'"' | b'\''));
+        self.data.start as usize..end + usize::from(quoted)
     }
 
     /// The value as written, without its quotes.

@@ -321,59 +321,111 @@ impl Namespaces {
 }
 
 /// Expanded names, interned: an open-addressing table of indexes into
-/// `Document::names`, compared by content.
+/// `Document::names`, each slot with the name's hash so that most probes
+/// compare no text. Local names are copied once into
+/// `Document::name_text`, one small string.
 struct NameTable {
-    slots: Vec<u32>,
+    /// `(hash, name id)`; `NONE` ids are empty slots.
+    slots: Vec<(u32, u32)>,
     hasher: FastState,
+    /// Names of up to eight bytes recently seen, by their bytes as one
+    /// word: a feed's element and attribute names are few and short, so
+    /// most lookups end here, with no hashing and no text compared.
+    recent: [ShortName; 64],
+}
+
+#[derive(Clone, Copy)]
+struct ShortName {
+    word: u64,
+    namespace: u32,
+    id: u32,
 }
 
 impl NameTable {
     fn new() -> Self {
         NameTable {
-            slots: vec![NONE; 64],
+            slots: vec![(0, NONE); 64],
             hasher: FastState::default(),
+            recent: [ShortName {
+                word: 0,
+                namespace: 0,
+                id: NONE,
+            }; 64],
         }
     }
 
-    fn hash(&self, namespace: u32, local: &str) -> usize {
-        use std::hash::BuildHasher;
-        self.hasher.hash_one((namespace, local)) as usize
+    /// The name's id, looking in [`NameTable::recent`] first.
+    #[inline]
+    fn lookup(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
+        let bytes = local.as_bytes();
+        if bytes.len() > 8 {
+            return self.intern(doc, namespace, local);
+        }
+        // Bytes and length in one word: no two short names share one (a
+        // name holds no NUL byte, and the length takes the top byte once
+        // the name is shorter than eight bytes).
+        let mut padded = [0u8; 8];
+        padded[..bytes.len()].copy_from_slice(bytes);
+        let word = u64::from_le_bytes(padded) ^ ((bytes.len() as u64) << 56);
+        let slot = ((word ^ u64::from(namespace)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        let recent = self.recent[slot];
+        if recent.id != NONE && recent.word == word && recent.namespace == namespace {
+            return recent.id;
+        }
+        let id = self.intern(doc, namespace, local);
+        self.recent[slot] = ShortName { word, namespace, id };
+        id
     }
 
-    /// The name's index; `at` is where the local name is in the input, if
-    /// it is there (else it is copied into the arena when new).
-    fn intern(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str, at: Option<Str>) -> u32 {
+    #[inline]
+    fn hash(&self, namespace: u32, local: &str) -> u32 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = self.hasher.build_hasher();
+        hasher.write_u32(namespace);
+        hasher.write(local.as_bytes());
+        hasher.finish() as u32
+    }
+
+    fn intern(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
         if doc.names.len() * 2 >= self.slots.len() {
-            self.grow(doc);
+            self.grow();
         }
+        let hash = self.hash(namespace, local);
         let mask = self.slots.len() - 1;
-        let mut i = self.hash(namespace, local) & mask;
+        let mut i = hash as usize & mask;
         loop {
-            let id = self.slots[i];
+            let (slot_hash, id) = self.slots[i];
             if id == NONE {
-                let local = at.unwrap_or_else(|| push_arena(&mut doc.arena, local));
+                let start = doc.name_text.len() as u32;
+                doc.name_text.push_str(local);
                 let id = doc.names.len() as u32;
-                doc.names.push(NameData { namespace, local });
-                self.slots[i] = id;
+                doc.names.push(NameData {
+                    namespace,
+                    start,
+                    end: doc.name_text.len() as u32,
+                });
+                self.slots[i] = (hash, id);
                 return id;
             }
-            let name = doc.names[id as usize];
-            if name.namespace == namespace && doc.str(name.local) == local {
-                return id;
+            if slot_hash == hash {
+                let name = doc.names[id as usize];
+                if name.namespace == namespace && &doc.name_text[name.start as usize..name.end as usize] == local {
+                    return id;
+                }
             }
             i = (i + 1) & mask;
         }
     }
 
-    fn grow(&mut self, doc: &Document<'_>) {
-        let mut slots = vec![NONE; self.slots.len() * 2];
+    fn grow(&mut self) {
+        let mut slots = vec![(0, NONE); self.slots.len() * 2];
         let mask = slots.len() - 1;
-        for (id, name) in doc.names.iter().enumerate() {
-            let mut i = self.hash(name.namespace, doc.str(name.local)) & mask;
-            while slots[i] != NONE {
+        for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
+            let mut i = hash as usize & mask;
+            while slots[i].1 != NONE {
                 i = (i + 1) & mask;
             }
-            slots[i] = id as u32;
+            slots[i] = (hash, id);
         }
         self.slots = slots;
     }
@@ -434,6 +486,7 @@ impl<'input> Parser<'input> {
             names: Vec::new(),
             namespaces: Vec::new(),
             arena: String::new(),
+            name_text: String::new(),
             unread_entity: None,
         };
         doc.nodes.push(NodeData {
@@ -879,7 +932,11 @@ impl<'input> Parser<'input> {
             }
             let (attr_start, attr_end, attr_colons) = c.name("an attribute name, '>' or '/>'")?;
             c.skip_space();
-            c.expect("=", &format!("after attribute name \"{}\"", &c.s[attr_start..attr_end]))?;
+            if c.peek() != Some(b'=') {
+                let name = &c.s[attr_start..attr_end];
+                return Err(c.error(format!("expected '=' after attribute name \"{name}\"{}", c.found())));
+            }
+            c.pos += 1;
             c.skip_space();
             let Some(quote) = c.peek().filter(|q| matches!(q, b'"' | b'\'')) else {
                 return Err(c.error(format!("expected a quoted attribute value{}", c.found())));
@@ -1090,8 +1147,7 @@ impl<'input> Parser<'input> {
         let Some(namespace) = self.namespaces.resolve(prefix) else {
             return Err(c.error_at(start, format!("the prefix \"{prefix}\" of <{qname}> is not declared")));
         };
-        let at = c.in_document().then(|| Str::input(end - local.len()..end));
-        Ok(self.names.intern(&mut self.doc, namespace, local, at))
+        Ok(self.names.lookup(&mut self.doc, namespace, local))
     }
 
     /// Resolves the attributes' names and moves them into the document;
@@ -1124,11 +1180,7 @@ impl<'input> Parser<'input> {
                     )
                 })?
             };
-            let local_at = match attribute.qname {
-                QName::Here(_, end) if c.in_document() => Some(Str::input(end - local.len()..end)),
-                _ => None,
-            };
-            let name = self.names.intern(&mut self.doc, namespace, local, local_at);
+            let name = self.names.lookup(&mut self.doc, namespace, local);
             let attribute = &self.attributes[i];
             self.doc.attributes.push(AttributeData {
                 name,
@@ -1155,7 +1207,7 @@ impl<'input> Parser<'input> {
                         at,
                         format!(
                             "two attributes named \"{}\" in namespace \"{}\" (Namespaces in XML §6.3)",
-                            self.doc.str(name.local),
+                            &self.doc.name_text[name.start as usize..name.end as usize],
                             self.doc.namespaces[name.namespace as usize]
                         ),
                     ));
