@@ -283,3 +283,114 @@ fn a_hundred_thousand_entries_on_one_line() {
     );
     assert!(run.stdout.contains(&at), "{at} in {}", run.stdout);
 }
+
+/// Writes `head`, then `unit` until the file holds about `size` bytes, then `tail`.
+fn bulk(name: &str, size: usize, head: &str, unit: &str, tail: &str) -> PathBuf {
+    generated(name, |out| {
+        out.write_all(head.as_bytes()).unwrap();
+        for _ in 0..size / unit.len() {
+            out.write_all(unit.as_bytes()).unwrap();
+        }
+        out.write_all(tail.as_bytes()).unwrap();
+    })
+}
+
+const FOUR_MB: usize = 4 * 1024 * 1024;
+
+#[test]
+fn a_namespace_declared_at_every_level() {
+    // Each element declares a prefix and uses one declared at the root: a
+    // parser that copies the namespaces in scope into every element is
+    // cubic here (133 KB once took 103 s).
+    let depth = 60_000;
+    let path = generated("namespaces.atom", |out| {
+        out.write_all(b"<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:p=\"urn:p\"><title>t</title>")
+            .unwrap();
+        for i in 0..depth {
+            write!(out, "<p:x xmlns:n{i}=\"urn:n{i}\">").unwrap();
+        }
+        out.write_all("</p:x>".repeat(depth).as_bytes()).unwrap();
+        out.write_all(b"</feed>").unwrap();
+    });
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("namespaces.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn many_prefixes_on_one_element() {
+    let path = generated("prefixes.atom", |out| {
+        out.write_all(b"<feed xmlns=\"http://www.w3.org/2005/Atom\"").unwrap();
+        for i in 0..FOUR_MB / 24 {
+            write!(out, " xmlns:p{i}=\"urn:{i}\"").unwrap();
+        }
+        out.write_all(b"><title>t</title></feed>").unwrap();
+    });
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("prefixes.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn an_unclosed_start_tag_full_of_equals_signs() {
+    // The old attribute-count guard scanned such a tag once per '<' found
+    // after it (4 MB took 33 s).
+    let head = "<feed xmlns=\"http://www.w3.org/2005/Atom\" a=\"";
+    let path = bulk("unclosed.atom", FOUR_MB, head, "=>=<", "");
+    check(
+        &path,
+        "error[xml-malformed] not well-formed XML: '<' is not allowed in an attribute value",
+    );
+    let path = bulk("unclosed-2.atom", FOUR_MB, head, "=>=>", "");
+    check(
+        &path,
+        "error[xml-malformed] not well-formed XML: attribute value not closed",
+    );
+}
+
+#[test]
+fn one_entity_and_a_comment_full_of_ampersands() {
+    // An entity scan that looks for ';' after every '&' is quadratic here.
+    let head = format!("<!DOCTYPE feed [<!ENTITY e \"x\">]>{FEED_START}<subtitle>&e;</subtitle><!--");
+    let path = bulk("ampersands.atom", FOUR_MB, &head, &"&".repeat(64), "--></feed>");
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("ampersands.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn a_million_entity_references() {
+    let head = format!("<!DOCTYPE feed [<!ENTITY e \"x\">]>{FEED_START}<subtitle>");
+    let path = bulk("references.atom", FOUR_MB, &head, "&e;&#233;&lt;", "</subtitle></feed>");
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("references.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn comments_and_cdata_in_bulk() {
+    let unit = "<!-- a - comment --><![CDATA[ ]] > ]]>";
+    let path = bulk(
+        "comments.atom",
+        FOUR_MB,
+        &format!("{FEED_START}<subtitle>"),
+        unit,
+        "</subtitle></feed>",
+    );
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("comments.atom:"), "{}", run.stdout);
+}
+
+#[test]
+fn a_deep_content_model_in_the_internal_subset() {
+    let depth = 500_000;
+    let path = generated("content-model.atom", |out| {
+        write!(
+            out,
+            "<!DOCTYPE feed [<!ELEMENT feed {}title{}>]>",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        )
+        .unwrap();
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        out.write_all(b"</feed>").unwrap();
+    });
+    let run = check(&path, "");
+    assert!(!run.stdout.contains("content-model.atom:"), "{}", run.stdout);
+}

@@ -9,6 +9,7 @@
 //! indented feed it would be a third of the nodes.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// A string held by the document: a range of the input or of the arena.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,6 +48,9 @@ pub(super) enum Kind {
         attributes_end: u32,
     },
     Text(Str),
+    /// Text with references, CDATA sections or line ends to normalize,
+    /// decoded when first read into `Document::decoded[index]`.
+    RawText(u32),
     Comment(Str),
     ProcessingInstruction,
 }
@@ -99,6 +103,9 @@ pub struct Document<'input> {
     pub(super) arena: String,
     /// Every distinct local name, once.
     pub(super) name_text: String,
+    /// The decoded values of [`Kind::RawText`] nodes, each made once when
+    /// first read (a large document's rules read it from several threads).
+    pub(super) decoded: Vec<OnceLock<Box<str>>>,
     pub(super) unread_entity: Option<UnreadEntity>,
 }
 
@@ -257,7 +264,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     pub fn is_text(&self) -> bool {
-        matches!(self.data.kind, Kind::Text(_))
+        matches!(self.data.kind, Kind::Text(_) | Kind::RawText(_))
     }
 
     pub fn is_comment(&self) -> bool {
@@ -289,10 +296,12 @@ impl<'a, 'input> Node<'a, 'input> {
     pub fn text(&self) -> Option<&'a str> {
         match self.data.kind {
             Kind::Text(s) | Kind::Comment(s) => Some(self.doc.str(s)),
-            Kind::Element { .. } => self.first_child().and_then(|child| match child.data.kind {
-                Kind::Text(s) => Some(self.doc.str(s)),
-                _ => None,
-            }),
+            Kind::RawText(index) => Some(self.doc.decoded[index as usize].get_or_init(|| {
+                let mut value = String::with_capacity(self.range().len());
+                decode_text(&self.doc.text[self.range()], &mut value);
+                value.into_boxed_str()
+            })),
+            Kind::Element { .. } => self.first_child().filter(Node::is_text).and_then(|child| child.text()),
             _ => None,
         }
     }
@@ -485,3 +494,62 @@ impl DoubleEndedIterator for Attributes<'_, '_> {
 }
 
 impl ExactSizeIterator for Attributes<'_, '_> {}
+
+/// Decodes text as the parser found it well-formed: character and
+/// predefined entity references, CDATA sections, and line ends (CR LF and
+/// CR become LF).
+pub(super) fn decode_text(raw: &str, out: &mut String) {
+    let mut rest = raw;
+    while let Some(i) = memchr::memchr3(b'&', b'<', b'\r', rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        if let Some(section) = rest.strip_prefix("<![CDATA[") {
+            let end = section.find("]]>").unwrap_or(section.len());
+            push_line_ends_normalized(&section[..end], out);
+            rest = section.get(end + 3..).unwrap_or("");
+        } else if let Some(after) = rest.strip_prefix('&') {
+            let end = after.find(';').unwrap_or(after.len());
+            out.extend(reference_char(&after[..end]));
+            rest = after.get(end + 1..).unwrap_or("");
+        } else if let Some(after) = rest.strip_prefix('\r') {
+            out.push('\n');
+            rest = after.strip_prefix('\n').unwrap_or(after);
+        } else {
+            // A '<' the parser would not have left in text.
+            out.push('<');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+}
+
+fn push_line_ends_normalized(text: &str, out: &mut String) {
+    let mut rest = text;
+    while let Some(i) = memchr::memchr(b'\r', rest.as_bytes()) {
+        out.push_str(&rest[..i]);
+        out.push('\n');
+        rest = &rest[i + 1..];
+        rest = rest.strip_prefix('\n').unwrap_or(rest);
+    }
+    out.push_str(rest);
+}
+
+/// The character a character reference or predefined entity names
+/// (without `&` and `;`).
+fn reference_char(name: &str) -> Option<char> {
+    let code = match name.strip_prefix('#') {
+        Some(hex) if hex.starts_with('x') => u32::from_str_radix(&hex[1..], 16).ok()?,
+        Some(decimal) => decimal.parse().ok()?,
+        None => {
+            return match name {
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "amp" => Some('&'),
+                "apos" => Some('\''),
+                "quot" => Some('"'),
+                _ => None,
+            };
+        }
+    };
+    char::from_u32(code)
+}

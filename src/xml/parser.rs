@@ -6,13 +6,14 @@
 //! entity point at the reference and errors inside it name the entity.
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use memchr::{memchr, memchr3, memmem};
 
 use super::chars::{self, is_space};
-use super::dom::{AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, NONE};
+use super::dom::{decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, NONE};
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
-use crate::hash::{FastMap, FastState};
+use crate::hash::{FastMap, FastSet, FastState};
 
 type Result<T> = std::result::Result<T, XmlError>;
 
@@ -233,8 +234,11 @@ struct Namespaces {
     /// By prefix id: the index of its innermost binding, or NONE.
     current: Vec<u32>,
     bindings: Vec<Binding>,
-    /// Namespace names, to their index in `Document::namespaces`.
+    /// Namespace names, to their index in `list`.
     ids: FastMap<Box<str>, u32>,
+    /// Namespace names by index, index 0 "no namespace": moved into the
+    /// document at the end.
+    list: Vec<Box<str>>,
 }
 
 struct Binding {
@@ -247,15 +251,15 @@ const DEFAULT_PREFIX: u32 = 0;
 const XML_NAMESPACE_ID: u32 = 1;
 
 impl Namespaces {
-    fn new(doc: &mut Document<'_>) -> Self {
+    fn new() -> Self {
         let mut namespaces = Namespaces {
             prefixes: FastMap::default(),
             current: Vec::new(),
             bindings: Vec::new(),
             ids: FastMap::default(),
+            list: vec!["".into()],
         };
-        doc.namespaces.push("".into());
-        namespaces.namespace_id(doc, XML_NS);
+        namespaces.namespace_id(XML_NS);
         namespaces.prefix_id("");
         let xml = namespaces.prefix_id("xml");
         namespaces.bindings.push(Binding {
@@ -277,12 +281,12 @@ impl Namespaces {
         id
     }
 
-    fn namespace_id(&mut self, doc: &mut Document<'_>, uri: &str) -> u32 {
+    fn namespace_id(&mut self, uri: &str) -> u32 {
         if let Some(&id) = self.ids.get(uri) {
             return id;
         }
-        let id = doc.namespaces.len() as u32;
-        doc.namespaces.push(uri.into());
+        let id = self.list.len() as u32;
+        self.list.push(uri.into());
         self.ids.insert(uri.into(), id);
         id
     }
@@ -448,8 +452,11 @@ struct PendingText {
     active: bool,
     start: u32,
     end: u32,
-    /// The whole text so far is this range of the input.
-    borrowed: Option<(u32, u32)>,
+    /// Decoded so far into `owned` (an entity was expanded in the text, or
+    /// the text is in an entity); else the text is the input from `start`
+    /// to `end`, to be decoded when read if `needs_decoding`.
+    is_owned: bool,
+    needs_decoding: bool,
     owned: String,
     /// Only white space so far.
     blank: bool,
@@ -487,6 +494,7 @@ impl<'input> Parser<'input> {
             namespaces: Vec::new(),
             arena: String::new(),
             name_text: String::new(),
+            decoded: Vec::new(),
             unread_entity: None,
         };
         doc.nodes.push(NodeData {
@@ -496,7 +504,7 @@ impl<'input> Parser<'input> {
             next_sibling: NONE,
             kind: Kind::Root,
         });
-        let namespaces = Namespaces::new(&mut doc);
+        let namespaces = Namespaces::new();
         Parser {
             text,
             has_cr: false,
@@ -538,6 +546,8 @@ impl<'input> Parser<'input> {
         }
         self.epilog(&mut c)?;
         self.doc.nodes.shrink_to_fit();
+        self.doc.attributes.shrink_to_fit();
+        self.doc.namespaces = std::mem::take(&mut self.namespaces.list);
         Ok(self.doc)
     }
 
@@ -696,48 +706,63 @@ impl<'input> Parser<'input> {
     /// A run of text from the cursor's text, written as it is.
     fn text_here(&mut self, c: &Cursor<'_>, start: usize, end: usize) {
         if c.in_document() {
-            let pending = &mut self.pending;
             let blank = c.bytes()[start..end].iter().all(|&b| is_space(b));
-            if !pending.active {
-                *pending = PendingText {
-                    active: true,
-                    start: start as u32,
-                    end: end as u32,
-                    borrowed: Some((start as u32, end as u32)),
-                    owned: std::mem::take(&mut pending.owned),
-                    blank,
-                };
-                pending.owned.clear();
-                return;
-            }
-            pending.blank &= blank;
-            match pending.borrowed {
-                Some((s, e)) if e as usize == start => pending.borrowed = Some((s, end as u32)),
-                _ => {
-                    self.owned_text(&c.s[start..end], (start as u32, end as u32));
-                    return;
-                }
-            }
-            pending.end = end as u32;
+            self.raw_text(start, end, false, blank);
         } else {
             self.owned_text(&c.s[start..end], c.doc_range(start, end));
         }
     }
 
-    /// Text that is not written as it is in the input: a reference's
-    /// replacement, a normalized line end, text in an entity.
+    /// Text in the document from `start` to `end`; `needs_decoding` if it is
+    /// a reference, a CDATA section or a line end to normalize. Kept as a
+    /// range: most such text (escaped HTML in a feed's content) is never
+    /// read, so it is decoded only when it is.
+    fn raw_text(&mut self, start: usize, end: usize, needs_decoding: bool, blank: bool) {
+        let pending = &mut self.pending;
+        if !pending.active {
+            pending.active = true;
+            pending.is_owned = false;
+            pending.needs_decoding = needs_decoding;
+            pending.start = start as u32;
+            pending.end = end as u32;
+            pending.blank = blank;
+            return;
+        }
+        pending.blank &= blank;
+        if pending.is_owned {
+            let raw = &self.text[start..end];
+            if needs_decoding {
+                decode_text(raw, &mut pending.owned);
+            } else {
+                pending.owned.push_str(raw);
+            }
+            pending.start = pending.start.min(start as u32);
+        } else {
+            pending.needs_decoding |= needs_decoding;
+        }
+        pending.end = pending.end.max(end as u32);
+    }
+
+    /// Text that is not in the document as it is: in an entity's replacement text.
     fn owned_text(&mut self, s: &str, (start, end): (u32, u32)) {
         let pending = &mut self.pending;
         let blank = s.bytes().all(is_space);
         if !pending.active {
             pending.active = true;
             pending.start = start;
+            pending.end = end;
             pending.blank = true;
-            pending.borrowed = None;
+            pending.is_owned = true;
             pending.owned.clear();
-        }
-        if let Some((s, e)) = pending.borrowed.take() {
-            pending.owned.push_str(&self.text[s as usize..e as usize]);
+        } else if !pending.is_owned {
+            pending.is_owned = true;
+            pending.owned.clear();
+            let raw = &self.text[pending.start as usize..pending.end as usize];
+            if pending.needs_decoding {
+                decode_text(raw, &mut pending.owned);
+            } else {
+                pending.owned.push_str(raw);
+            }
         }
         pending.owned.push_str(s);
         pending.blank &= blank;
@@ -747,19 +772,24 @@ impl<'input> Parser<'input> {
 
     /// Ends the pending text: a text node, unless it is only white space.
     fn flush_text(&mut self) {
-        if !self.pending.active {
+        let pending = &mut self.pending;
+        if !pending.active {
             return;
         }
-        self.pending.active = false;
-        if self.pending.blank {
+        pending.active = false;
+        if pending.blank {
             return;
         }
-        let value = match self.pending.borrowed {
-            Some((start, end)) => Str::input(start as usize..end as usize),
-            None => push_arena(&mut self.doc.arena, &self.pending.owned),
+        let range = (pending.start, pending.end);
+        let kind = if pending.is_owned {
+            Kind::Text(push_arena(&mut self.doc.arena, &pending.owned))
+        } else if pending.needs_decoding {
+            self.doc.decoded.push(OnceLock::new());
+            Kind::RawText((self.doc.decoded.len() - 1) as u32)
+        } else {
+            Kind::Text(Str::input(range.0 as usize..range.1 as usize))
         };
-        let range = (self.pending.start, self.pending.end);
-        self.add_node(Kind::Text(value), range);
+        self.add_node(kind, range);
     }
 
     /// A string of the cursor's text as the document keeps it.
@@ -881,7 +911,7 @@ impl<'input> Parser<'input> {
                     // A carriage return: a line end, normalized to a line feed.
                     let start = c.pos;
                     c.pos += if c.peek_at(1) == Some(b'\n') { 2 } else { 1 };
-                    self.owned_text("\n", (start as u32, c.pos as u32));
+                    self.raw_text(start, c.pos, true, true);
                 }
             }
         }
@@ -895,10 +925,9 @@ impl<'input> Parser<'input> {
         };
         let end = body + len;
         c.pos = end + 3;
-        let section = &c.s[body..end];
-        if c.in_document() && self.has_cr && section.contains('\r') {
-            let normalized = section.replace("\r\n", "\n").replace('\r', "\n");
-            self.owned_text(&normalized, (body as u32, end as u32));
+        if c.in_document() {
+            let blank = c.bytes()[body..end].iter().all(|&b| is_space(b));
+            self.raw_text(start, c.pos, true, blank);
         } else if body < end {
             self.text_here(c, body, end);
         }
@@ -1066,7 +1095,7 @@ impl<'input> Parser<'input> {
                 attributes[..i].iter().any(|a| a.qname.get(c.s) == name)
             })
         } else {
-            let mut seen = crate::hash::FastSet::default();
+            let mut seen = FastSet::with_capacity_and_hasher(attributes.len(), FastState::default());
             (0..attributes.len()).find(|&i| !seen.insert(attributes[i].qname.get(c.s)))
         };
         match duplicate {
@@ -1124,8 +1153,7 @@ impl<'input> Parser<'input> {
             let namespace = if uri.is_empty() {
                 0
             } else {
-                let uri = uri.to_owned();
-                self.namespaces.namespace_id(&mut self.doc, &uri)
+                self.namespaces.namespace_id(uri)
             };
             let prefix = self.namespaces.prefix_id(prefix);
             self.namespaces.bind(prefix, namespace);
@@ -1194,7 +1222,7 @@ impl<'input> Parser<'input> {
         // Two prefixed names bound to one namespace (NSC: Attributes Unique).
         if prefixed > 1 {
             let added = &self.doc.attributes[first..];
-            let mut seen = crate::hash::FastSet::default();
+            let mut seen = FastSet::with_capacity_and_hasher(prefixed, FastState::default());
             for attribute in added {
                 if self.doc.names[attribute.name as usize].namespace != 0 && !seen.insert(attribute.name) {
                     let name = self.doc.names[attribute.name as usize];
@@ -1208,7 +1236,7 @@ impl<'input> Parser<'input> {
                         format!(
                             "two attributes named \"{}\" in namespace \"{}\" (Namespaces in XML §6.3)",
                             &self.doc.name_text[name.start as usize..name.end as usize],
-                            self.doc.namespaces[name.namespace as usize]
+                            self.namespaces.list[name.namespace as usize]
                         ),
                     ));
                 }
@@ -1378,17 +1406,21 @@ impl<'input> Parser<'input> {
         let start = c.pos;
         let reference = self.reference(c)?;
         let range = c.doc_range(start, c.pos);
-        let name = match reference {
-            Reference::Char(ch) => {
-                self.owned_text(ch.encode_utf8(&mut [0; 4]), range);
-                return Ok(());
-            }
-            Reference::Entity(name) => name,
+        let character = match reference {
+            Reference::Char(ch) => Some(ch),
+            Reference::Entity(name) => predefined(name),
         };
-        if let Some(ch) = predefined(name) {
-            self.owned_text(ch.encode_utf8(&mut [0; 4]), range);
+        if let Some(ch) = character {
+            if c.in_document() {
+                self.raw_text(start, c.pos, true, ch.is_ascii() && is_space(ch as u8));
+            } else {
+                self.owned_text(ch.encode_utf8(&mut [0; 4]), range);
+            }
             return Ok(());
         }
+        let Reference::Entity(name) = reference else {
+            unreachable!("a character reference is a character");
+        };
         let Some(&index) = self.dtd.entities.get(name) else {
             return self.undeclared(c, name, start, false);
         };

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""feedlint's scaling benchmark: `python3 bench/scaling.py`.
+
+For each hostile shape of input (deep nesting, a namespace declared at
+every level, entities, attributes, comments, character references, one
+long line with a finding per entry, ...), generates documents of 1, 2, 4, 8
+and 16 MB under target/scaling/, times `feedlint --format json` (release
+build, one thread) on each, and prints the time and the ratio per doubling.
+Linear work doubles the time; the run fails (exit status 1) if any ratio
+reaches 2.5. Options: --sizes 1,2,4,8,16 (MB), --runs N (median, default 3),
+--limit 2.5.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "target" / "scaling"
+ATOM = 'xmlns="http://www.w3.org/2005/Atom"'
+MB = 1024 * 1024
+
+
+def repeat_to(size, head, unit, tail):
+    """head + unit * n + tail, with n making it about `size` bytes."""
+    n = max(1, (size - len(head) - len(tail)) // len(unit))
+    return head + unit * n + tail
+
+
+def nesting(size):
+    n = size // 7
+    return f"<feed {ATOM}><title>t</title>" + "<x>" * n + "</x>" * n + "</feed>"
+
+
+def namespaces(size):
+    # Every level declares a prefix, and uses one declared at the root: a
+    # parser that copies the namespaces in scope into each element is cubic.
+    unit_open, unit_close = '<p:x xmlns:n{i}="urn:n{i}">', "</p:x>"
+    parts, closes, total, i = [], [], 0, 0
+    while total < size:
+        tag = unit_open.format(i=i)
+        parts.append(tag)
+        total += len(tag) + len(unit_close)
+        i += 1
+    return f'<feed {ATOM} xmlns:p="urn:p"><title>t</title>' + "".join(parts) + unit_close * i + "</feed>"
+
+
+def prefixes(size):
+    # Distinct prefixes declared on one element.
+    return f"<feed {ATOM}" + "".join(f' xmlns:p{i}="urn:{i}"' for i in range(size // 22)) + "><title>t</title></feed>"
+
+
+def attributes(size):
+    return f"<feed {ATOM}" + "".join(f' a{i}="v"' for i in range(size // 10)) + "><title>t</title></feed>"
+
+
+def attributes_unclosed(size):
+    # A start tag that never closes: the error is found at the end.
+    return f"<feed {ATOM}" + "".join(f' a{i}="="' for i in range(size // 10))
+
+
+def elements_with_attributes(size):
+    unit = "<x " + " ".join(f'a{i}="v"' for i in range(50)) + "/>"
+    return repeat_to(size, f"<feed {ATOM}><title>t</title>", unit, "</feed>")
+
+
+def entity_and_ampersands(size):
+    # One internal entity, and a comment full of '&': an entity scan that
+    # looks for ';' from every '&' is quadratic.
+    return repeat_to(size, f'<!DOCTYPE feed [<!ENTITY e "x">]><feed {ATOM}><title>&e;</title><!--', "&" * 64, "--></feed>")
+
+
+def entity_references(size):
+    return repeat_to(size, f'<!DOCTYPE feed [<!ENTITY e "x">]><feed {ATOM}><title>t</title><subtitle>', "&e;", "</subtitle></feed>")
+
+
+def character_references(size):
+    return repeat_to(size, f"<feed {ATOM}><title>t</title><subtitle>", "&#233;&lt;&#x10FFFF;", "</subtitle></feed>")
+
+
+def comments(size):
+    return repeat_to(size, f"<feed {ATOM}><title>t</title>", "<!-- a comment - with - dashes -->", "</feed>")
+
+
+def long_comment(size):
+    return repeat_to(size, f"<feed {ATOM}><title>t</title><!--", "- -", "--></feed>")
+
+
+def cdata(size):
+    return repeat_to(size, f"<feed {ATOM}><title>t</title><subtitle>", "<![CDATA[]]]]>", "</subtitle></feed>")
+
+
+def one_line_findings(size):
+    # A feed on one line with a finding in every entry: locating each
+    # finding must not scan from the line's start.
+    unit = "<entry><id>urn:uuid:x</id><title>t</title><updated>yesterday</updated></entry>"
+    return repeat_to(size, f"<feed {ATOM}><title>t</title>", unit, "</feed>")
+
+
+def links(size):
+    unit = '<link rel="related" href="https://example.org/a%20b"/>'
+    return repeat_to(size, f'<feed {ATOM} xml:base="https://example.org/"><title>t</title>', unit, "</feed>")
+
+
+SHAPES = {
+    "nesting": nesting,
+    "namespace per level": namespaces,
+    "prefixes on one element": prefixes,
+    "attributes on one element": attributes,
+    "unclosed start tag": attributes_unclosed,
+    "elements, 50 attributes": elements_with_attributes,
+    "entity + '&' comment": entity_and_ampersands,
+    "entity references": entity_references,
+    "character references": character_references,
+    "comments": comments,
+    "one long comment": long_comment,
+    "CDATA sections": cdata,
+    "one line, many findings": one_line_findings,
+    "links in one head": links,
+}
+
+
+def timed(command, env, runs):
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", default="1,2,4,8,16")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--limit", type=float, default=2.5)
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint"], cwd=ROOT, check=True)
+    feedlint = str(ROOT / "target" / "release" / "feedlint")
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    OUT.mkdir(parents=True, exist_ok=True)
+
+    print(f"machine: {os.cpu_count()} cores; feedlint on 1 thread; median of {args.runs} runs; time per size, then ratio per doubling\n")
+    print(f"{'shape':28}" + "".join(f"{s:>7} MB" for s in sizes) + "   worst ratio")
+    failed = []
+    for name, make in SHAPES.items():
+        times = []
+        for size in sizes:
+            path = OUT / f"{name.replace(' ', '-').replace(',', '').replace('+', '').replace(chr(39), '')}-{size}.atom"
+            path.write_text(make(size * MB))
+            times.append(timed([feedlint, "--format", "json", "--exit-zero", str(path)], env, args.runs))
+            path.unlink()
+        ratios = [b / a for a, b in zip(times, times[1:]) if a > 0]
+        # Below 20 ms the process start dominates: such ratios say nothing.
+        meaningful = [r for r, a in zip(ratios, times) if a >= 0.02] or [1.0]
+        worst = max(meaningful)
+        flag = "" if worst < args.limit else "  <-- over the limit"
+        print(f"{name:28}" + "".join(f"{t:>9.3f}s" for t in times) + f"{worst:>13.2f}x{flag}")
+        if worst >= args.limit:
+            failed.append(name)
+    if failed:
+        sys.exit(f"\nnot linear: {', '.join(failed)}")
+    print(f"\nevery shape stays under {args.limit}x per doubling")
+
+
+if __name__ == "__main__":
+    main()
