@@ -43,9 +43,9 @@ pub(super) enum Kind {
     Root,
     Element {
         name: u32,
-        /// This element's attributes in `Document::attributes`.
-        attributes_start: u32,
-        attributes_end: u32,
+        /// The first of this element's attributes in `Document::attributes`
+        /// (the last is marked), or [`NONE`].
+        attributes: u32,
     },
     Text(Str),
     /// Text with references, CDATA sections or line ends to normalize,
@@ -55,16 +55,97 @@ pub(super) enum Kind {
     ProcessingInstruction,
 }
 
+/// A node in 24 bytes: its range, parent and next sibling, and two words
+/// whose meaning its kind (the top bits of the parent word) gives.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct NodeData {
     /// What the node covers in the input: an element from its `<` through
     /// its end tag. A node made by an entity reference covers the reference.
     pub start: u32,
     pub end: u32,
-    pub parent: u32,
+    /// The kind's tag in the top three bits, the parent's id below.
+    parent_and_tag: u32,
     /// [`NONE`] for the last child.
     pub next_sibling: u32,
-    pub kind: Kind,
+    a: u32,
+    b: u32,
+}
+
+/// Node ids take 29 bits: a document may have this many nodes (it would
+/// take gigabytes of input to reach).
+pub(super) const MAX_NODES: u32 = (1 << 29) - 1;
+const NO_PARENT: u32 = MAX_NODES;
+const TAG_SHIFT: u32 = 29;
+const ROOT: u32 = 0;
+const ELEMENT: u32 = 1;
+/// Text that is exactly the node's range of the input.
+const TEXT_INPUT: u32 = 2;
+const TEXT_ARENA: u32 = 3;
+const RAW_TEXT: u32 = 4;
+/// A comment in the input: its text is the range less `<!--` and `-->`.
+const COMMENT_INPUT: u32 = 5;
+const COMMENT_ARENA: u32 = 6;
+const PROCESSING_INSTRUCTION: u32 = 7;
+
+impl NodeData {
+    pub fn new(kind: Kind, start: u32, end: u32, parent: Option<u32>) -> Self {
+        let (tag, a, b) = match kind {
+            Kind::Root => (ROOT, 0, 0),
+            Kind::Element { name, attributes } => (ELEMENT, name, attributes),
+            Kind::Text(s) if s.in_arena => (TEXT_ARENA, s.start, s.end),
+            Kind::Text(s) => {
+                debug_assert_eq!((s.start, s.end), (start, end));
+                (TEXT_INPUT, 0, 0)
+            }
+            Kind::RawText(index) => (RAW_TEXT, index, 0),
+            Kind::Comment(s) if s.in_arena => (COMMENT_ARENA, s.start, s.end),
+            Kind::Comment(s) => {
+                debug_assert_eq!((s.start, s.end), (start + 4, end - 3));
+                (COMMENT_INPUT, 0, 0)
+            }
+            Kind::ProcessingInstruction => (PROCESSING_INSTRUCTION, 0, 0),
+        };
+        NodeData {
+            start,
+            end,
+            parent_and_tag: parent.unwrap_or(NO_PARENT) | (tag << TAG_SHIFT),
+            next_sibling: NONE,
+            a,
+            b,
+        }
+    }
+
+    pub fn kind(&self) -> Kind {
+        let arena = |start, end| Str {
+            start,
+            end,
+            in_arena: true,
+        };
+        match self.parent_and_tag >> TAG_SHIFT {
+            ROOT => Kind::Root,
+            ELEMENT => Kind::Element {
+                name: self.a,
+                attributes: self.b,
+            },
+            TEXT_INPUT => Kind::Text(Str::input(self.start as usize..self.end as usize)),
+            TEXT_ARENA => Kind::Text(arena(self.a, self.b)),
+            RAW_TEXT => Kind::RawText(self.a),
+            COMMENT_INPUT => Kind::Comment(Str::input(self.start as usize + 4..self.end as usize - 3)),
+            COMMENT_ARENA => Kind::Comment(arena(self.a, self.b)),
+            _ => Kind::ProcessingInstruction,
+        }
+    }
+
+    pub fn parent(&self) -> u32 {
+        match self.parent_and_tag & MAX_NODES {
+            NO_PARENT => NONE,
+            parent => parent,
+        }
+    }
+
+    fn tag(&self) -> u32 {
+        self.parent_and_tag >> TAG_SHIFT
+    }
 }
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -80,6 +161,8 @@ pub(super) struct AttributeData {
     pub value_end: u32,
     /// Written in the start tag, not defaulted.
     pub specified: bool,
+    /// The element's last attribute.
+    pub last: bool,
 }
 
 /// The first reference to an entity feedlint could not expand because its
@@ -166,11 +249,7 @@ impl<'input> Document<'input> {
     }
 
     fn node(&self, id: u32) -> Node<'_, 'input> {
-        Node {
-            id,
-            doc: self,
-            data: &self.nodes[id as usize],
-        }
+        Node { id, doc: self }
     }
 
     fn name(&self, name: u32) -> ExpandedName<'_> {
@@ -217,16 +296,16 @@ impl AttributeName for (&str, &str) {
     }
 }
 
+/// A node: its document and its index there (16 bytes: rules keep many).
 #[derive(Clone, Copy)]
 pub struct Node<'a, 'input> {
     id: u32,
     doc: &'a Document<'input>,
-    data: &'a NodeData,
 }
 
 impl std::fmt::Debug for Node<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.data.kind {
+        match self.data().kind() {
             Kind::Element { .. } => write!(f, "Element({:?})", self.tag_name()),
             kind => write!(f, "{kind:?}"),
         }
@@ -242,6 +321,11 @@ impl PartialEq for Node<'_, '_> {
 impl Eq for Node<'_, '_> {}
 
 impl<'a, 'input> Node<'a, 'input> {
+    #[inline]
+    fn data(&self) -> &'a NodeData {
+        &self.doc.nodes[self.id as usize]
+    }
+
     pub fn id(&self) -> NodeId {
         NodeId(self.id)
     }
@@ -252,32 +336,32 @@ impl<'a, 'input> Node<'a, 'input> {
 
     /// Byte range in the input: an element from `<` through its end tag.
     pub fn range(&self) -> Range<usize> {
-        self.data.start as usize..self.data.end as usize
+        self.data().start as usize..self.data().end as usize
     }
 
     pub fn is_root(&self) -> bool {
-        matches!(self.data.kind, Kind::Root)
+        self.data().tag() == ROOT
     }
 
     pub fn is_element(&self) -> bool {
-        matches!(self.data.kind, Kind::Element { .. })
+        self.data().tag() == ELEMENT
     }
 
     pub fn is_text(&self) -> bool {
-        matches!(self.data.kind, Kind::Text(_) | Kind::RawText(_))
+        matches!(self.data().tag(), TEXT_INPUT | TEXT_ARENA | RAW_TEXT)
     }
 
     pub fn is_comment(&self) -> bool {
-        matches!(self.data.kind, Kind::Comment(_))
+        matches!(self.data().tag(), COMMENT_INPUT | COMMENT_ARENA)
     }
 
     pub fn is_pi(&self) -> bool {
-        matches!(self.data.kind, Kind::ProcessingInstruction)
+        self.data().tag() == PROCESSING_INSTRUCTION
     }
 
     /// An element's name; empty for other nodes.
     pub fn tag_name(&self) -> ExpandedName<'a> {
-        match self.data.kind {
+        match self.data().kind() {
             Kind::Element { name, .. } => self.doc.name(name),
             _ => ExpandedName {
                 namespace: None,
@@ -294,7 +378,7 @@ impl<'a, 'input> Node<'a, 'input> {
     /// A text node's or comment's text; an element's first child's text,
     /// if that child is text.
     pub fn text(&self) -> Option<&'a str> {
-        match self.data.kind {
+        match self.data().kind() {
             Kind::Text(s) | Kind::Comment(s) => Some(self.doc.str(s)),
             Kind::RawText(index) => Some(self.doc.decoded[index as usize].get_or_init(|| {
                 let mut value = String::with_capacity(self.range().len());
@@ -309,17 +393,21 @@ impl<'a, 'input> Node<'a, 'input> {
     /// The attributes, in the order written, then those defaulted by the
     /// DTD. Namespace declarations are not attributes here.
     pub fn attributes(&self) -> Attributes<'a, 'input> {
-        let range = match self.data.kind {
-            Kind::Element {
-                attributes_start,
-                attributes_end,
-                ..
-            } => attributes_start as usize..attributes_end as usize,
+        let all = &self.doc.attributes;
+        let range = match self.data().kind() {
+            Kind::Element { attributes, .. } if attributes != NONE => {
+                let start = attributes as usize;
+                let count = all[start..]
+                    .iter()
+                    .position(|a| a.last)
+                    .map_or(all.len() - start, |i| i + 1);
+                start..start + count
+            }
             _ => 0..0,
         };
         Attributes {
             doc: self.doc,
-            inner: self.doc.attributes[range].iter(),
+            inner: all[range].iter(),
         }
     }
 
@@ -352,7 +440,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     pub fn parent(&self) -> Option<Node<'a, 'input>> {
-        (self.data.parent != NONE).then(|| self.doc.node(self.data.parent))
+        (self.data().parent() != NONE).then(|| self.doc.node(self.data().parent()))
     }
 
     pub fn parent_element(&self) -> Option<Node<'a, 'input>> {
@@ -367,11 +455,11 @@ impl<'a, 'input> Node<'a, 'input> {
     pub fn first_child(&self) -> Option<Node<'a, 'input>> {
         let next = self.id + 1;
         let data = self.doc.nodes.get(next as usize)?;
-        (data.parent == self.id).then(|| self.doc.node(next))
+        (data.parent() == self.id).then(|| self.doc.node(next))
     }
 
     pub fn next_sibling(&self) -> Option<Node<'a, 'input>> {
-        (self.data.next_sibling != NONE).then(|| self.doc.node(self.data.next_sibling))
+        (self.data().next_sibling != NONE).then(|| self.doc.node(self.data().next_sibling))
     }
 
     /// This node, then the siblings after it.

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use memchr::{memchr, memchr3, memmem};
 
 use super::chars::{self, is_space};
-use super::dom::{decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, NONE};
+use super::dom::{decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, MAX_NODES, NONE};
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
 use crate::hash::{FastMap, FastSet, FastState};
 
@@ -497,13 +497,7 @@ impl<'input> Parser<'input> {
             decoded: Vec::new(),
             unread_entity: None,
         };
-        doc.nodes.push(NodeData {
-            start: 0,
-            end: text.len() as u32,
-            parent: NONE,
-            next_sibling: NONE,
-            kind: Kind::Root,
-        });
+        doc.nodes.push(NodeData::new(Kind::Root, 0, text.len() as u32, None));
         let namespaces = Namespaces::new();
         Parser {
             text,
@@ -683,8 +677,14 @@ impl<'input> Parser<'input> {
 
     // ----- nodes -----------------------------------------------------------
 
-    fn add_node(&mut self, kind: Kind, (start, end): (u32, u32)) -> u32 {
+    fn add_node(&mut self, kind: Kind, (start, end): (u32, u32)) -> Result<u32> {
         let id = self.doc.nodes.len() as u32;
+        if id >= MAX_NODES {
+            return Err(XmlError {
+                at: start as usize,
+                message: format!("more than {MAX_NODES} nodes: refused as too large to check"),
+            });
+        }
         let (parent, last) = match self.open.last_mut() {
             Some(open) => (open.node, &mut open.last_child),
             None => (0, &mut self.root_last_child),
@@ -693,14 +693,8 @@ impl<'input> Parser<'input> {
             self.doc.nodes[*last as usize].next_sibling = id;
         }
         *last = id;
-        self.doc.nodes.push(NodeData {
-            start,
-            end,
-            parent,
-            next_sibling: NONE,
-            kind,
-        });
-        id
+        self.doc.nodes.push(NodeData::new(kind, start, end, Some(parent)));
+        Ok(id)
     }
 
     /// A run of text from the cursor's text, written as it is.
@@ -771,14 +765,14 @@ impl<'input> Parser<'input> {
     }
 
     /// Ends the pending text: a text node, unless it is only white space.
-    fn flush_text(&mut self) {
+    fn flush_text(&mut self) -> Result<()> {
         let pending = &mut self.pending;
         if !pending.active {
-            return;
+            return Ok(());
         }
         pending.active = false;
         if pending.blank {
-            return;
+            return Ok(());
         }
         let range = (pending.start, pending.end);
         let kind = if pending.is_owned {
@@ -789,7 +783,8 @@ impl<'input> Parser<'input> {
         } else {
             Kind::Text(Str::input(range.0 as usize..range.1 as usize))
         };
-        self.add_node(kind, range);
+        self.add_node(kind, range)?;
+        Ok(())
     }
 
     /// A string of the cursor's text as the document keeps it.
@@ -813,10 +808,10 @@ impl<'input> Parser<'input> {
         }
         c.pos = end + 3;
         if make_node {
-            self.flush_text();
+            self.flush_text()?;
             let value = self.keep(c, body, end);
             let range = c.doc_range(start, c.pos);
-            self.add_node(Kind::Comment(value), range);
+            self.add_node(Kind::Comment(value), range)?;
         }
         Ok(())
     }
@@ -841,9 +836,9 @@ impl<'input> Parser<'input> {
         };
         c.pos += end + 2;
         if make_node {
-            self.flush_text();
+            self.flush_text()?;
             let range = c.doc_range(start, c.pos);
-            self.add_node(Kind::ProcessingInstruction, range);
+            self.add_node(Kind::ProcessingInstruction, range)?;
         }
         Ok(())
     }
@@ -884,7 +879,7 @@ impl<'input> Parser<'input> {
             match b {
                 b'<' => match c.peek_at(1) {
                     Some(b'/') => {
-                        self.flush_text();
+                        self.flush_text()?;
                         self.end_tag(c, base)?;
                         if c.in_document() && self.open.len() < base {
                             return Ok(());
@@ -895,7 +890,7 @@ impl<'input> Parser<'input> {
                     Some(b'!') => return Err(c.error("expected a comment or a CDATA section after '<!'")),
                     Some(b'?') => self.processing_instruction(c, true)?,
                     _ => {
-                        self.flush_text();
+                        self.flush_text()?;
                         self.start_tag(c)?;
                     }
                 },
@@ -995,13 +990,16 @@ impl<'input> Parser<'input> {
         let name = self.element_name(c, name_start, name_end, colons)?;
         let attributes_start = self.doc.attributes.len() as u32;
         self.resolve_attributes(c)?;
-        let attributes_end = self.doc.attributes.len() as u32;
-        let kind = Kind::Element {
-            name,
-            attributes_start,
-            attributes_end,
+        let has_attributes = self.doc.attributes.len() as u32 > attributes_start;
+        let attributes = match self.doc.attributes.last_mut() {
+            Some(last) if has_attributes => {
+                last.last = true;
+                attributes_start
+            }
+            _ => NONE,
         };
-        let node = self.add_node(kind, (element_start, element_end));
+        let kind = Kind::Element { name, attributes };
+        let node = self.add_node(kind, (element_start, element_end))?;
         if empty {
             self.namespaces.unbind_to(mark);
         } else {
@@ -1217,6 +1215,7 @@ impl<'input> Parser<'input> {
                 value_start: attribute.value_start,
                 value_end: attribute.value_end,
                 specified: attribute.specified,
+                last: false,
             });
         }
         // Two prefixed names bound to one namespace (NSC: Attributes Unique).
