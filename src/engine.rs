@@ -433,13 +433,12 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
             prefix: bytes,
         });
     }
-    // A regular file is read whole (its size is known); anything else (a
-    // pipe, a device such as /dev/zero) only up to the limit.
-    if file.metadata()?.is_file() {
-        (&file).read_to_end(&mut bytes)?;
-    } else {
-        file.take(limit + 1).read_to_end(&mut bytes)?;
-    }
+    // Never more than the limit, whatever the size claims (a pipe, a device
+    // such as /dev/zero, or a /proc file that says 0); room for the size
+    // claimed plus the byte that shows the end, so a regular file is read
+    // without growing the buffer.
+    bytes.reserve_exact(size.min(limit) as usize + 1);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         bytes.truncate(64 * 1024);
         return Ok(Read::TooLarge {

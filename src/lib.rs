@@ -3,8 +3,10 @@
 //! tombstones, the feed-history draft), in Atom and RSS 2.0.
 //!
 //! The flow of a run: [`lint`] gathers the documents, each is decoded
-//! ([`source`]), parsed safely ([`xml`]), viewed as a feed ([`feed`]) and
-//! checked by every enabled rule ([`rules`]); its DOM is then dropped and a
+//! ([`source`]), parsed by feedlint's own strict XML parser ([`xml`]: XML
+//! 1.0 and Namespaces well-formedness, linear on every input, no external
+//! entity ever read), viewed as a feed ([`feed`]) and checked by every
+//! enabled rule ([`rules`]); its tree is then dropped and a
 //! [`summary::DocSummary`] kept. [`report`] renders the sorted findings.
 //!
 //! Linting one document held in memory, as an editor integration would:

@@ -1,0 +1,212 @@
+//! Names: namespace bindings in scope, and interned expanded names.
+
+use super::*;
+
+/// Namespace bindings in scope: per prefix, the innermost binding, each
+/// binding remembering the one it hides, so binding and unbinding are
+/// constant time at any depth.
+pub(super) struct Namespaces {
+    pub(super) prefixes: FastMap<Box<str>, u32>,
+    /// By prefix id: the index of its innermost binding, or NONE.
+    pub(super) current: Vec<u32>,
+    pub(super) bindings: Vec<Binding>,
+    /// Namespace names, to their index in `list`.
+    pub(super) ids: FastMap<Box<str>, u32>,
+    /// Namespace names by index, index 0 "no namespace": moved into the
+    /// document at the end.
+    pub(super) list: Vec<Box<str>>,
+}
+
+pub(super) struct Binding {
+    pub(super) prefix: u32,
+    pub(super) namespace: u32,
+    pub(super) hidden: u32,
+}
+
+pub(super) const DEFAULT_PREFIX: u32 = 0;
+pub(super) const XML_NAMESPACE_ID: u32 = 1;
+
+impl Namespaces {
+    pub(super) fn new() -> Self {
+        let mut namespaces = Namespaces {
+            prefixes: FastMap::default(),
+            current: Vec::new(),
+            bindings: Vec::new(),
+            ids: FastMap::default(),
+            list: vec!["".into()],
+        };
+        namespaces.namespace_id(XML_NS);
+        namespaces.prefix_id("");
+        let xml = namespaces.prefix_id("xml");
+        namespaces.bindings.push(Binding {
+            prefix: xml,
+            namespace: XML_NAMESPACE_ID,
+            hidden: NONE,
+        });
+        namespaces.current[xml as usize] = 0;
+        namespaces
+    }
+
+    pub(super) fn prefix_id(&mut self, prefix: &str) -> u32 {
+        if let Some(&id) = self.prefixes.get(prefix) {
+            return id;
+        }
+        let id = self.current.len() as u32;
+        self.prefixes.insert(prefix.into(), id);
+        self.current.push(NONE);
+        id
+    }
+
+    pub(super) fn namespace_id(&mut self, uri: &str) -> u32 {
+        if let Some(&id) = self.ids.get(uri) {
+            return id;
+        }
+        let id = self.list.len() as u32;
+        self.list.push(uri.into());
+        self.ids.insert(uri.into(), id);
+        id
+    }
+
+    pub(super) fn bind(&mut self, prefix: u32, namespace: u32) {
+        let hidden = self.current[prefix as usize];
+        self.current[prefix as usize] = self.bindings.len() as u32;
+        self.bindings.push(Binding {
+            prefix,
+            namespace,
+            hidden,
+        });
+    }
+
+    pub(super) fn unbind_to(&mut self, mark: u32) {
+        while self.bindings.len() > mark as usize {
+            let binding = self.bindings.pop().expect("above the mark");
+            self.current[binding.prefix as usize] = binding.hidden;
+        }
+    }
+
+    /// The namespace a prefix is bound to (0: none, for the default
+    /// namespace undeclared or never declared); `None` if unbound.
+    pub(super) fn resolve(&self, prefix: &str) -> Option<u32> {
+        let id = if prefix.is_empty() {
+            DEFAULT_PREFIX
+        } else {
+            *self.prefixes.get(prefix)?
+        };
+        match self.current[id as usize] {
+            NONE if prefix.is_empty() => Some(0),
+            NONE => None,
+            binding => Some(self.bindings[binding as usize].namespace),
+        }
+    }
+}
+
+/// Expanded names, interned: an open-addressing table of indexes into
+/// `Document::names`, each slot with the name's hash so that most probes
+/// compare no text. Local names are copied once into
+/// `Document::name_text`, one small string.
+pub(super) struct NameTable {
+    /// `(hash, name id)`; `NONE` ids are empty slots.
+    slots: Vec<(u32, u32)>,
+    hasher: FastState,
+    /// Names of up to eight bytes recently seen, by their bytes as one
+    /// word: a feed's element and attribute names are few and short, so
+    /// most lookups end here, with no hashing and no text compared.
+    recent: [ShortName; 64],
+}
+
+#[derive(Clone, Copy)]
+struct ShortName {
+    word: u64,
+    namespace: u32,
+    id: u32,
+}
+
+impl NameTable {
+    pub(super) fn new() -> Self {
+        NameTable {
+            slots: vec![(0, NONE); 64],
+            hasher: FastState::default(),
+            recent: [ShortName {
+                word: 0,
+                namespace: 0,
+                id: NONE,
+            }; 64],
+        }
+    }
+
+    /// The name's id, looking in [`NameTable::recent`] first.
+    #[inline]
+    pub(super) fn lookup(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
+        let bytes = local.as_bytes();
+        if bytes.len() > 8 {
+            return self.intern(doc, namespace, local);
+        }
+        // Bytes and length in one word: no two short names share one (a
+        // name holds no NUL byte, and the length takes the top byte once
+        // the name is shorter than eight bytes).
+        let mut padded = [0u8; 8];
+        padded[..bytes.len()].copy_from_slice(bytes);
+        let word = u64::from_le_bytes(padded) ^ ((bytes.len() as u64) << 56);
+        let slot = ((word ^ u64::from(namespace)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize;
+        let recent = self.recent[slot];
+        if recent.id != NONE && recent.word == word && recent.namespace == namespace {
+            return recent.id;
+        }
+        let id = self.intern(doc, namespace, local);
+        self.recent[slot] = ShortName { word, namespace, id };
+        id
+    }
+
+    #[inline]
+    fn hash(&self, namespace: u32, local: &str) -> u32 {
+        use std::hash::{BuildHasher, Hasher};
+        let mut hasher = self.hasher.build_hasher();
+        hasher.write_u32(namespace);
+        hasher.write(local.as_bytes());
+        hasher.finish() as u32
+    }
+
+    fn intern(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
+        if doc.names.len() * 2 >= self.slots.len() {
+            self.grow();
+        }
+        let hash = self.hash(namespace, local);
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (slot_hash, id) = self.slots[i];
+            if id == NONE {
+                let start = doc.name_text.len() as u32;
+                doc.name_text.push_str(local);
+                let id = doc.names.len() as u32;
+                doc.names.push(NameData {
+                    namespace,
+                    start,
+                    end: doc.name_text.len() as u32,
+                });
+                self.slots[i] = (hash, id);
+                return id;
+            }
+            if slot_hash == hash {
+                let name = doc.names[id as usize];
+                if name.namespace == namespace && &doc.name_text[name.start as usize..name.end as usize] == local {
+                    return id;
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let mut slots = vec![(0, NONE); self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
+            let mut i = hash as usize & mask;
+            while slots[i].1 != NONE {
+                i = (i + 1) & mask;
+            }
+            slots[i] = (hash, id);
+        }
+        self.slots = slots;
+    }
+}
