@@ -548,7 +548,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
                     );
                     summary = Some(summarized);
-                    suppressions = suppress::gather(&feed.everywhere.suppressions);
+                    suppressions = suppress::gather(feed.everywhere.suppressions.iter());
                 }
             },
         }

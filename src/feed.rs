@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::xml::{Attribute, Document, Node, NodeId};
+use crate::xml::{Attribute, Document, Node, NodeId, NodeList};
 use url::Url;
 
 use crate::date::{self, Instant};
@@ -291,30 +291,50 @@ pub struct IriAttribute<'a, 'input> {
     pub valid: bool,
 }
 
-/// Elements and attributes found anywhere in the document, in document order.
+/// Elements and attributes found anywhere in the document, in document
+/// order. Kept compactly (4 bytes a node): a large feed has hundreds of
+/// thousands of links and dates.
 #[derive(Default)]
 pub struct Gathered<'a, 'input> {
     /// Every element in the feed-history namespace.
-    pub fh_elements: Vec<Node<'a, 'input>>,
+    pub fh_elements: NodeList<'a, 'input>,
     /// Every `atom:link`: head section, entries, sources, deleted entries.
-    pub atom_links: Vec<Node<'a, 'input>>,
-    /// Every attribute whose value must be an IRI reference: `xml:base`
-    /// anywhere, `href` on `atom:link`, `ref` on `at:deleted-entry`.
-    pub iri_attributes: Vec<IriAttribute<'a, 'input>>,
+    pub atom_links: NodeList<'a, 'input>,
+    /// The elements of the attributes whose value must be an IRI reference
+    /// (`xml:base` anywhere, `href` on `atom:link`, `ref` on
+    /// `at:deleted-entry`), and the attribute's place on it and its validity;
+    /// read through [`Gathered::iri_attributes`].
+    iri_elements: NodeList<'a, 'input>,
+    iri_places: Vec<(u32, bool)>,
     /// Comments that start with `feedlint-disable`.
-    pub suppressions: Vec<Node<'a, 'input>>,
+    pub suppressions: NodeList<'a, 'input>,
     /// Every `at:deleted-entry`, wherever it stands.
-    pub tombstones: Vec<Node<'a, 'input>>,
+    pub tombstones: NodeList<'a, 'input>,
     /// Every `atom:id`, `atom:updated` and `atom:published`.
-    pub atom_ids: Vec<Node<'a, 'input>>,
-    pub atom_dates: Vec<Node<'a, 'input>>,
+    pub atom_ids: NodeList<'a, 'input>,
+    pub atom_dates: NodeList<'a, 'input>,
     /// Elements named like a feed-history, tombstone or Atom element that
     /// matters (`complete`, `archive`, `deleted-entry`, `link`) but in some
     /// other namespace.
-    pub lookalikes: Vec<Node<'a, 'input>>,
+    pub lookalikes: NodeList<'a, 'input>,
 }
 
 impl<'a, 'input> Gathered<'a, 'input> {
+    /// Every attribute whose value must be an IRI reference, in document order.
+    pub fn iri_attributes(&self) -> impl Iterator<Item = IriAttribute<'a, 'input>> + '_ {
+        self.iri_elements
+            .iter()
+            .zip(&self.iri_places)
+            .map(|(node, &(place, valid))| IriAttribute {
+                node,
+                attribute: node
+                    .attributes()
+                    .nth(place as usize)
+                    .expect("gathered from this element"),
+                valid,
+            })
+    }
+
     fn of(xml: &'a Document<'input>) -> Self {
         let mut gathered = Gathered::default();
         for node in xml.descendants() {
@@ -355,7 +375,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 }
                 _ => {}
             }
-            for attribute in node.attributes() {
+            for (place, attribute) in node.attributes().enumerate() {
                 let carries_iri = match (attribute.namespace(), attribute.name()) {
                     (Some(XML_NS), "base") => true,
                     (None, "href") => is_link,
@@ -364,7 +384,8 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 };
                 if carries_iri {
                     let valid = iri::check_iri_reference(attribute.value()).is_ok();
-                    gathered.iri_attributes.push(IriAttribute { node, attribute, valid });
+                    gathered.iri_elements.push(node);
+                    gathered.iri_places.push((place as u32, valid));
                 }
             }
         }

@@ -38,9 +38,9 @@ pub const PREFIX: &str = DISABLE;
 
 /// The suppressions of a document's `feedlint-disable` comments (as the
 /// feed's one pass over its nodes gathered them).
-pub fn gather(comments: &[Node<'_, '_>]) -> Vec<Suppression> {
+pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> Vec<Suppression> {
     let mut found = Vec::new();
-    for &comment in comments {
+    for comment in comments {
         let text = comment.document().input_text();
         let body = comment.text().unwrap_or_default();
         let trimmed = body.trim_start();
@@ -168,7 +168,7 @@ mod tests {
             "<feed><!-- feedlint-disable-next a-rule, b-rule --><link/><x/><!--feedlint-disable c-rule--></feed>";
         let xml = crate::xml::parse(text).unwrap();
         let comments: Vec<Node> = xml.root().descendants().filter(Node::is_comment).collect();
-        let found = gather(&comments);
+        let found = gather(comments);
         let rules: Vec<&str> = found.iter().map(|s| s.rule.as_str()).collect();
         assert_eq!(rules, ["a-rule", "b-rule", "c-rule"]);
         assert_eq!(&text[found[0].at.clone()], "a-rule");
@@ -183,7 +183,7 @@ mod tests {
         let text = "<feed><entry><!-- feedlint-disable-next a-rule --></entry><entry/></feed>";
         let xml = crate::xml::parse(text).unwrap();
         let comments: Vec<Node> = xml.root().descendants().filter(Node::is_comment).collect();
-        let found = gather(&comments);
+        let found = gather(comments);
         assert_eq!(&text[found[0].scope.clone()], "<entry/>");
     }
 }

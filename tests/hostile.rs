@@ -394,3 +394,16 @@ fn a_deep_content_model_in_the_internal_subset() {
     let run = check(&path, "");
     assert!(!run.stdout.contains("content-model.atom:"), "{}", run.stdout);
 }
+
+#[test]
+fn inputs_the_fuzzer_once_found_slow_or_crashing() {
+    let mut found = 0;
+    for entry in std::fs::read_dir("testsuite/hostile").unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_string_lossy().starts_with("fuzz-") {
+            found += 1;
+            check(&path, "");
+        }
+    }
+    assert!(found > 0, "no fuzz-* inputs in testsuite/hostile");
+}

@@ -19,7 +19,7 @@ pub static INVALID_DATE: Rule = rule!(
 fn invalid_date(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for node in feed.everywhere.atom_dates.iter().copied() {
+    for node in feed.everywhere.atom_dates.iter() {
         // The common case, a valid date, is decided without locating it.
         if date::parse_rfc3339(node.text().unwrap_or_default().trim()).is_ok() {
             continue;
@@ -34,7 +34,7 @@ fn invalid_date(cx: &mut Checker) {
             ));
         }
     }
-    for tombstone in &feed.everywhere.tombstones {
+    for tombstone in feed.everywhere.tombstones.iter() {
         let Some(when) = tombstone.attribute_node("when") else {
             continue;
         };
@@ -198,7 +198,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
         .atom_ids
         .iter()
         .filter(|n| looks_like_uuid(n.text().unwrap_or_default()))
-        .map(|n| ("atom:id", Text::of(*n)))
+        .map(|n| ("atom:id", Text::of(n)))
         .collect();
     if feed.kind == DocKind::Rss {
         ids.extend(feed.entries.iter().filter_map(|e| e.id.clone()).map(|t| ("guid", t)));
@@ -207,7 +207,6 @@ fn malformed_uuid_urn(cx: &mut Checker) {
         .everywhere
         .tombstones
         .iter()
-        .copied()
         .filter(|t| is(*t, AT_NS, "deleted-entry"))
     {
         if let Some(reference) = tombstone.attribute_node("ref") {

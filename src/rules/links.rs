@@ -20,7 +20,6 @@ fn link_missing_href(cx: &mut Checker) {
         .everywhere
         .atom_links
         .iter()
-        .copied()
         .filter(|n| !n.has_attribute("href"))
     {
         cx.report(
@@ -59,12 +58,12 @@ fn narrowed(text: &str, value_range: Range<usize>, value: &str, error: &iri::Iri
 fn invalid_iri(cx: &mut Checker) {
     let feed = cx.feed;
     let text = feed.xml.input_text();
-    for IriAttribute { attribute, .. } in feed.everywhere.iri_attributes.iter().filter(|a| !a.valid) {
+    for IriAttribute { attribute, .. } in feed.everywhere.iri_attributes().filter(|a| !a.valid) {
         let value = attribute.value();
         let Err(error) = iri::check_iri_reference(value) else {
             continue;
         };
-        let name = describe(attribute);
+        let name = describe(&attribute);
         let placeholder = value.contains("${") || value.contains("{{");
         let at = narrowed(text, attribute.range_value(), value, &error);
         let message = format!(
@@ -123,7 +122,7 @@ fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static
 
 fn unresolvable_relative_iri(cx: &mut Checker) {
     let feed = cx.feed;
-    for &IriAttribute { node, attribute, .. } in feed.everywhere.iri_attributes.iter().filter(|a| a.valid) {
+    for IriAttribute { node, attribute, .. } in feed.everywhere.iri_attributes().filter(|a| a.valid) {
         let value = attribute.value();
         let is_base = attribute.namespace() == Some(XML_NS);
         if !(is_base || is_atom_link(node)) || iri::has_scheme(value) {

@@ -22,7 +22,7 @@ pub static FH_MARKER_MISPLACED: Rule = rule!(
 
 fn fh_marker_misplaced(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.fh_elements.iter().copied().filter(|n| is_marker(*n)) {
+    for node in feed.everywhere.fh_elements.iter().filter(|n| is_marker(*n)) {
         if feed.in_head(node) {
             continue;
         }
@@ -53,7 +53,7 @@ pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
 );
 
 fn fh_marker_not_empty(cx: &mut Checker) {
-    for node in cx.feed.everywhere.fh_elements.iter().copied().filter(|n| is_marker(*n)) {
+    for node in cx.feed.everywhere.fh_elements.iter().filter(|n| is_marker(*n)) {
         let has_content = node
             .children()
             .any(|child| child.is_element() || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty())));
@@ -105,7 +105,7 @@ pub static FH_UNKNOWN_ELEMENT: Rule = rule!(
 );
 
 fn fh_unknown_element(cx: &mut Checker) {
-    for node in cx.feed.everywhere.fh_elements.iter().copied() {
+    for node in cx.feed.everywhere.fh_elements.iter() {
         let name = node.tag_name();
         if matches!(name.name(), "complete" | "archive") {
             continue;
@@ -143,7 +143,7 @@ const KNOWN_NAMESPACES: [(&str, &str, &[&str]); 3] = [
 
 fn namespace_near_miss(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.lookalikes.iter().copied() {
+    for node in feed.everywhere.lookalikes.iter() {
         let name = node.tag_name();
         let Some(namespace) = name.namespace() else {
             continue;

@@ -222,7 +222,7 @@ pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
 
 fn navigation_link_in_entry(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.atom_links.iter().copied() {
+    for node in feed.everywhere.atom_links.iter() {
         // The relation first: most links have none of these.
         let Some(rel) = feed::navigation_relation(node.attribute("rel")) else {
             continue;

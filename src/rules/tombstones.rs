@@ -22,11 +22,7 @@ fn children<'a, 'i>(node: Node<'a, 'i>, namespace: &'a str, name: &'a str) -> im
 /// Tombstones where RFC 6721 puts them: children of the feed, or the root
 /// of a Deleted Entry Document. Misplaced ones are reported on their own.
 fn placed<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
-    feed.everywhere
-        .tombstones
-        .iter()
-        .copied()
-        .filter(|t| is_placed(feed, *t))
+    feed.everywhere.tombstones.iter().filter(|t| is_placed(feed, *t))
 }
 
 fn is_placed(feed: &FeedDoc, tombstone: Node) -> bool {
@@ -60,7 +56,7 @@ fn deleted_entry_missing_ref(cx: &mut Checker) {
 /// Reports every tombstone that lacks one of its required attributes.
 fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, note: &str, help: &str) {
     let feed = cx.feed;
-    for &tombstone in feed
+    for tombstone in feed
         .everywhere
         .tombstones
         .iter()
@@ -98,7 +94,7 @@ pub static DELETED_ENTRY_INVALID_REF: Rule = rule!(
 );
 
 fn deleted_entry_invalid_ref(cx: &mut Checker) {
-    for tombstone in &cx.feed.everywhere.tombstones {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         let Some(attribute) = tombstone.attribute_node("ref") else {
             continue;
         };
@@ -198,7 +194,7 @@ pub static DELETED_ENTRY_CARDINALITY: Rule = rule!(
 );
 
 fn deleted_entry_cardinality(cx: &mut Checker) {
-    for tombstone in cx.feed.everywhere.tombstones.iter().copied() {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         for (namespace, name, qualified) in [
             (AT_NS, "by", "at:by"),
             (AT_NS, "comment", "at:comment"),
@@ -228,7 +224,7 @@ pub static DELETED_ENTRY_INVALID_BY: Rule = rule!(
 );
 
 fn deleted_entry_invalid_by(cx: &mut Checker) {
-    for tombstone in cx.feed.everywhere.tombstones.iter().copied() {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         for by in children(tombstone, AT_NS, "by") {
             let mut names = children(by, ATOM_NS, "name");
             if names.next().is_none() {
@@ -264,7 +260,7 @@ pub static DELETED_ENTRY_INVALID_COMMENT: Rule = rule!(
 );
 
 fn deleted_entry_invalid_comment(cx: &mut Checker) {
-    for tombstone in cx.feed.everywhere.tombstones.iter().copied() {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         for comment in children(tombstone, AT_NS, "comment") {
             let kind = comment.attribute("type").unwrap_or("text");
             let elements: Vec<Node> = comment.children().filter(Node::is_element).collect();
@@ -306,13 +302,7 @@ pub static DELETED_ENTRY_MISPLACED: Rule = rule!(
 
 fn deleted_entry_misplaced(cx: &mut Checker) {
     let feed = cx.feed;
-    for tombstone in feed
-        .everywhere
-        .tombstones
-        .iter()
-        .copied()
-        .filter(|t| !is_placed(feed, *t))
-    {
+    for tombstone in feed.everywhere.tombstones.iter().filter(|t| !is_placed(feed, *t)) {
         let Some(parent) = tombstone.parent_element() else {
             continue;
         };
@@ -333,7 +323,7 @@ pub static DELETED_ENTRY_MISSING_SOURCE: Rule = rule!(
 );
 
 fn deleted_entry_missing_source(cx: &mut Checker) {
-    for tombstone in cx.feed.everywhere.tombstones.iter().copied() {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         if children(tombstone, ATOM_NS, "source").next().is_some() {
             continue;
         }
@@ -361,7 +351,7 @@ pub static DELETED_ENTRY_MAC_SIGNATURE: Rule = rule!(
 );
 
 fn deleted_entry_mac_signature(cx: &mut Checker) {
-    for tombstone in cx.feed.everywhere.tombstones.iter().copied() {
+    for tombstone in cx.feed.everywhere.tombstones.iter() {
         for signature in children(tombstone, DS_NS, "Signature") {
             let methods = signature.descendants().filter(|n| is(*n, DS_NS, "SignatureMethod"));
             for method in methods {

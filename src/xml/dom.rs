@@ -150,19 +150,69 @@ impl NodeData {
 
 pub(super) const NONE: u32 = u32::MAX;
 
+/// An attribute in 16 bytes: its name and flags, where its value is
+/// written, and where its normalized value is kept when it differs.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct AttributeData {
-    pub name: u32,
-    pub value: Str,
-    /// `name="value"` in the input; for a value defaulted by an attribute-list
-    /// declaration, the default's literal in the internal subset.
-    pub start: u32,
+    /// The name's id, and the `SPECIFIED`, `LAST` and `NORMALIZED` flags in
+    /// the top bits.
+    name_and_flags: u32,
+    /// The value as written, without quotes: in the start tag, in the
+    /// default's literal in the internal subset, or the entity reference
+    /// that made the element.
     pub value_start: u32,
     pub value_end: u32,
-    /// Written in the start tag, not defaulted.
-    pub specified: bool,
-    /// The element's last attribute.
-    pub last: bool,
+    /// With `NORMALIZED`: the value's index in `Document::attribute_values`.
+    normalized: u32,
+}
+
+/// Written in the start tag (or made by an entity), not defaulted by the DTD.
+const SPECIFIED: u32 = 1 << 29;
+/// The element's last attribute.
+const LAST: u32 = 1 << 30;
+/// The value differs from what is written: see `Document::attribute_values`.
+const NORMALIZED: u32 = 1 << 31;
+const NAME_BITS: u32 = SPECIFIED - 1;
+
+/// Name ids take 29 bits, as node ids do.
+pub(super) const MAX_NAMES: u32 = NAME_BITS;
+
+impl AttributeData {
+    /// `normalized` is the value's index in `Document::attribute_values`
+    /// when the value is not the text written between `value_start` and
+    /// `value_end`.
+    pub fn new(name: u32, (value_start, value_end): (u32, u32), normalized: Option<u32>, specified: bool) -> Self {
+        debug_assert!(name <= NAME_BITS);
+        let mut name_and_flags = name;
+        if specified {
+            name_and_flags |= SPECIFIED;
+        }
+        if normalized.is_some() {
+            name_and_flags |= NORMALIZED;
+        }
+        AttributeData {
+            name_and_flags,
+            value_start,
+            value_end,
+            normalized: normalized.unwrap_or(0),
+        }
+    }
+
+    pub fn name(&self) -> u32 {
+        self.name_and_flags & NAME_BITS
+    }
+
+    pub fn specified(&self) -> bool {
+        self.name_and_flags & SPECIFIED != 0
+    }
+
+    pub fn last(&self) -> bool {
+        self.name_and_flags & LAST != 0
+    }
+
+    pub fn mark_last(&mut self) {
+        self.name_and_flags |= LAST;
+    }
 }
 
 /// The first reference to an entity feedlint could not expand because its
@@ -180,6 +230,9 @@ pub struct Document<'input> {
     pub(super) text: &'input str,
     pub(super) nodes: Vec<NodeData>,
     pub(super) attributes: Vec<AttributeData>,
+    /// Attribute values that differ from what is written (references,
+    /// white space normalized), in the arena.
+    pub(super) attribute_values: Vec<Str>,
     pub(super) names: Vec<NameData>,
     /// Namespace names; index 0 is "no namespace".
     pub(super) namespaces: Vec<Box<str>>,
@@ -195,6 +248,43 @@ pub struct Document<'input> {
 impl std::fmt::Debug for Document<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Document({} nodes)", self.nodes.len())
+    }
+}
+
+/// Nodes of one document, kept in 4 bytes each (a rule's list of every
+/// `atom:link` of a large feed would otherwise take 16 bytes a link).
+#[derive(Clone, Default)]
+pub struct NodeList<'a, 'input> {
+    doc: Option<&'a Document<'input>>,
+    ids: Vec<u32>,
+}
+
+impl<'a, 'input> NodeList<'a, 'input> {
+    pub fn push(&mut self, node: Node<'a, 'input>) {
+        self.doc = Some(node.doc);
+        self.ids.push(node.id);
+    }
+
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<Node<'a, 'input>> {
+        Some(self.doc?.node(*self.ids.get(index)?))
+    }
+
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Node<'a, 'input>> + ExactSizeIterator + '_ {
+        self.ids.iter().map(|&id| self.doc.expect("a node was pushed").node(id))
+    }
+}
+
+impl std::fmt::Debug for NodeList<'_, '_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
@@ -399,7 +489,7 @@ impl<'a, 'input> Node<'a, 'input> {
                 let start = attributes as usize;
                 let count = all[start..]
                     .iter()
-                    .position(|a| a.last)
+                    .position(AttributeData::last)
                     .map_or(all.len() - start, |i| i + 1);
                 start..start + count
             }
@@ -433,7 +523,7 @@ impl<'a, 'input> Node<'a, 'input> {
         let text = self.doc.text;
         let from = self
             .attributes()
-            .rfind(|a| a.data.specified)
+            .rfind(|a| a.data.specified())
             .map_or(range.start, |a| a.range().end);
         let end = memchr::memchr(b'>', &text.as_bytes()[from..range.end]).map_or(range.end, |i| from + i + 1);
         range.start..end
@@ -523,7 +613,7 @@ impl std::fmt::Debug for Attribute<'_, '_> {
 
 impl<'a> Attribute<'a, '_> {
     fn expanded_name(&self) -> ExpandedName<'a> {
-        self.doc.name(self.data.name)
+        self.doc.name(self.data.name())
     }
 
     pub fn name(&self) -> &'a str {
@@ -536,15 +626,35 @@ impl<'a> Attribute<'a, '_> {
 
     /// The normalized value (XML 1.0 §3.3.3).
     pub fn value(&self) -> &'a str {
-        self.doc.str(self.data.value)
+        if self.data.name_and_flags & NORMALIZED != 0 {
+            self.doc.str(self.doc.attribute_values[self.data.normalized as usize])
+        } else {
+            &self.doc.text[self.range_value()]
+        }
     }
 
-    /// `name="value"`. (An attribute made by an entity reference covers
-    /// the reference.)
+    /// `name="value"`. (A defaulted attribute covers the default's literal;
+    /// an attribute made by an entity reference covers the reference.)
     pub fn range(&self) -> Range<usize> {
-        let end = self.data.value_end as usize;
-        let quoted = matches!(self.doc.text.as_bytes().get(end), Some(b'"' | b'\''));
-        self.data.start as usize..end + usize::from(quoted)
+        let bytes = self.doc.text.as_bytes();
+        let (value_start, value_end) = (self.data.value_start as usize, self.data.value_end as usize);
+        let quoted = value_start > 0 && matches!(bytes[value_start - 1], b'"' | b'\'');
+        if !quoted {
+            return value_start..value_end;
+        }
+        if !self.data.specified() {
+            return value_start - 1..value_end + 1;
+        }
+        // Back from the opening quote over `=` and white space, then over
+        // the name: a name holds no white space, and white space precedes it.
+        let mut start = value_start - 1;
+        while start > 0 && matches!(bytes[start - 1], b'=' | b' ' | b'\t' | b'\n' | b'\r') {
+            start -= 1;
+        }
+        while start > 0 && !matches!(bytes[start - 1], b' ' | b'\t' | b'\n' | b'\r') {
+            start -= 1;
+        }
+        start..value_end + 1
     }
 
     /// The value as written, without its quotes.
@@ -554,7 +664,7 @@ impl<'a> Attribute<'a, '_> {
 
     /// Written in the start tag, not defaulted by the DTD.
     pub fn is_specified(&self) -> bool {
-        self.data.specified
+        self.data.specified()
     }
 }
 

@@ -23,7 +23,9 @@ mod chars;
 mod dom;
 mod parser;
 
-pub use dom::{Attribute, AttributeName, Attributes, Descendants, Document, ExpandedName, Node, NodeId, UnreadEntity};
+pub use dom::{
+    Attribute, AttributeName, Attributes, Descendants, Document, ExpandedName, Node, NodeId, NodeList, UnreadEntity,
+};
 
 /// The most bytes that entity references in one document may expand to
 /// (attributes defaulted by the DTD count too).

@@ -14,7 +14,9 @@ mod dtd;
 mod names;
 
 use super::chars::{self, is_space};
-use super::dom::{decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, MAX_NODES, NONE};
+use super::dom::{
+    decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, MAX_NAMES, MAX_NODES, NONE,
+};
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
 use crate::hash::{FastMap, FastSet, FastState};
 use dtd::{Dtd, EntityValue};
@@ -244,6 +246,7 @@ impl<'input> Parser<'input> {
             names: Vec::new(),
             namespaces: Vec::new(),
             arena: String::new(),
+            attribute_values: Vec::new(),
             name_text: String::new(),
             decoded: Vec::new(),
             unread_entity: None,
@@ -744,7 +747,7 @@ impl<'input> Parser<'input> {
         let has_attributes = self.doc.attributes.len() as u32 > attributes_start;
         let attributes = match self.doc.attributes.last_mut() {
             Some(last) if has_attributes => {
-                last.last = true;
+                last.mark_last();
                 attributes_start
             }
             _ => NONE,
@@ -959,25 +962,32 @@ impl<'input> Parser<'input> {
             };
             let name = self.names.lookup(&mut self.doc, namespace, local);
             let attribute = &self.attributes[i];
-            self.doc.attributes.push(AttributeData {
-                name,
-                value: attribute.value,
-                start: attribute.start,
-                value_start: attribute.value_start,
-                value_end: attribute.value_end,
-                specified: attribute.specified,
-                last: false,
-            });
+            if name >= MAX_NAMES {
+                return Err(c.error_at(
+                    at,
+                    format!("more than {MAX_NAMES} distinct names: refused as too large to check"),
+                ));
+            }
+            let value = attribute.value;
+            let written = (attribute.value_start, attribute.value_end);
+            let normalized = if !value.in_arena && (value.start, value.end) == written {
+                None
+            } else {
+                self.doc.attribute_values.push(value);
+                Some(self.doc.attribute_values.len() as u32 - 1)
+            };
+            let data = AttributeData::new(name, written, normalized, attribute.specified);
+            self.doc.attributes.push(data);
         }
         // Two prefixed names bound to one namespace (NSC: Attributes Unique).
         if prefixed > 1 {
             let added = &self.doc.attributes[first..];
             let mut seen = FastSet::with_capacity_and_hasher(prefixed, FastState::default());
             for attribute in added {
-                if self.doc.names[attribute.name as usize].namespace != 0 && !seen.insert(attribute.name) {
-                    let name = self.doc.names[attribute.name as usize];
+                if self.doc.names[attribute.name() as usize].namespace != 0 && !seen.insert(attribute.name()) {
+                    let name = self.doc.names[attribute.name() as usize];
                     let at = if c.in_document() {
-                        attribute.start as usize
+                        attribute.value_start as usize
                     } else {
                         c.pos
                     };
