@@ -225,6 +225,18 @@ fn check_byte(bytes: &[u8], i: usize, has_cr: &mut bool) -> Result<(), usize> {
     Ok(())
 }
 
+/// The character a predefined entity (XML 1.0 §4.6) stands for.
+pub fn predefined(name: &str) -> Option<char> {
+    match name {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "apos" => Some('\''),
+        "quot" => Some('"'),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

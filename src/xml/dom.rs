@@ -738,16 +738,7 @@ fn reference_char(name: &str) -> Option<char> {
     let code = match name.strip_prefix('#') {
         Some(hex) if hex.starts_with('x') => u32::from_str_radix(&hex[1..], 16).ok()?,
         Some(decimal) => decimal.parse().ok()?,
-        None => {
-            return match name {
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "amp" => Some('&'),
-                "apos" => Some('\''),
-                "quot" => Some('"'),
-                _ => None,
-            };
-        }
+        None => return super::chars::predefined(name),
     };
     char::from_u32(code)
 }

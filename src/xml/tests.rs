@@ -200,3 +200,26 @@ fn deep_content_models_do_not_overflow() {
     );
     assert!(parse(&text).is_ok());
 }
+
+#[test]
+fn attribute_ranges_cover_name_and_quoted_value() {
+    let text = "<a  x = 'v'\n\tétoile=\"w&amp;\" y=''/>";
+    let doc = parse(text).unwrap();
+    let ranges: Vec<&str> = doc.root_element().attributes().map(|a| &text[a.range()]).collect();
+    assert_eq!(ranges, ["x = 'v'", "étoile=\"w&amp;\"", "y=''"]);
+    let values: Vec<&str> = doc.root_element().attributes().map(|a| a.value()).collect();
+    assert_eq!(values, ["v", "w&", ""]);
+}
+
+#[test]
+fn node_lists_keep_nodes_compactly() {
+    let doc = parse("<a><b/><c/><b/></a>").unwrap();
+    let mut list = NodeList::default();
+    assert!(list.is_empty());
+    for node in doc.descendants().filter(|n| n.has_tag_name(None, "b")) {
+        list.push(node);
+    }
+    assert_eq!(list.len(), 2);
+    assert_eq!(list.get(1).map(|n| n.range()), Some(11..15));
+    assert!(list.iter().all(|n| n.tag_name().name() == "b"));
+}

@@ -195,14 +195,7 @@ impl Parser<'_> {
             }
         };
         let entity = self.enter(c, index, start, text.len())?;
-        let mut inner = Cursor {
-            s: &text,
-            pos: 0,
-            entity: Some(EntityContext {
-                name: entity,
-                reference: c.doc_range(start, c.pos),
-            }),
-        };
+        let mut inner = Cursor::in_entity(&text, entity, c.doc_range(start, c.pos));
         let result = self.markup_declarations(&mut inner);
         self.leave(index);
         result

@@ -13,7 +13,7 @@ use memchr::{memchr, memchr3, memmem};
 mod dtd;
 mod names;
 
-use super::chars::{self, is_space};
+use super::chars::{self, is_space, predefined};
 use super::dom::{
     decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, MAX_NAMES, MAX_NODES, NONE,
 };
@@ -39,6 +39,16 @@ struct Cursor<'s> {
 }
 
 impl<'s> Cursor<'s> {
+    /// A cursor at the start of an entity's replacement text, reached from
+    /// the reference at `reference` in the document.
+    fn in_entity(s: &'s str, name: Rc<str>, reference: (u32, u32)) -> Self {
+        Cursor {
+            s,
+            pos: 0,
+            entity: Some(EntityContext { name, reference }),
+        }
+    }
+
     fn bytes(&self) -> &'s [u8] {
         self.s.as_bytes()
     }
@@ -385,18 +395,16 @@ impl<'input> Parser<'input> {
     fn prolog(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         let mut doctype = false;
         loop {
-            c.skip_space();
-            if c.starts_with("<?") {
-                self.processing_instruction(c, true)?;
-            } else if c.starts_with("<!--") {
-                self.comment(c, true)?;
-            } else if c.starts_with("<!DOCTYPE") {
+            if self.misc(c)? {
+                continue;
+            }
+            if c.starts_with("<!DOCTYPE") {
                 if doctype {
                     return Err(c.error("a document has at most one DOCTYPE"));
                 }
                 doctype = true;
                 self.doctype(c)?;
-            } else if c.peek() == Some(b'<') && c.peek_at(1).is_some_and(|b| !matches!(b, b'!' | b'?' | b'/')) {
+            } else if starts_element(c) {
                 return Ok(());
             } else if c.peek().is_none() {
                 return Err(c.error("no root element"));
@@ -411,14 +419,12 @@ impl<'input> Parser<'input> {
     /// Comments, processing instructions and white space after the root element.
     fn epilog(&mut self, c: &mut Cursor<'_>) -> Result<()> {
         loop {
-            c.skip_space();
-            if c.starts_with("<?") {
-                self.processing_instruction(c, true)?;
-            } else if c.starts_with("<!--") {
-                self.comment(c, true)?;
-            } else if c.peek().is_none() {
+            if self.misc(c)? {
+                continue;
+            }
+            if c.peek().is_none() {
                 return Ok(());
-            } else if c.peek() == Some(b'<') && c.peek_at(1).is_some_and(|b| !matches!(b, b'!' | b'?' | b'/')) {
+            } else if starts_element(c) {
                 return Err(c.error("a second root element: a document has exactly one"));
             } else {
                 return Err(c.error(format!(
@@ -427,6 +433,20 @@ impl<'input> Parser<'input> {
                 )));
             }
         }
+    }
+
+    /// White space, then a comment or processing instruction if one is
+    /// next (`Misc` outside the root element); whether there was one.
+    fn misc(&mut self, c: &mut Cursor<'_>) -> Result<bool> {
+        c.skip_space();
+        if c.starts_with("<?") {
+            self.processing_instruction(c, true)?;
+        } else if c.starts_with("<!--") {
+            self.comment(c, true)?;
+        } else {
+            return Ok(false);
+        }
+        Ok(true)
     }
 
     // ----- nodes -----------------------------------------------------------
@@ -1075,14 +1095,7 @@ impl<'input> Parser<'input> {
             }
         };
         let entity = self.enter(c, index, at, text.len())?;
-        let mut inner = Cursor {
-            s: &text,
-            pos: 0,
-            entity: Some(EntityContext {
-                name: entity,
-                reference: c.doc_range(at, c.pos),
-            }),
-        };
+        let mut inner = Cursor::in_entity(&text, entity, c.doc_range(at, c.pos));
         let result = self.replacement_in_attribute(&mut inner, value);
         self.leave(index);
         result
@@ -1192,14 +1205,7 @@ impl<'input> Parser<'input> {
             EntityValue::External { unparsed: false } => return self.undeclared(c, name, start, true),
         };
         let entity = self.enter(c, index, start, text.len())?;
-        let mut inner = Cursor {
-            s: &text,
-            pos: 0,
-            entity: Some(EntityContext {
-                name: entity,
-                reference: range,
-            }),
-        };
+        let mut inner = Cursor::in_entity(&text, entity, range);
         let result = self.content(&mut inner);
         self.leave(index);
         result
@@ -1262,15 +1268,9 @@ impl<'input> Parser<'input> {
     }
 }
 
-fn predefined(name: &str) -> Option<char> {
-    match name {
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "apos" => Some('\''),
-        "quot" => Some('"'),
-        _ => None,
-    }
+/// Whether a start tag begins at the cursor.
+fn starts_element(c: &Cursor<'_>) -> bool {
+    c.peek() == Some(b'<') && c.peek_at(1).is_some_and(|b| !matches!(b, b'!' | b'?' | b'/'))
 }
 
 /// Appends text to an attribute value with white space turned into spaces;
