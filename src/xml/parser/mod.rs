@@ -1195,20 +1195,34 @@ impl<'input> Parser<'input> {
             unreachable!("a character reference is a character");
         };
         let Some(&index) = self.dtd.entities.get(name) else {
-            return self.undeclared(c, name, start, false);
+            self.undeclared(c, name, start, false)?;
+            self.skipped_reference(c, start);
+            return Ok(());
         };
         let text = match &self.dtd.list[index].value {
             EntityValue::Internal(text) => text.clone(),
             EntityValue::External { unparsed: true } => {
                 return Err(c.error_at(start, format!("\"{name}\" is an unparsed entity: it may be named only in an ENTITY attribute, not referenced (XML 1.0 §4.1, WFC: Parsed Entity)")));
             }
-            EntityValue::External { unparsed: false } => return self.undeclared(c, name, start, true),
+            EntityValue::External { unparsed: false } => {
+                self.undeclared(c, name, start, true)?;
+                self.skipped_reference(c, start);
+                return Ok(());
+            }
         };
         let entity = self.enter(c, index, start, text.len())?;
         let mut inner = Cursor::in_entity(&text, entity, range);
         let result = self.content(&mut inner);
         self.leave(index);
         result
+    }
+
+    /// A reference in text that is not expanded: in the document, part of
+    /// the text's range, which decoding then leaves out.
+    fn skipped_reference(&mut self, c: &Cursor<'_>, start: usize) {
+        if c.in_document() {
+            self.raw_text(start, c.pos, true, true);
+        }
     }
 
     /// Checks a reference to entity `index` may be expanded (no recursion,
