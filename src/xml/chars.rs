@@ -9,6 +9,9 @@ const NAME: u8 = 2;
 const SPACE: u8 = 4;
 /// Bit in [`ASCII`]: a public identifier character (production [13]).
 const PUBID: u8 = 8;
+/// Bit in [`ASCII`]: ends a plain run of an attribute value (a reference,
+/// a forbidden `<`, white space to normalize); quotes are checked apart.
+const VALUE_STOP: u8 = 16;
 
 static ASCII: [u8; 128] = {
     let mut table = [0u8; 128];
@@ -51,6 +54,9 @@ static ASCII: [u8; 128] = {
         {
             bits |= PUBID;
         }
+        if matches!(c, b'<' | b'&' | b'\t' | b'\n' | b'\r') {
+            bits |= VALUE_STOP;
+        }
         table[b] = bits;
         b += 1;
     }
@@ -60,6 +66,12 @@ static ASCII: [u8; 128] = {
 #[inline]
 pub fn is_space(b: u8) -> bool {
     b < 128 && ASCII[b as usize] & SPACE != 0
+}
+
+/// Whether `b` ends a plain run of an attribute value (see [`VALUE_STOP`]).
+#[inline]
+pub fn stops_value(b: u8) -> bool {
+    b < 128 && ASCII[b as usize] & VALUE_STOP != 0
 }
 
 #[inline]
@@ -98,26 +110,32 @@ pub fn is_xml_char(code: u32) -> bool {
 #[inline]
 pub fn name_len(s: &str, colons: &mut usize) -> usize {
     let bytes = s.as_bytes();
-    let mut i = 0;
-    // ASCII first, byte by byte; the rest by decoding.
-    while let Some(&b) = bytes.get(i) {
-        if b < 128 {
-            let bits = ASCII[b as usize];
-            let ok = if i == 0 { bits & START != 0 } else { bits & NAME != 0 };
-            if !ok {
-                return i;
+    let mut i = match bytes.first() {
+        None => return 0,
+        Some(&b) if b < 128 => {
+            if ASCII[b as usize] & START == 0 {
+                return 0;
             }
-            if b == b':' {
-                *colons += 1;
+            *colons += usize::from(b == b':');
+            1
+        }
+        Some(_) => match s.chars().next() {
+            Some(c) if is_name_start(c) => c.len_utf8(),
+            _ => return 0,
+        },
+    };
+    loop {
+        // ASCII name characters, the common case, by table.
+        while let Some(&b) = bytes.get(i) {
+            if b >= 128 || ASCII[b as usize] & NAME == 0 {
+                break;
             }
+            *colons += usize::from(b == b':');
             i += 1;
-        } else {
-            let c = s[i..].chars().next().expect("a character at a char boundary");
-            let ok = if i == 0 { is_name_start(c) } else { is_name_char(c) };
-            if !ok {
-                return i;
-            }
-            i += c.len_utf8();
+        }
+        match s[i..].chars().next() {
+            Some(c) if !c.is_ascii() && is_name_char(c) => i += c.len_utf8(),
+            _ => break,
         }
     }
     i

@@ -346,7 +346,9 @@ impl<'input> Document<'input> {
         let name = self.names[name as usize];
         ExpandedName {
             namespace: (name.namespace != 0).then(|| &*self.namespaces[name.namespace as usize]),
-            name: &self.name_text[name.start as usize..name.end as usize],
+            // SAFETY: `name_text` is only ever appended whole strings to,
+            // and each name's range is one of them: on char boundaries.
+            name: unsafe { self.name_text.get_unchecked(name.start as usize..name.end as usize) },
         }
     }
 }

@@ -1029,6 +1029,19 @@ impl<'input> Parser<'input> {
     /// normalized (XML 1.0 §3.3.3).
     fn attribute_value(&mut self, c: &mut Cursor<'_>, quote: u8) -> Result<Str> {
         let start = c.pos;
+        // Most values have nothing to normalize: read by table to the quote.
+        let bytes = c.bytes();
+        let mut end = start;
+        while let Some(&b) = bytes.get(end) {
+            if b == quote {
+                c.pos = end + 1;
+                return Ok(self.keep(c, start, end));
+            }
+            if chars::stops_value(b) {
+                break;
+            }
+            end += 1;
+        }
         let mut value = std::mem::take(&mut self.value);
         value.clear();
         let mut copied = false;
