@@ -90,13 +90,13 @@ fn check_structure(text: &str) -> Result<(), IriError> {
         None => (text, None),
     };
     if let Some(f) = fragment {
-        if let Some(j) = text[f + 1..].find(['#', '[', ']']) {
+        if let Some(j) = memchr::memchr3(b'#', b'[', b']', &text.as_bytes()[f + 1..]) {
             return Err(error(f + 1 + j, 1, "the fragment contains a \"#\", \"[\" or \"]\""));
         }
     }
 
     // A ':' before any '/', '?' or '#' ends a scheme.
-    let first_delim = before_fragment.find(['/', '?']).unwrap_or(before_fragment.len());
+    let first_delim = memchr::memchr2(b'/', b'?', before_fragment.as_bytes()).unwrap_or(before_fragment.len());
     let mut rest_at = 0;
     if let Some(colon) = before_fragment[..first_delim].find(':') {
         let scheme = &text[..colon];
@@ -126,14 +126,14 @@ fn check_structure(text: &str) -> Result<(), IriError> {
         path_at = rest_at + 2 + authority_len;
         path = &after[authority_len..];
     }
-    if let Some(j) = path.find(['[', ']']) {
+    if let Some(j) = memchr::memchr2(b'[', b']', path.as_bytes()) {
         return Err(error(
             path_at + j,
             1,
             "\"[\" and \"]\" are allowed only around an IP literal host",
         ));
     }
-    if let Some(j) = hier[query_at..].find(['[', ']']) {
+    if let Some(j) = memchr::memchr2(b'[', b']', &hier.as_bytes()[query_at..]) {
         return Err(error(
             rest_at + query_at + j,
             1,
@@ -145,7 +145,7 @@ fn check_structure(text: &str) -> Result<(), IriError> {
 
 fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
     let host_at = authority.rfind('@').map_or(0, |i| i + 1);
-    if let Some(j) = authority[..host_at].find(['[', ']']) {
+    if let Some(j) = memchr::memchr2(b'[', b']', &authority.as_bytes()[..host_at]) {
         return Err(error(at + j, 1, "\"[\" or \"]\" in the user information"));
     }
     let host_port = &authority[host_at..];
@@ -180,7 +180,7 @@ fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
             }
         }
     } else {
-        if let Some(j) = host_port.find(['[', ']']) {
+        if let Some(j) = memchr::memchr2(b'[', b']', host_port.as_bytes()) {
             return Err(error(
                 at + host_at + j,
                 1,
@@ -205,7 +205,7 @@ fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
 
 /// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
 pub fn has_scheme(text: &str) -> bool {
-    let end = text.find(['/', '?', '#']).unwrap_or(text.len());
+    let end = memchr::memchr3(b'/', b'?', b'#', text.as_bytes()).unwrap_or(text.len());
     text[..end].contains(':')
 }
 

@@ -133,8 +133,11 @@ pub fn name_len(s: &str, colons: &mut usize) -> usize {
             *colons += usize::from(b == b':');
             i += 1;
         }
+        if bytes.get(i).is_none_or(u8::is_ascii) {
+            break;
+        }
         match s[i..].chars().next() {
-            Some(c) if !c.is_ascii() && is_name_char(c) => i += c.len_utf8(),
+            Some(c) if is_name_char(c) => i += c.len_utf8(),
             _ => break,
         }
     }

@@ -790,7 +790,29 @@ impl<'input> Parser<'input> {
     fn end_tag(&mut self, c: &mut Cursor<'_>, base: usize) -> Result<()> {
         let start = c.pos;
         c.pos += 2;
-        let (name_start, name_end, _) = c.name("an element name after '</'")?;
+        // Nearly always the name of the open element: compared as bytes,
+        // then checked to end there, instead of scanned as a name.
+        let expected = self
+            .open
+            .last()
+            .filter(|_| c.in_document() || self.open.len() > base)
+            .map(|open| open.qname);
+        let (name_start, name_end) = match expected {
+            Some((open_start, open_end))
+                if c.bytes()[c.pos..].starts_with(&c.bytes()[open_start..open_end])
+                    && matches!(
+                        c.peek_at(open_end - open_start),
+                        Some(b'>' | b' ' | b'\t' | b'\n' | b'\r')
+                    ) =>
+            {
+                c.pos += open_end - open_start;
+                (c.pos - (open_end - open_start), c.pos)
+            }
+            _ => {
+                let (name_start, name_end, _) = c.name("an element name after '</'")?;
+                (name_start, name_end)
+            }
+        };
         c.skip_space();
         c.expect(">", "to close the end tag")?;
         let name = &c.s[name_start..name_end];
