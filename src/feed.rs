@@ -94,13 +94,6 @@ pub fn is_atom_link(node: Node<'_, '_>) -> bool {
     is(node, ATOM_NS, "link")
 }
 
-/// Whether an element has an `xml:base`; the local name is compared first,
-/// as it rarely matches (this is asked for every ancestor of every link).
-fn carries_base(node: Node<'_, '_>) -> bool {
-    node.attributes()
-        .any(|a| a.name() == "base" && a.namespace() == Some(XML_NS))
-}
-
 /// The start tag of an element (`<name ...>`), where findings about the
 /// element point: never the whole subtree.
 pub fn start_tag(node: Node<'_, '_>) -> Range<usize> {
@@ -375,6 +368,10 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 }
                 _ => {}
             }
+            // Only these elements can carry an attribute that must be an IRI.
+            if !(is_link || is_tombstone || node.has_xml_base()) {
+                continue;
+            }
             for (place, attribute) in node.attributes().enumerate() {
                 let carries_iri = match (attribute.namespace(), attribute.name()) {
                     (Some(XML_NS), "base") => true,
@@ -520,7 +517,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let mut base = None;
         {
             let cache = self.bases.lock().unwrap_or_else(PoisonError::into_inner);
-            for carrier in node.ancestors().filter(|n| carries_base(*n)) {
+            for carrier in node.ancestors().filter(Node::has_xml_base) {
                 if let Some(known) = cache.get(&carrier.id()) {
                     base = Some(known.clone());
                     break;

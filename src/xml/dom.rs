@@ -46,6 +46,8 @@ pub(super) enum Kind {
         /// The first of this element's attributes in `Document::attributes`
         /// (the last is marked), or [`NONE`].
         attributes: u32,
+        /// The element has an `xml:base` attribute.
+        has_base: bool,
     },
     Text(Str),
     /// Text with references, CDATA sections or line ends to normalize,
@@ -91,7 +93,11 @@ impl NodeData {
     pub fn new(kind: Kind, start: u32, end: u32, parent: Option<u32>) -> Self {
         let (tag, a, b) = match kind {
             Kind::Root => (ROOT, 0, 0),
-            Kind::Element { name, attributes } => (ELEMENT, name, attributes),
+            Kind::Element {
+                name,
+                attributes,
+                has_base,
+            } => (ELEMENT, name | (u32::from(has_base) << 31), attributes),
             Kind::Text(s) if s.in_arena => (TEXT_ARENA, s.start, s.end),
             Kind::Text(s) => {
                 debug_assert_eq!((s.start, s.end), (start, end));
@@ -124,8 +130,9 @@ impl NodeData {
         match self.parent_and_tag >> TAG_SHIFT {
             ROOT => Kind::Root,
             ELEMENT => Kind::Element {
-                name: self.a,
+                name: self.a & !(1 << 31),
                 attributes: self.b,
+                has_base: self.a >> 31 != 0,
             },
             TEXT_INPUT => Kind::Text(Str::input(self.start as usize..self.end as usize)),
             TEXT_ARENA => Kind::Text(arena(self.a, self.b)),
@@ -460,6 +467,12 @@ impl<'a, 'input> Node<'a, 'input> {
                 name: "",
             },
         }
+    }
+
+    /// Whether the element has an `xml:base` attribute (known from parsing:
+    /// asked for every ancestor of every link, so not searched for).
+    pub fn has_xml_base(&self) -> bool {
+        matches!(self.data().kind(), Kind::Element { has_base: true, .. })
     }
 
     pub fn has_tag_name(&self, namespace: Option<&str>, local: &str) -> bool {

@@ -225,3 +225,16 @@ fn node_lists_keep_nodes_compactly() {
     assert_eq!(list.get(1).map(|n| n.range()), Some(11..15));
     assert!(list.iter().all(|n| n.tag_name().name() == "b"));
 }
+
+#[test]
+fn elements_know_whether_they_carry_xml_base() {
+    let doc =
+        parse("<!DOCTYPE a [<!ATTLIST c xml:base CDATA 'x/'>]><a xml:base='http://e.org/'><b/><c/><d base='no'/></a>")
+            .unwrap();
+    let carriers: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_xml_base())
+        .map(|n| n.tag_name().name())
+        .collect();
+    assert_eq!(carriers, ["a", "c"]);
+}

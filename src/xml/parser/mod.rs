@@ -763,7 +763,7 @@ impl<'input> Parser<'input> {
         self.declare_namespaces(c)?;
         let name = self.element_name(c, name_start, name_end, colons)?;
         let attributes_start = self.doc.attributes.len() as u32;
-        self.resolve_attributes(c)?;
+        let has_base = self.resolve_attributes(c)?;
         let has_attributes = self.doc.attributes.len() as u32 > attributes_start;
         let attributes = match self.doc.attributes.last_mut() {
             Some(last) if has_attributes => {
@@ -772,7 +772,11 @@ impl<'input> Parser<'input> {
             }
             _ => NONE,
         };
-        let kind = Kind::Element { name, attributes };
+        let kind = Kind::Element {
+            name,
+            attributes,
+            has_base,
+        };
         let node = self.add_node(kind, (element_start, element_end))?;
         if empty {
             self.namespaces.unbind_to(mark);
@@ -973,8 +977,10 @@ impl<'input> Parser<'input> {
     }
 
     /// Resolves the attributes' names and moves them into the document;
-    /// checks that no two have the same expanded name.
-    fn resolve_attributes(&mut self, c: &Cursor<'_>) -> Result<()> {
+    /// checks that no two have the same expanded name. Whether one of them
+    /// is `xml:base`.
+    fn resolve_attributes(&mut self, c: &Cursor<'_>) -> Result<bool> {
+        let mut has_base = false;
         let first = self.doc.attributes.len();
         let mut prefixed = 0;
         for i in 0..self.attributes.len() {
@@ -1002,6 +1008,7 @@ impl<'input> Parser<'input> {
                     )
                 })?
             };
+            has_base |= namespace == names::XML_NAMESPACE_ID && local == "base";
             let name = self.names.lookup(&mut self.doc, namespace, local);
             let attribute = &self.attributes[i];
             if name >= MAX_NAMES {
@@ -1044,7 +1051,7 @@ impl<'input> Parser<'input> {
                 }
             }
         }
-        Ok(())
+        Ok(has_base)
     }
 
     /// An attribute value after its opening quote, through the closing one,
