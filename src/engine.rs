@@ -434,11 +434,31 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
         });
     }
     // Never more than the limit, whatever the size claims (a pipe, a device
-    // such as /dev/zero, or a /proc file that says 0); room for the size
-    // claimed plus the byte that shows the end, so a regular file is read
-    // without growing the buffer.
-    bytes.reserve_exact(size.min(limit) as usize + 1);
-    file.take(limit + 1).read_to_end(&mut bytes)?;
+    // such as /dev/zero, or a /proc file that says 0). Room for the size
+    // claimed plus one byte to see the end: a regular file takes one read
+    // and one that returns nothing (reading through `Take` would take four,
+    // in growing steps).
+    // Reads go in blocks of at least 8 KiB (some /proc files refuse
+    // smaller ones), so up to 8 KiB past the limit may be read.
+    let most = usize::try_from(limit.saturating_add(8192)).unwrap_or(usize::MAX);
+    let claimed = usize::try_from(size).unwrap_or(most).saturating_add(1);
+    bytes.resize(claimed.clamp(8192, most), 0);
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            if filled >= most {
+                break;
+            }
+            bytes.resize(filled.saturating_mul(2).clamp(8192, most), 0);
+        }
+        match (&file).read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    bytes.truncate(filled);
     if bytes.len() as u64 > limit {
         bytes.truncate(64 * 1024);
         return Ok(Read::TooLarge {

@@ -407,3 +407,29 @@ fn inputs_the_fuzzer_once_found_slow_or_crashing() {
     }
     assert!(found > 0, "no fuzz-* inputs in testsuite/hostile");
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_that_claims_to_be_empty_is_read_only_up_to_the_limit() {
+    // /proc/self/pagemap reports size 0 and is gigabytes long.
+    let started = Instant::now();
+    let run = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args([
+            "--format",
+            "concise",
+            "--max-file-size",
+            "65536",
+            "/proc/self/pagemap",
+            ORDINARY,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        stdout.contains("/proc/self/pagemap:1:1: error[file-too-large]"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(&format!("{ORDINARY}:")));
+    assert!(started.elapsed().as_secs_f64() < SECONDS);
+}
