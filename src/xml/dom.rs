@@ -242,7 +242,7 @@ pub struct Document<'input> {
     pub(super) attribute_values: Vec<Str>,
     pub(super) names: Vec<NameData>,
     /// Namespace names; index 0 is "no namespace".
-    pub(super) namespaces: Vec<Box<str>>,
+    pub(super) namespaces: StringTable,
     pub(super) arena: String,
     /// Every distinct local name, once.
     pub(super) name_text: String,
@@ -292,6 +292,34 @@ impl<'a, 'input> NodeList<'a, 'input> {
 impl std::fmt::Debug for NodeList<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+/// Strings kept in one string, by index.
+#[derive(Debug, Default)]
+pub(crate) struct StringTable {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl StringTable {
+    /// Adds a string; its index.
+    pub fn push(&mut self, s: &str) -> u32 {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        self.spans.push((start, self.text.len() as u32));
+        self.spans.len() as u32 - 1
+    }
+
+    pub fn get(&self, index: u32) -> &str {
+        let (start, end) = self.spans[index as usize];
+        // SAFETY: only whole strings are appended, and each span is one of
+        // them: both ends are on char boundaries.
+        unsafe { self.text.get_unchecked(start as usize..end as usize) }
+    }
+
+    pub fn len(&self) -> usize {
+        self.spans.len()
     }
 }
 
@@ -352,7 +380,7 @@ impl<'input> Document<'input> {
     fn name(&self, name: u32) -> ExpandedName<'_> {
         let name = self.names[name as usize];
         ExpandedName {
-            namespace: (name.namespace != 0).then(|| &*self.namespaces[name.namespace as usize]),
+            namespace: (name.namespace != 0).then(|| self.namespaces.get(name.namespace)),
             // SAFETY: `name_text` is only ever appended whole strings to,
             // and each name's range is one of them: on char boundaries.
             name: unsafe { self.name_text.get_unchecked(name.start as usize..name.end as usize) },

@@ -238,3 +238,17 @@ fn elements_know_whether_they_carry_xml_base() {
         .collect();
     assert_eq!(carriers, ["a", "c"]);
 }
+
+#[test]
+fn duplicates_among_many_attributes_are_found_by_marks() {
+    let many: String = (0..20).map(|i| format!(" a{i}=''")).collect();
+    assert!(error(&format!("<x{many} a3=''/>")).contains("\"a3\" is given twice"));
+    assert!(error(&format!("<x{many} xmlns:p='urn:a' xmlns:p='urn:b'/>")).contains("\"xmlns:p\" is given twice"));
+    let message = error(&format!("<x{many} xmlns:p='urn:a' xmlns:q='urn:a' p:b='' q:b=''/>"));
+    assert!(
+        message.contains("two attributes named \"b\" in namespace \"urn:a\""),
+        "{message}"
+    );
+    // The same names on the next element are no duplicates.
+    assert!(parse(&format!("<r><x{many}/><x{many}/></r>")).is_ok());
+}

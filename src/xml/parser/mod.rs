@@ -15,10 +15,11 @@ mod names;
 
 use super::chars::{self, is_space, predefined};
 use super::dom::{
-    decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, UnreadEntity, MAX_NAMES, MAX_NODES, NONE,
+    decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, StringTable, UnreadEntity, MAX_NAMES,
+    MAX_NODES, NONE,
 };
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
-use crate::hash::{FastMap, FastSet, FastState};
+use crate::hash::{FastMap, FastState};
 use dtd::{Dtd, EntityValue};
 use names::{NameTable, Namespaces};
 
@@ -242,6 +243,11 @@ pub(super) struct Parser<'input> {
     value: String,
     expanded: u64,
     depth: usize,
+    /// Start tags read so far: the mark of the current one in `name_marks`
+    /// (by attribute name) and `prefix_marks` (by declared prefix).
+    element_serial: u32,
+    name_marks: Vec<u32>,
+    prefix_marks: Vec<u32>,
 }
 
 impl<'input> Parser<'input> {
@@ -254,7 +260,7 @@ impl<'input> Parser<'input> {
             nodes: Vec::with_capacity(text.len() / 32 + 1),
             attributes: Vec::with_capacity(text.len() / 128 + 1),
             names: Vec::new(),
-            namespaces: Vec::new(),
+            namespaces: StringTable::default(),
             arena: String::new(),
             attribute_values: Vec::new(),
             name_text: String::new(),
@@ -277,6 +283,9 @@ impl<'input> Parser<'input> {
             value: String::new(),
             expanded: 0,
             depth: 0,
+            element_serial: 0,
+            name_marks: Vec::new(),
+            prefix_marks: Vec::new(),
         }
     }
 
@@ -305,7 +314,7 @@ impl<'input> Parser<'input> {
         self.epilog(&mut c)?;
         self.doc.nodes.shrink_to_fit();
         self.doc.attributes.shrink_to_fit();
-        self.doc.namespaces = std::mem::take(&mut self.namespaces.list);
+        self.doc.namespaces = std::mem::take(&mut self.namespaces.names.strings);
         Ok(self.doc)
     }
 
@@ -708,6 +717,7 @@ impl<'input> Parser<'input> {
         c.pos += 1;
         let (name_start, name_end, colons) = c.name("an element name after '<'")?;
         self.attributes.clear();
+        self.element_serial += 1;
         let empty = loop {
             let had_space = c.skip_space();
             match c.peek() {
@@ -884,18 +894,18 @@ impl<'input> Parser<'input> {
         Ok(())
     }
 
-    /// WFC: Unique Att Spec.
+    /// WFC: Unique Att Spec, for the few attributes most elements have, by
+    /// comparing names; with more, by marks per name as the names are
+    /// resolved (see `resolve_attributes` and `declare_namespaces`).
     fn check_unique(&self, c: &Cursor<'_>) -> Result<()> {
         let attributes = &self.attributes;
-        let duplicate = if attributes.len() <= 8 {
-            (1..attributes.len()).find(|&i| {
-                let name = attributes[i].qname.get(c.s);
-                attributes[..i].iter().any(|a| a.qname.get(c.s) == name)
-            })
-        } else {
-            let mut seen = FastSet::with_capacity_and_hasher(attributes.len(), FastState::default());
-            (0..attributes.len()).find(|&i| !seen.insert(attributes[i].qname.get(c.s)))
-        };
+        if attributes.len() > 8 {
+            return Ok(());
+        }
+        let duplicate = (1..attributes.len()).find(|&i| {
+            let name = attributes[i].qname.get(c.s);
+            attributes[..i].iter().any(|a| a.qname.get(c.s) == name)
+        });
         match duplicate {
             Some(i) => {
                 let attribute = &attributes[i];
@@ -954,6 +964,13 @@ impl<'input> Parser<'input> {
                 self.namespaces.namespace_id(uri)
             };
             let prefix = self.namespaces.prefix_id(prefix);
+            if self.prefix_marks.len() <= prefix as usize {
+                self.prefix_marks.resize(prefix as usize + 1, NONE);
+            }
+            if self.prefix_marks[prefix as usize] == self.element_serial {
+                return Err(c.error_at(at, format!("attribute \"{qname}\" is given twice")));
+            }
+            self.prefix_marks[prefix as usize] = self.element_serial;
             self.namespaces.bind(prefix, namespace);
         }
         Ok(())
@@ -982,7 +999,6 @@ impl<'input> Parser<'input> {
     fn resolve_attributes(&mut self, c: &Cursor<'_>) -> Result<bool> {
         let mut has_base = false;
         let first = self.doc.attributes.len();
-        let mut prefixed = 0;
         for i in 0..self.attributes.len() {
             let attribute = &self.attributes[i];
             let qname = attribute.qname.get(c.s);
@@ -1000,7 +1016,6 @@ impl<'input> Parser<'input> {
             let namespace = if prefix.is_empty() {
                 0
             } else {
-                prefixed += 1;
                 self.namespaces.resolve(prefix).ok_or_else(|| {
                     c.error_at(
                         at,
@@ -1010,13 +1025,22 @@ impl<'input> Parser<'input> {
             };
             has_base |= namespace == names::XML_NAMESPACE_ID && local == "base";
             let name = self.names.lookup(&mut self.doc, namespace, local);
-            let attribute = &self.attributes[i];
             if name >= MAX_NAMES {
                 return Err(c.error_at(
                     at,
                     format!("more than {MAX_NAMES} distinct names: refused as too large to check"),
                 ));
             }
+            // Two attributes with one expanded name: marked per name for this
+            // element, so any number of attributes is checked in linear time.
+            if self.name_marks.len() <= name as usize {
+                self.name_marks.resize(name as usize + 1, NONE);
+            }
+            if self.name_marks[name as usize] == self.element_serial {
+                return Err(self.duplicate_attribute(c, first, name, at));
+            }
+            self.name_marks[name as usize] = self.element_serial;
+            let attribute = &self.attributes[i];
             let value = attribute.value;
             let written = (attribute.value_start, attribute.value_end);
             let normalized = if !value.in_arena && (value.start, value.end) == written {
@@ -1028,30 +1052,33 @@ impl<'input> Parser<'input> {
             let data = AttributeData::new(name, written, normalized, attribute.specified);
             self.doc.attributes.push(data);
         }
-        // Two prefixed names bound to one namespace (NSC: Attributes Unique).
-        if prefixed > 1 {
-            let added = &self.doc.attributes[first..];
-            let mut seen = FastSet::with_capacity_and_hasher(prefixed, FastState::default());
-            for attribute in added {
-                if self.doc.names[attribute.name() as usize].namespace != 0 && !seen.insert(attribute.name()) {
-                    let name = self.doc.names[attribute.name() as usize];
-                    let at = if c.in_document() {
-                        attribute.value_start as usize
-                    } else {
-                        c.pos
-                    };
-                    return Err(c.error_at(
-                        at,
-                        format!(
-                            "two attributes named \"{}\" in namespace \"{}\" (Namespaces in XML §6.3)",
-                            &self.doc.name_text[name.start as usize..name.end as usize],
-                            self.namespaces.list[name.namespace as usize]
-                        ),
-                    ));
-                }
-            }
-        }
         Ok(has_base)
+    }
+
+    /// The error for a second attribute with the expanded name `name`: the
+    /// same qualified name twice (XML 1.0 §3.1, WFC: Unique Att Spec), or two
+    /// prefixes bound to one namespace (Namespaces in XML §6.3).
+    fn duplicate_attribute(&self, c: &Cursor<'_>, first: usize, name: u32, at: usize) -> XmlError {
+        let data = self.doc.names[name as usize];
+        let local = &self.doc.name_text[data.start as usize..data.end as usize];
+        let qnames: Vec<&str> = self
+            .attributes
+            .iter()
+            .map(|a| a.qname.get(c.s))
+            .filter(|q| !(*q == "xmlns" || q.starts_with("xmlns:")))
+            .collect();
+        let earlier = self.doc.attributes[first..].iter().position(|a| a.name() == name);
+        let later = qnames.get(self.doc.attributes.len() - first).copied().unwrap_or(local);
+        match earlier.map(|i| qnames[i]) {
+            Some(qname) if qname == later => c.error_at(at, format!("attribute \"{qname}\" is given twice")),
+            _ => c.error_at(
+                at,
+                format!(
+                    "two attributes named \"{local}\" in namespace \"{}\" (Namespaces in XML §6.3)",
+                    self.namespaces.names.strings.get(data.namespace)
+                ),
+            ),
+        }
     }
 
     /// An attribute value after its opening quote, through the closing one,

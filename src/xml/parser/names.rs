@@ -6,15 +6,14 @@ use super::*;
 /// binding remembering the one it hides, so binding and unbinding are
 /// constant time at any depth.
 pub(super) struct Namespaces {
-    pub(super) prefixes: FastMap<Box<str>, u32>,
+    /// Prefixes by id.
+    prefixes: Interner,
     /// By prefix id: the index of its innermost binding, or NONE.
-    pub(super) current: Vec<u32>,
+    current: Vec<u32>,
     pub(super) bindings: Vec<Binding>,
-    /// Namespace names, to their index in `list`.
-    pub(super) ids: FastMap<Box<str>, u32>,
-    /// Namespace names by index, index 0 "no namespace": moved into the
-    /// document at the end.
-    pub(super) list: Vec<Box<str>>,
+    /// Namespace names by id, id 0 "no namespace": moved into the document
+    /// at the end.
+    pub(super) names: Interner,
 }
 
 pub(super) struct Binding {
@@ -29,12 +28,12 @@ pub(super) const XML_NAMESPACE_ID: u32 = 1;
 impl Namespaces {
     pub(super) fn new() -> Self {
         let mut namespaces = Namespaces {
-            prefixes: FastMap::default(),
+            prefixes: Interner::default(),
             current: Vec::new(),
             bindings: Vec::new(),
-            ids: FastMap::default(),
-            list: vec!["".into()],
+            names: Interner::default(),
         };
+        namespaces.namespace_id("");
         namespaces.namespace_id(XML_NS);
         namespaces.prefix_id("");
         let xml = namespaces.prefix_id("xml");
@@ -48,23 +47,15 @@ impl Namespaces {
     }
 
     pub(super) fn prefix_id(&mut self, prefix: &str) -> u32 {
-        if let Some(&id) = self.prefixes.get(prefix) {
-            return id;
+        let id = self.prefixes.intern(prefix);
+        if id as usize == self.current.len() {
+            self.current.push(NONE);
         }
-        let id = self.current.len() as u32;
-        self.prefixes.insert(prefix.into(), id);
-        self.current.push(NONE);
         id
     }
 
     pub(super) fn namespace_id(&mut self, uri: &str) -> u32 {
-        if let Some(&id) = self.ids.get(uri) {
-            return id;
-        }
-        let id = self.list.len() as u32;
-        self.list.push(uri.into());
-        self.ids.insert(uri.into(), id);
-        id
+        self.names.intern(uri)
     }
 
     pub(super) fn bind(&mut self, prefix: u32, namespace: u32) {
@@ -90,7 +81,7 @@ impl Namespaces {
         let id = if prefix.is_empty() {
             DEFAULT_PREFIX
         } else {
-            *self.prefixes.get(prefix)?
+            self.prefixes.get(prefix)?
         };
         match self.current[id as usize] {
             NONE if prefix.is_empty() => Some(0),
@@ -199,6 +190,70 @@ impl NameTable {
 
     fn grow(&mut self) {
         let mut slots = vec![(0, NONE); self.slots.len() * 2];
+        let mask = slots.len() - 1;
+        for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
+            let mut i = hash as usize & mask;
+            while slots[i].1 != NONE {
+                i = (i + 1) & mask;
+            }
+            slots[i] = (hash, id);
+        }
+        self.slots = slots;
+    }
+}
+
+/// Strings interned into one string: ids in the order first seen. One
+/// allocation however many strings (a hostile element may declare a million
+/// prefixes; a box each would cost more to free than to parse).
+#[derive(Default)]
+pub(super) struct Interner {
+    pub(super) strings: StringTable,
+    /// `(hash, id)`; `NONE` ids are empty slots. Empty until the first string.
+    slots: Vec<(u32, u32)>,
+    hasher: FastState,
+}
+
+impl Interner {
+    fn hash(&self, s: &str) -> u32 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one(s) as u32
+    }
+
+    /// The slot where `s` is, or the empty one where it would go.
+    fn slot(&self, s: &str, hash: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (slot_hash, id) = self.slots[i];
+            if id == NONE || (slot_hash == hash && self.strings.get(id) == s) {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    pub(super) fn get(&self, s: &str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let id = self.slots[self.slot(s, self.hash(s))].1;
+        (id != NONE).then_some(id)
+    }
+
+    pub(super) fn intern(&mut self, s: &str) -> u32 {
+        if self.strings.len() * 2 >= self.slots.len() {
+            self.grow();
+        }
+        let hash = self.hash(s);
+        let i = self.slot(s, hash);
+        if self.slots[i].1 == NONE {
+            self.slots[i] = (hash, self.strings.push(s));
+        }
+        self.slots[i].1
+    }
+
+    fn grow(&mut self) {
+        let mut slots = vec![(0, NONE); (self.slots.len() * 2).max(16)];
         let mask = slots.len() - 1;
         for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
             let mut i = hash as usize & mask;
