@@ -6,7 +6,7 @@ use super::{rule, Rule};
 pub static XML_MALFORMED: Rule = rule!(
     "xml-malformed", Error, Doc, None,
     summary: "the document is not well-formed, namespace-well-formed XML in a known encoding",
-    spec: "XML 1.0 §2.1; Namespaces in XML §7; RFC 6721 §4",
+    spec: "XML 1.0 §2.1, §2.8, §4.1, §4.3.3; Namespaces in XML §3, §6, §7; RFC 6721 §4",
 );
 
 pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
