@@ -226,6 +226,17 @@ fn a_hundred_thousand_links_in_one_head() {
     check(&path, "error[self-referencing-link]");
 }
 
+/// The concise report of `path` and the ordinary feed with `--max-file-size`.
+fn lint_with_limit(path: &str, limit: u64) -> String {
+    let limit = limit.to_string();
+    let run = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "concise", "--max-file-size", &limit, path, ORDINARY])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    String::from_utf8(run.stdout).unwrap()
+}
+
 #[test]
 fn a_file_over_max_file_size() {
     let path = generated("big.atom", |out| {
@@ -236,19 +247,7 @@ fn a_file_over_max_file_size() {
         )
         .unwrap();
     });
-    let run = Command::new(env!("CARGO_BIN_EXE_feedlint"))
-        .args([
-            "--format",
-            "concise",
-            "--max-file-size",
-            "1048576",
-            path.to_str().unwrap(),
-            ORDINARY,
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(run.stdout).unwrap();
+    let stdout = lint_with_limit(path.to_str().unwrap(), 1_048_576);
     assert!(
         stdout.contains("error[file-too-large] not linted: the file is 2097"),
         "{stdout}"
@@ -413,19 +412,7 @@ fn inputs_the_fuzzer_once_found_slow_or_crashing() {
 fn a_file_that_claims_to_be_empty_is_read_only_up_to_the_limit() {
     // /proc/self/pagemap reports size 0 and is gigabytes long.
     let started = Instant::now();
-    let run = Command::new(env!("CARGO_BIN_EXE_feedlint"))
-        .args([
-            "--format",
-            "concise",
-            "--max-file-size",
-            "65536",
-            "/proc/self/pagemap",
-            ORDINARY,
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(run.stdout).unwrap();
+    let stdout = lint_with_limit("/proc/self/pagemap", 65536);
     assert!(
         stdout.contains("/proc/self/pagemap:1:1: error[file-too-large]"),
         "{stdout}"

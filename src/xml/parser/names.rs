@@ -189,16 +189,7 @@ impl NameTable {
     }
 
     fn grow(&mut self) {
-        let mut slots = vec![(0, NONE); self.slots.len() * 2];
-        let mask = slots.len() - 1;
-        for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
-            let mut i = hash as usize & mask;
-            while slots[i].1 != NONE {
-                i = (i + 1) & mask;
-            }
-            slots[i] = (hash, id);
-        }
-        self.slots = slots;
+        self.slots = rehashed(&self.slots, self.slots.len() * 2);
     }
 }
 
@@ -253,15 +244,21 @@ impl Interner {
     }
 
     fn grow(&mut self) {
-        let mut slots = vec![(0, NONE); (self.slots.len() * 2).max(16)];
-        let mask = slots.len() - 1;
-        for &(hash, id) in self.slots.iter().filter(|(_, id)| *id != NONE) {
-            let mut i = hash as usize & mask;
-            while slots[i].1 != NONE {
-                i = (i + 1) & mask;
-            }
-            slots[i] = (hash, id);
-        }
-        self.slots = slots;
+        self.slots = rehashed(&self.slots, (self.slots.len() * 2).max(16));
     }
+}
+
+/// The occupied `(hash, id)` slots of an open-addressing table, placed in a
+/// new table of `len` slots (a power of two).
+fn rehashed(slots: &[(u32, u32)], len: usize) -> Vec<(u32, u32)> {
+    let mut table = vec![(0, NONE); len];
+    let mask = len - 1;
+    for &(hash, id) in slots.iter().filter(|(_, id)| *id != NONE) {
+        let mut i = hash as usize & mask;
+        while table[i].1 != NONE {
+            i = (i + 1) & mask;
+        }
+        table[i] = (hash, id);
+    }
+    table
 }
