@@ -135,9 +135,49 @@ fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), Date
     }
 }
 
+/// The common form `YYYY-MM-DDThh:mm:ss` with `Z` or `±hh:mm`, without
+/// fraction, read by position (a feed has thousands of dates); anything
+/// else, valid or not, is left to [`parse_rfc3339`]'s full reading, which
+/// also says what is wrong.
+fn canonical_rfc3339(b: &[u8]) -> Option<Instant> {
+    let separators = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
+    if b.len() < 20 || separators.iter().any(|&(i, c)| b[i] != c) {
+        return None;
+    }
+    let two = |i: usize| -> Option<u32> {
+        let (tens, ones) = (b[i].wrapping_sub(b'0'), b[i + 1].wrapping_sub(b'0'));
+        (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
+    };
+    let year = i64::from(two(0)? * 100 + two(2)?);
+    let offset = match (&b[19..], b.len()) {
+        (b"Z", 20) => 0,
+        ([sign @ (b'+' | b'-'), _, _, b':', _, _], 25) => {
+            let (hours, minutes) = (two(20)?, two(23)?);
+            if hours > 23 || minutes > 59 {
+                return None;
+            }
+            let total = i64::from(hours * 60 + minutes);
+            if *sign == b'-' {
+                -total
+            } else {
+                total
+            }
+        }
+        _ => return None,
+    };
+    instant(year, two(5)?, two(8)?, two(11)?, two(14)?, two(17)?, 0, offset).ok()
+}
+
 /// Parses an RFC 3339 `date-time` with Atom's restrictions: uppercase `T`
 /// and `Z`, a time zone always present; any number of fraction digits.
 pub fn parse_rfc3339(text: &str) -> Result<Instant, DateError> {
+    match canonical_rfc3339(text.as_bytes()) {
+        Some(instant) => Ok(instant),
+        None => parse_rfc3339_fully(text),
+    }
+}
+
+fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
     if text.is_empty() {
         return fail("the date is empty");
     }
@@ -306,6 +346,32 @@ pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_quick_reading_agrees_with_the_full_one() {
+        for text in [
+            "2003-12-13T18:30:02Z",
+            "2003-12-13T18:30:02+01:00",
+            "2003-12-13T18:30:02-05:30",
+            "2004-02-29T00:00:00Z",
+            "2003-02-29T00:00:00Z",
+            "2003-12-13T24:30:02Z",
+            "2003-12-13T18:30:60Z",
+            "2003-12-13t18:30:02Z",
+            "2003-12-13T18:30:02z",
+            "2003-12-13T18:30:02+24:00",
+            "2003-12-13T18:30:02.5Z",
+            "2003-13-13T18:30:02Z",
+            "0000-01-01T00:00:00Z",
+            "2003-12-13T18:30:02Z ",
+            "2003-12-1xT18:30:02Z",
+        ] {
+            let quick = canonical_rfc3339(text.as_bytes());
+            let full = parse_rfc3339_fully(text).ok();
+            assert!(quick.is_none() || quick == full, "{text}: {quick:?} vs {full:?}");
+            assert_eq!(parse_rfc3339(text).ok(), full, "{text}");
+        }
+    }
 
     fn ok3339(text: &str) -> Instant {
         parse_rfc3339(text).unwrap_or_else(|e| panic!("{text}: {e}"))

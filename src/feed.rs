@@ -87,7 +87,7 @@ impl DocKind {
 }
 
 pub fn is(node: Node<'_, '_>, namespace: &str, name: &str) -> bool {
-    node.is_element() && node.tag_name().name() == name && node.tag_name().namespace() == Some(namespace)
+    node.has_tag_name(Some(namespace), name)
 }
 
 pub fn is_atom_link(node: Node<'_, '_>) -> bool {
@@ -173,7 +173,7 @@ impl<'a> Text<'a> {
 pub fn child_text<'a>(parent: Node<'a, '_>, namespace: Option<&str>, name: &str) -> Option<Text<'a>> {
     parent
         .children()
-        .find(|n| n.is_element() && n.tag_name().name() == name && n.tag_name().namespace() == namespace)
+        .find(|n| n.has_tag_name(namespace, name))
         .map(Text::of)
 }
 
@@ -201,7 +201,7 @@ impl<'a, 'input> Entry<'a, 'input> {
                     updated,
                 })
             }
-            DocKind::Rss if node.tag_name().name() == "item" && node.tag_name().namespace().is_none() => Some(Entry {
+            DocKind::Rss if node.has_tag_name(None, "item") => Some(Entry {
                 node,
                 id: child_text(node, None, "guid"),
                 updated: None,
@@ -419,9 +419,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let root = xml.root_element();
         let head = match kind {
             DocKind::Atom => Some(root),
-            DocKind::Rss => root
-                .children()
-                .find(|n| n.is_element() && n.tag_name().name() == "channel" && n.tag_name().namespace().is_none()),
+            DocKind::Rss => root.children().find(|n| n.has_tag_name(None, "channel")),
             DocKind::DeletedEntry => None,
         };
         let mut doc = FeedDoc {

@@ -88,6 +88,8 @@ const RAW_TEXT: u32 = 4;
 const COMMENT_INPUT: u32 = 5;
 const COMMENT_ARENA: u32 = 6;
 const PROCESSING_INSTRUCTION: u32 = 7;
+/// In an element's name word: the element has an `xml:base`.
+const HAS_BASE: u32 = 1 << 31;
 
 impl NodeData {
     pub fn new(kind: Kind, start: u32, end: u32, parent: Option<u32>) -> Self {
@@ -97,7 +99,7 @@ impl NodeData {
                 name,
                 attributes,
                 has_base,
-            } => (ELEMENT, name | (u32::from(has_base) << 31), attributes),
+            } => (ELEMENT, if has_base { name | HAS_BASE } else { name }, attributes),
             Kind::Text(s) if s.in_arena => (TEXT_ARENA, s.start, s.end),
             Kind::Text(s) => {
                 debug_assert_eq!((s.start, s.end), (start, end));
@@ -130,9 +132,9 @@ impl NodeData {
         match self.parent_and_tag >> TAG_SHIFT {
             ROOT => Kind::Root,
             ELEMENT => Kind::Element {
-                name: self.a & !(1 << 31),
+                name: self.a & !HAS_BASE,
                 attributes: self.b,
-                has_base: self.a >> 31 != 0,
+                has_base: self.a & HAS_BASE != 0,
             },
             TEXT_INPUT => Kind::Text(Str::input(self.start as usize..self.end as usize)),
             TEXT_ARENA => Kind::Text(arena(self.a, self.b)),
@@ -488,12 +490,14 @@ impl<'a, 'input> Node<'a, 'input> {
 
     /// An element's name; empty for other nodes.
     pub fn tag_name(&self) -> ExpandedName<'a> {
-        match self.data().kind() {
-            Kind::Element { name, .. } => self.doc.name(name),
-            _ => ExpandedName {
+        let data = self.data();
+        if data.tag() == ELEMENT {
+            self.doc.name(data.a & !HAS_BASE)
+        } else {
+            ExpandedName {
                 namespace: None,
                 name: "",
-            },
+            }
         }
     }
 
