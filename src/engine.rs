@@ -433,13 +433,12 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
             prefix: bytes,
         });
     }
-    // Never more than the limit, whatever the size claims (a pipe, a device
-    // such as /dev/zero, or a /proc file that says 0). Room for the size
-    // claimed plus one byte to see the end: a regular file takes one read
-    // and one that returns nothing (reading through `Take` would take four,
-    // in growing steps).
-    // Reads go in blocks of at least 8 KiB (some /proc files refuse
-    // smaller ones), so up to 8 KiB past the limit may be read.
+    // Never much more than the limit, whatever the size claims (a pipe, a
+    // device such as /dev/zero, or a /proc file that says 0). Room for the
+    // size claimed plus one byte to see the end: a regular file takes one
+    // read and one that returns nothing (through `Take` it took four, in
+    // growing steps). Reads go in blocks of at least 8 KiB (some /proc files
+    // refuse smaller ones), so up to 8 KiB past the limit may be read.
     let most = usize::try_from(limit.saturating_add(8192)).unwrap_or(usize::MAX);
     let claimed = usize::try_from(size).unwrap_or(most).saturating_add(1);
     bytes.resize(claimed.clamp(8192, most), 0);

@@ -58,16 +58,15 @@ impl Parser<'_> {
         c.pos += "<!DOCTYPE".len();
         c.require_space("after '<!DOCTYPE'")?;
         c.name("the root element's name in the DOCTYPE")?;
-        let mut had_space = c.skip_space();
+        let had_space = c.skip_space();
         if c.starts_with("SYSTEM") || c.starts_with("PUBLIC") {
             if !had_space {
                 return Err(c.error("expected white space before the external identifier"));
             }
             self.external_id(c, false)?;
             self.dtd.has_external_subset = true;
-            had_space = c.skip_space();
+            c.skip_space();
         }
-        let _ = had_space;
         if c.peek() == Some(b'[') {
             c.pos += 1;
             self.markup_declarations(c)?;

@@ -162,30 +162,21 @@ impl NameTable {
             self.grow();
         }
         let hash = self.hash(namespace, local);
-        let mask = self.slots.len() - 1;
-        let mut i = hash as usize & mask;
-        loop {
-            let (slot_hash, id) = self.slots[i];
-            if id == NONE {
-                let start = doc.name_text.len() as u32;
-                doc.name_text.push_str(local);
-                let id = doc.names.len() as u32;
-                doc.names.push(NameData {
-                    namespace,
-                    start,
-                    end: doc.name_text.len() as u32,
-                });
-                self.slots[i] = (hash, id);
-                return id;
-            }
-            if slot_hash == hash {
-                let name = doc.names[id as usize];
-                if name.namespace == namespace && &doc.name_text[name.start as usize..name.end as usize] == local {
-                    return id;
-                }
-            }
-            i = (i + 1) & mask;
+        let i = probe(&self.slots, hash, |id| {
+            let name = doc.names[id as usize];
+            name.namespace == namespace && &doc.name_text[name.start as usize..name.end as usize] == local
+        });
+        if self.slots[i].1 == NONE {
+            let start = doc.name_text.len() as u32;
+            doc.name_text.push_str(local);
+            doc.names.push(NameData {
+                namespace,
+                start,
+                end: doc.name_text.len() as u32,
+            });
+            self.slots[i] = (hash, doc.names.len() as u32 - 1);
         }
+        self.slots[i].1
     }
 
     fn grow(&mut self) {
@@ -212,15 +203,7 @@ impl Interner {
 
     /// The slot where `s` is, or the empty one where it would go.
     fn slot(&self, s: &str, hash: u32) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = hash as usize & mask;
-        loop {
-            let (slot_hash, id) = self.slots[i];
-            if id == NONE || (slot_hash == hash && self.strings.get(id) == s) {
-                return i;
-            }
-            i = (i + 1) & mask;
-        }
+        probe(&self.slots, hash, |id| self.strings.get(id) == s)
     }
 
     pub(super) fn get(&self, s: &str) -> Option<u32> {
@@ -245,6 +228,21 @@ impl Interner {
 
     fn grow(&mut self) {
         self.slots = rehashed(&self.slots, (self.slots.len() * 2).max(16));
+    }
+}
+
+/// In an open-addressing table of `(hash, id)` slots (a power of two of
+/// them, at most half full): the slot of the entry with this hash that
+/// `matches` accepts, or the empty slot where it would go.
+fn probe(slots: &[(u32, u32)], hash: u32, matches: impl Fn(u32) -> bool) -> usize {
+    let mask = slots.len() - 1;
+    let mut i = hash as usize & mask;
+    loop {
+        let (slot_hash, id) = slots[i];
+        if id == NONE || (slot_hash == hash && matches(id)) {
+            return i;
+        }
+        i = (i + 1) & mask;
     }
 }
 
