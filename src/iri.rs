@@ -49,7 +49,18 @@ pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
     if !plain {
         check_characters(text)?;
     }
-    check_structure(text)
+    // Plain text holds no "[" or "]" to place.
+    check_structure(text, !plain)
+}
+
+/// The first `byte` in `text`: memchr, much cheaper than `str::find` on the
+/// short strings IRIs are.
+fn find(text: &str, byte: u8) -> Option<usize> {
+    memchr::memchr(byte, text.as_bytes())
+}
+
+fn rfind(text: &str, byte: u8) -> Option<usize> {
+    memchr::memrchr(byte, text.as_bytes())
 }
 
 /// Characters RFC 3987 does not allow, and `%` escapes.
@@ -83,9 +94,9 @@ fn check_characters(text: &str) -> Result<(), IriError> {
 }
 
 /// Scheme, authority, and where `#`, `[` and `]` may stand.
-fn check_structure(text: &str) -> Result<(), IriError> {
+fn check_structure(text: &str, brackets: bool) -> Result<(), IriError> {
     // The fragment is everything after the first '#'; it may not hold another.
-    let (before_fragment, fragment) = match text.find('#') {
+    let (before_fragment, fragment) = match find(text, b'#') {
         Some(i) => (&text[..i], Some(i)),
         None => (text, None),
     };
@@ -98,7 +109,7 @@ fn check_structure(text: &str) -> Result<(), IriError> {
     // A ':' before any '/', '?' or '#' ends a scheme.
     let first_delim = memchr::memchr2(b'/', b'?', before_fragment.as_bytes()).unwrap_or(before_fragment.len());
     let mut rest_at = 0;
-    if let Some(colon) = before_fragment[..first_delim].find(':') {
+    if let Some(colon) = find(&before_fragment[..first_delim], b':') {
         let scheme = &text[..colon];
         let valid = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
             && scheme
@@ -115,16 +126,19 @@ fn check_structure(text: &str) -> Result<(), IriError> {
     }
 
     let hier = &before_fragment[rest_at..];
-    let query_at = hier.find('?').unwrap_or(hier.len());
+    let query_at = find(hier, b'?').unwrap_or(hier.len());
     let hier_part = &hier[..query_at];
     let mut path_at = rest_at;
     let mut path = hier_part;
     if let Some(after) = hier_part.strip_prefix("//") {
-        let authority_len = after.find('/').unwrap_or(after.len());
+        let authority_len = find(after, b'/').unwrap_or(after.len());
         let authority = &after[..authority_len];
-        check_authority(authority, rest_at + 2)?;
+        check_authority(authority, rest_at + 2, brackets)?;
         path_at = rest_at + 2 + authority_len;
         path = &after[authority_len..];
+    }
+    if !brackets {
+        return Ok(());
     }
     if let Some(j) = memchr::memchr2(b'[', b']', path.as_bytes()) {
         return Err(error(
@@ -143,14 +157,21 @@ fn check_structure(text: &str) -> Result<(), IriError> {
     Ok(())
 }
 
-fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
-    let host_at = authority.rfind('@').map_or(0, |i| i + 1);
-    if let Some(j) = memchr::memchr2(b'[', b']', &authority.as_bytes()[..host_at]) {
+fn check_authority(authority: &str, at: usize, brackets: bool) -> Result<(), IriError> {
+    let host_at = rfind(authority, b'@').map_or(0, |i| i + 1);
+    let brackets_in = |part: &str| {
+        if brackets {
+            memchr::memchr2(b'[', b']', part.as_bytes())
+        } else {
+            None
+        }
+    };
+    if let Some(j) = brackets_in(&authority[..host_at]) {
         return Err(error(at + j, 1, "\"[\" or \"]\" in the user information"));
     }
     let host_port = &authority[host_at..];
     let port = if host_port.starts_with('[') {
-        let Some(close) = host_port.find(']') else {
+        let Some(close) = find(host_port, b']') else {
             return Err(error(
                 at + host_at,
                 host_port.len(),
@@ -180,16 +201,14 @@ fn check_authority(authority: &str, at: usize) -> Result<(), IriError> {
             }
         }
     } else {
-        if let Some(j) = memchr::memchr2(b'[', b']', host_port.as_bytes()) {
+        if let Some(j) = brackets_in(host_port) {
             return Err(error(
                 at + host_at + j,
                 1,
                 "\"[\" and \"]\" are allowed only around an IP literal host",
             ));
         }
-        host_port
-            .rfind(':')
-            .map(|c| (&host_port[c + 1..], at + host_at + c + 1))
+        rfind(host_port, b':').map(|c| (&host_port[c + 1..], at + host_at + c + 1))
     };
     if let Some((port, port_at)) = port {
         if !port.chars().all(|c| c.is_ascii_digit()) {

@@ -1,20 +1,24 @@
 //! Character classes of XML 1.0 (fifth edition) §2.2 and §2.3, with ASCII
 //! answered from a table: nearly every name in a feed is ASCII.
 
-/// Bit in [`ASCII`]: may start a name.
+/// Bit in [`BYTE_CLASS`]: may start a name.
 const START: u8 = 1;
-/// Bit in [`ASCII`]: may continue a name.
+/// Bit in [`BYTE_CLASS`]: may continue a name.
 const NAME: u8 = 2;
-/// Bit in [`ASCII`]: white space (`S`, production [3]).
+/// Bit in [`BYTE_CLASS`]: white space (`S`, production [3]).
 const SPACE: u8 = 4;
-/// Bit in [`ASCII`]: a public identifier character (production [13]).
+/// Bit in [`BYTE_CLASS`]: a public identifier character (production [13]).
 const PUBID: u8 = 8;
-/// Bit in [`ASCII`]: ends a plain run of an attribute value (a reference,
+/// Bit in [`BYTE_CLASS`]: ends a plain run of an attribute value (a reference,
 /// a forbidden `<`, white space to normalize); quotes are checked apart.
 const VALUE_STOP: u8 = 16;
+/// Bit in [`BYTE_CLASS`]: the colon, counted in names.
+const COLON: u8 = 32;
 
-static ASCII: [u8; 128] = {
-    let mut table = [0u8; 128];
+/// Classes of every byte; bytes above 0x7F (parts of non-ASCII characters)
+/// are in none, so one lookup answers without a range check first.
+static BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
@@ -57,6 +61,9 @@ static ASCII: [u8; 128] = {
         if matches!(c, b'<' | b'&' | b'\t' | b'\n' | b'\r') {
             bits |= VALUE_STOP;
         }
+        if c == b':' {
+            bits |= COLON;
+        }
         table[b] = bits;
         b += 1;
     }
@@ -65,25 +72,25 @@ static ASCII: [u8; 128] = {
 
 #[inline]
 pub fn is_space(b: u8) -> bool {
-    b < 128 && ASCII[b as usize] & SPACE != 0
+    BYTE_CLASS[b as usize] & SPACE != 0
 }
 
 /// Whether `b` ends a plain run of an attribute value (see [`VALUE_STOP`]).
 #[inline]
 pub fn stops_value(b: u8) -> bool {
-    b < 128 && ASCII[b as usize] & VALUE_STOP != 0
+    BYTE_CLASS[b as usize] & VALUE_STOP != 0
 }
 
 #[inline]
 pub fn is_pubid(b: u8) -> bool {
-    b < 128 && ASCII[b as usize] & PUBID != 0
+    BYTE_CLASS[b as usize] & PUBID != 0
 }
 
 /// `NameStartChar` (production [4]).
 #[inline]
 pub fn is_name_start(c: char) -> bool {
     if c.is_ascii() {
-        return ASCII[c as usize] & START != 0;
+        return BYTE_CLASS[c as usize] & START != 0;
     }
     matches!(c as u32,
         0xC0..=0xD6 | 0xD8..=0xF6 | 0xF8..=0x2FF | 0x370..=0x37D | 0x37F..=0x1FFF | 0x200C..=0x200D
@@ -95,7 +102,7 @@ pub fn is_name_start(c: char) -> bool {
 #[inline]
 pub fn is_name_char(c: char) -> bool {
     if c.is_ascii() {
-        return ASCII[c as usize] & NAME != 0;
+        return BYTE_CLASS[c as usize] & NAME != 0;
     }
     is_name_start(c) || matches!(c as u32, 0xB7 | 0x300..=0x36F | 0x203F..=0x2040)
 }
@@ -113,7 +120,7 @@ pub fn name_len(s: &str, colons: &mut usize) -> usize {
     let mut i = match bytes.first() {
         None => return 0,
         Some(&b) if b < 128 => {
-            if ASCII[b as usize] & START == 0 {
+            if BYTE_CLASS[b as usize] & START == 0 {
                 return 0;
             }
             *colons += usize::from(b == b':');
@@ -126,11 +133,12 @@ pub fn name_len(s: &str, colons: &mut usize) -> usize {
     };
     loop {
         // ASCII name characters, the common case, by table.
-        while let Some(&b) = bytes.get(i) {
-            if b >= 128 || ASCII[b as usize] & NAME == 0 {
+        for &b in &bytes[i..] {
+            let class = BYTE_CLASS[b as usize];
+            if class & NAME == 0 {
                 break;
             }
-            *colons += usize::from(b == b':');
+            *colons += usize::from(class & COLON != 0);
             i += 1;
         }
         if bytes.get(i).is_none_or(u8::is_ascii) {

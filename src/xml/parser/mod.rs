@@ -811,7 +811,7 @@ impl<'input> Parser<'input> {
             .last()
             .filter(|_| c.in_document() || self.open.len() > base)
             .map(|open| open.qname);
-        let (name_start, name_end) = match expected {
+        let (name_start, name_end, matched) = match expected {
             Some((open_start, open_end))
                 if c.bytes()[c.pos..].starts_with(&c.bytes()[open_start..open_end])
                     && matches!(
@@ -820,15 +820,19 @@ impl<'input> Parser<'input> {
                     ) =>
             {
                 c.pos += open_end - open_start;
-                (c.pos - (open_end - open_start), c.pos)
+                (c.pos - (open_end - open_start), c.pos, true)
             }
             _ => {
                 let (name_start, name_end, _) = c.name("an element name after '</'")?;
-                (name_start, name_end)
+                (name_start, name_end, false)
             }
         };
         c.skip_space();
-        c.expect(">", "to close the end tag")?;
+        if c.peek() == Some(b'>') {
+            c.pos += 1;
+        } else {
+            c.expect(">", "to close the end tag")?;
+        }
         let name = &c.s[name_start..name_end];
         if !c.in_document() && self.open.len() == base {
             return Err(c.error_at(
@@ -838,7 +842,7 @@ impl<'input> Parser<'input> {
         }
         let open = self.open.pop().expect("above base");
         let expected = &c.s[open.qname.0..open.qname.1];
-        if expected != name {
+        if !matched && expected != name {
             return Err(c.error_at(
                 start,
                 format!("end tag </{name}> does not match the start tag <{expected}>"),
