@@ -3,7 +3,8 @@
 
 For each hostile shape of input (deep nesting, a namespace declared at
 every level, entities, attributes, comments, character references, one
-long line with a finding per entry, ...), generates documents of 1, 2, 4, 8
+long line with a finding per entry, many tombstones or entries with one
+id, many suppressions, ...), generates documents of 1, 2, 4, 8
 and 16 MB under target/scaling/, measures the CPU time of `feedlint --format
 json` (release build, one thread) on each, and prints the time and the ratio
 per doubling.
@@ -108,6 +109,36 @@ def links(size):
     return repeat_to(size, f'<feed {ATOM} xml:base="https://example.org/"><title>t</title>', unit, "</feed>")
 
 
+TOMBSTONES = 'xmlns:at="http://purl.org/atompub/tombstones/1.0"'
+
+
+def tombstones_one_ref(size):
+    # Tombstones sharing one ref: pairing each with the earlier ones is quadratic.
+    unit = '<at:deleted-entry ref="urn:x:1" when="2024-01-01T00:00:00Z"/>'
+    return repeat_to(size, f"<feed {ATOM} {TOMBSTONES}><title>t</title>", unit, "</feed>")
+
+
+def entries_one_id(size):
+    # Entries and tombstones with one id: pairing each tombstone with each
+    # entry makes a quadratic number of findings.
+    unit = ('<at:deleted-entry ref="urn:x:1" when="2024-01-02T00:00:00Z"/>'
+            "<entry><id>urn:x:1</id><title>t</title><updated>2024-01-01T00:00:00Z</updated></entry>")
+    return repeat_to(size, f"<feed {ATOM} {TOMBSTONES}><title>t</title>", unit, "</feed>")
+
+
+def suppressions(size):
+    # Suppression comments, each before an entry with a finding it covers:
+    # matching every finding against every suppression is quadratic.
+    unit = "<!-- feedlint-disable-next invalid-date --><entry><id>urn:x</id><title>t</title><updated>never</updated></entry>"
+    return repeat_to(size, f"<feed {ATOM}><title>t</title>", unit, "</feed>")
+
+
+def suppressions_in_a_row(size):
+    # Comments in a row: each searching forward for its element is quadratic.
+    unit = "<!-- feedlint-disable-next archive-missing-marker -->"
+    return repeat_to(size, f"<feed {ATOM}><title>t</title>", unit, "<entry/></feed>")
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -123,6 +154,10 @@ SHAPES = {
     "CDATA sections": cdata,
     "one line, many findings": one_line_findings,
     "links in one head": links,
+    "tombstones, one ref": tombstones_one_ref,
+    "entries, tombstones, one id": entries_one_id,
+    "suppressions": suppressions,
+    "suppressions in a row": suppressions_in_a_row,
 }
 
 

@@ -236,12 +236,13 @@ impl Report {
     /// Drops the findings that `feedlint-disable` comments cover, then
     /// reports the suppressions that covered none.
     fn apply_suppressions(&mut self, unused: Vec<Vec<Diagnostic>>) {
-        for (doc, unused) in unused.into_iter().enumerate() {
-            let suppressions = &mut self.documents[doc].suppressions;
-            if suppressions.is_empty() {
-                continue;
-            }
-            suppress::apply(&mut self.diagnostics, doc, suppressions);
+        let mut suppressions: Vec<Vec<Suppression>> = self
+            .documents
+            .iter_mut()
+            .map(|d| std::mem::take(&mut d.suppressions))
+            .collect();
+        suppress::apply(&mut self.diagnostics, &mut suppressions);
+        for ((document, suppressions), unused) in self.documents.iter_mut().zip(suppressions).zip(unused) {
             // `unused` holds one finding per suppression, in the same order.
             let still_unused = unused
                 .into_iter()
@@ -249,6 +250,7 @@ impl Report {
                 .filter(|(_, s)| !s.used)
                 .map(|(d, _)| d);
             self.diagnostics.extend(still_unused);
+            document.suppressions = suppressions;
         }
     }
 

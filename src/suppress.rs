@@ -12,6 +12,7 @@ use std::ops::Range;
 use crate::xml::Node;
 
 use crate::diagnostic::{Diagnostic, DocId, Pending};
+use crate::hash::FastMap;
 use crate::rules;
 use crate::source::Source;
 
@@ -37,9 +38,10 @@ pub struct Suppression {
 pub const PREFIX: &str = DISABLE;
 
 /// The suppressions of a document's `feedlint-disable` comments (as the
-/// feed's one pass over its nodes gathered them).
+/// feed's one pass over its nodes gathered them), in document order.
 pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> Vec<Suppression> {
     let mut found = Vec::new();
+    let mut next_elements = NextElements::default();
     for comment in comments {
         let text = comment.document().input_text();
         let body = comment.text().unwrap_or_default();
@@ -56,7 +58,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
         let rest_start = body_start + (body.len() - rest.len());
         let scope = match directive {
             DISABLE => comment.range().end..text.len(),
-            _ => next_element(comment).map_or(0..0, |element| element.range()),
+            _ => next_elements.after(comment).map_or(0..0, |element| element.range()),
         };
         for word in rest
             .split(|c: char| c == ',' || c.is_whitespace())
@@ -76,38 +78,94 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
     found
 }
 
-/// The first element after `node` in document order, outside it.
-fn next_element<'a, 'i>(node: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
-    let mut at = Some(node);
-    while let Some(current) = at {
-        if let Some(element) = current.next_siblings().skip(1).find(Node::is_element) {
-            return Some(element);
-        }
-        at = current.parent();
+/// The element each comment applies to: the first element after it in
+/// document order (a comment has no subtree, so that is the next element
+/// sibling, else the next one after its parent, and so on). Asked in
+/// document order, each search starts where the last one ended, or its
+/// answer is reused: 60,000 comments in a row cost one pass, not 60,000.
+#[derive(Default)]
+struct NextElements<'a, 'i> {
+    /// The last comment asked about and its answer.
+    last: Option<(u32, Option<Node<'a, 'i>>)>,
+}
+
+impl<'a, 'i> NextElements<'a, 'i> {
+    fn after(&mut self, comment: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+        let id = comment.id().get() as u32;
+        let element = match self.last {
+            // No element between the last comment and its answer, so none
+            // between this later comment and that answer either.
+            Some((last, answer)) if last < id && answer.is_none_or(|e| e.id().get() as u32 > id) => answer,
+            _ => comment.following().find(Node::is_element),
+        };
+        self.last = Some((id, element));
+        element
     }
-    None
 }
 
-/// Whether a suppression covers a finding of `rule` starting at `offset`.
-fn covers(suppression: &Suppression, rule: &str, offset: usize) -> bool {
-    suppression.rule == rule && suppression.scope.contains(&offset)
-}
-
-/// Removes the findings of one document that its suppressions cover, and
-/// marks the suppressions used.
-pub fn apply(diagnostics: &mut Vec<Diagnostic>, doc: DocId, suppressions: &mut [Suppression]) {
-    diagnostics.retain(|d| {
-        let primary = d.primary();
-        if primary.doc != doc {
-            return true;
+/// Removes the findings that the documents' suppressions cover, and marks
+/// those suppressions used. `suppressions` is indexed by document. A
+/// finding is covered by the first suppression (in document order) of its
+/// rule whose scope holds its primary span's start; found by a sweep over
+/// the scopes' ends and the findings, rule by rule, so the cost is
+/// O(n log n) in findings and suppressions whatever their number.
+pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppression>]) {
+    // The findings of each document that has suppressions, by rule.
+    let mut findings: FastMap<(DocId, &str), Vec<(usize, usize)>> = FastMap::default();
+    for (index, diagnostic) in diagnostics.iter().enumerate() {
+        let primary = diagnostic.primary();
+        if suppressions.get(primary.doc).is_some_and(|s| !s.is_empty()) {
+            findings
+                .entry((primary.doc, diagnostic.rule))
+                .or_default()
+                .push((primary.byte_start, index));
         }
-        match suppressions.iter_mut().find(|s| covers(s, d.rule, primary.byte_start)) {
-            Some(suppression) => {
-                suppression.used = true;
-                false
+    }
+    let mut suppressed = vec![false; diagnostics.len()];
+    let mut by_rule: FastMap<(DocId, &str), Vec<usize>> = FastMap::default();
+    for (doc, list) in suppressions.iter().enumerate() {
+        for (k, suppression) in list.iter().enumerate() {
+            by_rule.entry((doc, suppression.rule.as_str())).or_default().push(k);
+        }
+    }
+    let mut used = Vec::new();
+    for ((doc, rule), mut found) in findings {
+        let Some(candidates) = by_rule.get(&(doc, rule)) else {
+            continue;
+        };
+        found.sort_unstable();
+        // Scope starts and ends, starts first at the same offset: a scope
+        // holds the offsets from its start up to, not including, its end.
+        let list = &suppressions[doc];
+        let mut events: Vec<(usize, bool, usize)> = candidates
+            .iter()
+            .flat_map(|&k| [(list[k].scope.start, false, k), (list[k].scope.end, true, k)])
+            .collect();
+        events.sort_unstable();
+        let mut open = std::collections::BTreeSet::new();
+        let mut next = 0;
+        for (offset, index) in found {
+            while let Some(&(_, is_end, k)) = events.get(next).filter(|e| e.0 <= offset) {
+                if is_end {
+                    open.remove(&k);
+                } else {
+                    open.insert(k);
+                }
+                next += 1;
             }
-            None => true,
+            if let Some(&first) = open.first() {
+                suppressed[index] = true;
+                used.push((doc, first));
+            }
         }
+    }
+    for (doc, k) in used {
+        suppressions[doc][k].used = true;
+    }
+    let mut index = 0;
+    diagnostics.retain(|_| {
+        index += 1;
+        !suppressed[index - 1]
     });
 }
 

@@ -420,3 +420,77 @@ fn a_file_that_claims_to_be_empty_is_read_only_up_to_the_limit() {
     assert!(stdout.contains(&format!("{ORDINARY}:")));
     assert!(started.elapsed().as_secs_f64() < SECONDS);
 }
+
+/// What the rules' own shapes must stay under: the sizes that once took
+/// minutes or gigabytes (a pairing per two tombstones, a scan of every
+/// suppression per finding) now take a fraction of a second in a release
+/// build; the bounds leave room for the debug build `cargo test` uses.
+const RULE_SECONDS: f64 = 10.0;
+const RULE_MEBIBYTES: i64 = 200;
+
+const TOMBSTONE_FEED_START: &str =
+    "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:at=\"http://purl.org/atompub/tombstones/1.0\"><title>t</title>";
+
+fn check_rule_shape(path: &Path, expected: &str) -> Run {
+    let run = check(path, expected);
+    assert!(run.seconds < RULE_SECONDS, "{}: {:.1} s", path.display(), run.seconds);
+    assert!(
+        run.peak_mib < RULE_MEBIBYTES,
+        "{}: {} MiB",
+        path.display(),
+        run.peak_mib
+    );
+    run
+}
+
+#[test]
+fn twenty_thousand_tombstones_with_one_ref() {
+    // Pairing each tombstone with every earlier one of its ref was
+    // quadratic: 222 s at this size (1.4 MB).
+    let unit = "<at:deleted-entry ref=\"urn:x:1\" when=\"2024-01-01T00:00:00Z\"/>\n";
+    let path = bulk(
+        "one-ref.atom",
+        20_000 * unit.len(),
+        TOMBSTONE_FEED_START,
+        unit,
+        "</feed>",
+    );
+    check_rule_shape(&path, "error[duplicate-deleted-entry]");
+}
+
+#[test]
+fn two_thousand_entries_and_tombstones_with_one_id() {
+    // Each tombstone against each entry of its id made 4,000,000 findings
+    // and 4.9 GB from 298 KB; now each entry and each tombstone is
+    // reported at most once.
+    let entry = "<entry><id>urn:x:1</id><title>t</title><updated>2024-01-01T00:00:00Z</updated></entry>\n";
+    let tombstone = "<at:deleted-entry ref=\"urn:x:1\" when=\"2024-01-02T00:00:00Z\"/>\n";
+    let mut text = String::from(TOMBSTONE_FEED_START);
+    for _ in 0..2_000 {
+        text.push_str(tombstone);
+        text.push_str(entry);
+    }
+    text.push_str("</feed>");
+    let path = generated("one-id.atom", |out| out.write_all(text.as_bytes()).unwrap());
+    let run = check_rule_shape(&path, "info[deleted-entry-still-present]");
+    let still_present = run.stdout.matches("info[deleted-entry-still-present]").count();
+    assert!(still_present <= 2_000, "{still_present} findings for 2,000 entries");
+}
+
+#[test]
+fn sixty_thousand_suppression_comments() {
+    // Every finding was compared with every suppression, and every
+    // comment searched forward over the comments after it: 9.5 s.
+    let entry = "<!-- feedlint-disable-next invalid-date --><entry><id>urn:x</id><title>t</title><updated>never</updated></entry>\n";
+    let mut text = String::from(FEED_START);
+    for _ in 0..30_000 {
+        text.push_str("<!-- feedlint-disable-next archive-missing-marker -->\n");
+    }
+    for n in 0..30_000 {
+        text.push_str(&entry.replace("urn:x", &format!("urn:x:{n}")));
+    }
+    text.push_str("</feed>");
+    let path = generated("suppressions.atom", |out| out.write_all(text.as_bytes()).unwrap());
+    let run = check_rule_shape(&path, "unused-suppression");
+    assert!(!run.stdout.contains("invalid-date"), "every invalid date is suppressed");
+}

@@ -1,8 +1,6 @@
 //! `at:deleted-entry` (RFC 6721): tombstones in feeds and Deleted Entry
 //! Documents.
 
-use std::collections::HashMap;
-
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
@@ -133,24 +131,28 @@ pub static EQUIVALENT_DELETED_ENTRY: Rule = rule!(
 );
 
 /// Pairs of placed tombstones with the same `ref`: (earlier, later), and
-/// whether their `when` values are identical as text.
+/// whether their `when` values are identical as text. Each later tombstone
+/// is paired with the first earlier one that records the same deletion,
+/// found by hashing, so thousands of tombstones sharing a `ref` cost no
+/// more than thousands of different ones.
 fn same_ref_pairs<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<(Node<'a, 'i>, Node<'a, 'i>, bool)> {
-    let mut seen: HashMap<&str, Vec<Node>> = HashMap::new();
+    let mut by_text: FastMap<(&str, &str), Node> = FastMap::default();
+    let mut by_instant: FastMap<(&str, Instant), Node> = FastMap::default();
     let mut pairs = Vec::new();
     for tombstone in placed(feed) {
         let (Some(reference), Some(when)) = (tombstone.attribute("ref"), tombstone.attribute("when")) else {
             continue;
         };
-        let earlier = seen.entry(reference).or_default();
-        if let Some(first) = earlier.iter().find(|e| e.attribute("when") == Some(when)) {
+        let instant = date::parse_rfc3339(when).ok();
+        if let Some(first) = by_text.get(&(reference, when)) {
             pairs.push((*first, tombstone, true));
-        } else if let Some(first) = earlier
-            .iter()
-            .find(|e| when_of(**e).is_some() && when_of(**e) == when_of(tombstone))
-        {
+        } else if let Some(first) = instant.and_then(|i| by_instant.get(&(reference, i))) {
             pairs.push((*first, tombstone, false));
         }
-        earlier.push(tombstone);
+        by_text.entry((reference, when)).or_insert(tombstone);
+        if let Some(instant) = instant {
+            by_instant.entry((reference, instant)).or_insert(tombstone);
+        }
     }
     pairs
 }
@@ -372,32 +374,36 @@ fn deleted_entry_mac_signature(cx: &mut Checker) {
     }
 }
 
-/// For each placed tombstone in a feed, the entries with the same id whose
-/// update time and the tombstone's `when` both parse.
-fn tombstone_entry_pairs<'d, 'a, 'i>(
-    feed: &'d FeedDoc<'a, 'i>,
-) -> Vec<(Node<'a, 'i>, Instant, &'d Entry<'a, 'i>, Instant)> {
-    if placed(feed).next().is_none() {
-        return Vec::new();
-    }
-    let mut by_id: FastMap<&str, Vec<&Entry>> = FastMap::default();
-    for entry in &feed.entries {
-        if let Some(id) = &entry.id {
-            by_id.entry(id.value).or_default().push(entry);
-        }
-    }
-    let mut pairs = Vec::new();
+/// For each `ref` of a placed tombstone with a valid `when`, the tombstone
+/// with the latest `when` (the first of equals, in document order).
+fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instant, Node<'a, 'i>)> {
+    let mut latest: FastMap<&str, (Instant, Node)> = FastMap::default();
     for tombstone in placed(feed) {
         let (Some(reference), Some(when)) = (tombstone.attribute("ref"), when_of(tombstone)) else {
             continue;
         };
-        for entry in by_id.get(reference).into_iter().flatten() {
-            if let Some(updated) = entry.updated_at {
-                pairs.push((tombstone, when, *entry, updated));
-            }
+        let slot = latest.entry(reference).or_insert((when, tombstone));
+        if when > slot.0 {
+            *slot = (when, tombstone);
         }
     }
-    pairs
+    latest
+}
+
+/// For each entry id with a valid update time, the entry updated last (the
+/// first of equals, in document order).
+fn latest_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instant, &'d Entry<'a, 'i>)> {
+    let mut latest: FastMap<&str, (Instant, &Entry)> = FastMap::default();
+    for entry in &feed.entries {
+        let (Some(id), Some(updated)) = (&entry.id, entry.updated_at) else {
+            continue;
+        };
+        let slot = latest.entry(id.value).or_insert((updated, entry));
+        if updated > slot.0 {
+            *slot = (updated, entry);
+        }
+    }
+    latest
 }
 
 pub static DELETED_ENTRY_STILL_PRESENT: Rule = rule!(
@@ -406,13 +412,23 @@ pub static DELETED_ENTRY_STILL_PRESENT: Rule = rule!(
     spec: "RFC 6721 §3",
 );
 
+/// Once per entry, against the latest tombstone of its id: an entry that
+/// many tombstones delete is still one entry to remove.
 fn deleted_entry_still_present(cx: &mut Checker) {
-    for (tombstone, _, entry, _) in tombstone_entry_pairs(cx.feed)
-        .into_iter()
-        .filter(|(_, when, _, updated)| updated <= when)
-    {
-        let id = entry.id.as_ref().expect("paired by id");
-        let updated = entry.updated.as_ref().expect("paired by update time");
+    if placed(cx.feed).next().is_none() {
+        return;
+    }
+    let latest = latest_tombstones(cx.feed);
+    for entry in &cx.feed.entries {
+        let (Some(id), Some(updated), Some(updated_at)) = (&entry.id, &entry.updated, entry.updated_at) else {
+            continue;
+        };
+        let Some(&(when, tombstone)) = latest.get(id.value) else {
+            continue;
+        };
+        if updated_at > when {
+            continue;
+        }
         cx.report(
             Checker::at(id.range.clone(), "this entry is deleted by a tombstone in the same feed, but is still published")
                 .label("deleted entry")
@@ -430,12 +446,23 @@ pub static DELETED_ENTRY_SUPERSEDED: Rule = rule!(
     spec: "RFC 6721 §3",
 );
 
+/// Once per tombstone, against the entry of its `ref` updated last.
 fn deleted_entry_superseded(cx: &mut Checker) {
-    for (tombstone, _, entry, _) in tombstone_entry_pairs(cx.feed)
-        .into_iter()
-        .filter(|(_, when, _, updated)| updated > when)
-    {
-        let updated = entry.updated.as_ref().expect("paired by update time");
+    if placed(cx.feed).next().is_none() {
+        return;
+    }
+    let latest = latest_entries(cx.feed);
+    for tombstone in placed(cx.feed) {
+        let (Some(reference), Some(when)) = (tombstone.attribute("ref"), when_of(tombstone)) else {
+            continue;
+        };
+        let Some(&(updated_at, entry)) = latest.get(reference) else {
+            continue;
+        };
+        if updated_at <= when {
+            continue;
+        }
+        let updated = entry.updated.as_ref().expect("an update time was parsed");
         cx.report(
             Checker::at(attribute_value_range(tombstone, "when").unwrap_or_else(|| start_tag(tombstone)), "this tombstone is stale: the entry was republished after it was deleted")
                 .label("deleted here")

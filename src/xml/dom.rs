@@ -604,6 +604,12 @@ impl<'a, 'input> Node<'a, 'input> {
         std::iter::successors(Some(*self), Node::next_sibling)
     }
 
+    /// The nodes after this one in document order, its own subtree first.
+    pub fn following(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
+        let doc = self.doc;
+        (self.id + 1..doc.nodes.len() as u32).map(move |id| doc.node(id))
+    }
+
     pub fn children(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
         std::iter::successors(self.first_child(), Node::next_sibling)
     }
