@@ -1,5 +1,7 @@
 //! The command line: arguments → library → printed report → exit status.
 
+use std::ffi::OsString;
+use std::fmt::Display;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,7 +40,8 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct LintArgs {
     /// Files or directories to lint, or - for standard input [default: .]
-    paths: Vec<String>,
+    /// Any file name the system allows, UTF-8 or not.
+    paths: Vec<OsString>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
     format: OutputFormat,
@@ -81,8 +84,8 @@ struct LintArgs {
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     max_bytes: u64,
     /// Fetching URLs: the most seconds one request may take.
-    #[arg(long, value_name = "SECONDS", default_value_t = 15.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "15", value_parser = parse_timeout)]
+    timeout: Duration,
     /// Fetching URLs: the most redirects followed for one request.
     #[arg(long, value_name = "N", default_value_t = 5)]
     max_redirects: u32,
@@ -132,6 +135,35 @@ enum FailOn {
 
 const USAGE_ERROR: u8 = 2;
 
+/// `--timeout`: seconds above 0, at most a day (a larger value is a typo,
+/// and would not fit the clock's arithmetic).
+fn parse_timeout(value: &str) -> Result<Duration, String> {
+    const DAY: f64 = 24.0 * 60.0 * 60.0;
+    match value.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= DAY => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err(format!("expected a number of seconds above 0 and at most {DAY}")),
+    }
+}
+
+/// Says something on standard error. A full or closed standard error is
+/// not worth a panic: the exit status still tells.
+fn say(message: impl Display) {
+    let _ = writeln!(io::stderr().lock(), "feedlint: {message}");
+}
+
+/// Writes to standard output; a closed pipe (`feedlint ... | head`) ends
+/// the run quietly with `status`, the status it would have had, as grep
+/// and ruff do; any other failure (a full disk) is said, and the run
+/// fails.
+fn write_out(status: ExitCode, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> ExitCode {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Ok(()) => status,
+        Err(error) if error.kind() == io::ErrorKind::BrokenPipe => status,
+        Err(error) => fail(&format!("cannot write the report to standard output: {error}")),
+    }
+}
+
 fn main() -> ExitCode {
     feedlint::alloc::tune();
     let matches = match Cli::command().try_get_matches() {
@@ -155,7 +187,7 @@ fn main() -> ExitCode {
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("feedlint: error: {message}");
+    say(format_args!("error: {message}"));
     ExitCode::from(USAGE_ERROR)
 }
 
@@ -194,8 +226,7 @@ fn one_line(error: &clap::Error) -> String {
 }
 
 fn list_rules(format: ListFormat) -> ExitCode {
-    let mut out = io::stdout().lock();
-    let result = match format {
+    write_out(ExitCode::SUCCESS, |out| match format {
         ListFormat::Text => rules::RULES.iter().try_for_each(|rule| {
             writeln!(
                 out,
@@ -222,19 +253,12 @@ fn list_rules(format: ListFormat) -> ExitCode {
                 .collect();
             writeln!(out, "{}", serde_json::json!({ "rules": list }))
         }
-    };
-    if result.is_err() {
-        return ExitCode::from(USAGE_ERROR);
-    }
-    ExitCode::SUCCESS
+    })
 }
 
 fn explain(id: &str) -> ExitCode {
     match rules::find(id) {
-        Some(rule) => {
-            print!("{}", rule.doc);
-            ExitCode::SUCCESS
-        }
+        Some(rule) => write_out(ExitCode::SUCCESS, |out| out.write_all(rule.doc.as_bytes())),
         None => fail(&format!(
             "unknown rule '{id}' (see 'feedlint rules' for the accepted ids)"
         )),
@@ -282,11 +306,14 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         Err(message) => return fail(&message),
     };
     let paths = if args.paths.is_empty() {
-        vec![".".to_owned()]
+        vec![OsString::from(".")]
     } else {
         args.paths.clone()
     };
-    let is_url = |p: &String| p.starts_with("http://") || p.starts_with("https://");
+    let is_url = |p: &OsString| {
+        p.to_str()
+            .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://"))
+    };
     if paths.iter().any(is_url) {
         return fetch_and_lint(&args, &paths, levels);
     }
@@ -338,14 +365,15 @@ fn output_format(args: &LintArgs) -> Format {
 }
 
 /// `feedlint URL...`: fetch, follow, lint.
-fn fetch_and_lint(args: &LintArgs, paths: &[String], levels: Levels) -> ExitCode {
+fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCode {
     let mut start = Vec::with_capacity(paths.len());
     for path in paths {
-        match Url::parse(path) {
-            Ok(url) if matches!(url.scheme(), "http" | "https") => start.push(url),
+        match path.to_str().map(Url::parse) {
+            Some(Ok(url)) if matches!(url.scheme(), "http" | "https") => start.push(url),
             _ => {
                 return fail(&format!(
-                    "'{path}': give either URLs (http or https) or paths, not both"
+                    "'{}': give either URLs (http or https) or paths, not both",
+                    path.to_string_lossy()
                 ))
             }
         }
@@ -355,16 +383,10 @@ fn fetch_and_lint(args: &LintArgs, paths: &[String], levels: Levels) -> ExitCode
             "--url and --base-url describe local files; a fetched document's URL is the one it was fetched from",
         );
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        return fail(&format!(
-            "invalid value '{}' for '--timeout'; accepted: a number of seconds above 0",
-            args.timeout
-        ));
-    }
     let limits = feedlint::fetch::Limits {
         max_documents: args.max_documents,
         max_bytes: args.max_bytes,
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout: args.timeout,
         max_redirects: args.max_redirects,
         same_origin: args.same_origin,
     };
@@ -377,7 +399,8 @@ fn fetch_and_lint(args: &LintArgs, paths: &[String], levels: Levels) -> ExitCode
     let show_progress = !args.quiet && io::stderr().is_terminal();
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
-            eprint!(
+            let _ = write!(
+                io::stderr(),
                 "\rfeedlint: fetched {documents} document{}, {} KiB",
                 if documents == 1 { "" } else { "s" },
                 bytes / 1024
@@ -386,7 +409,7 @@ fn fetch_and_lint(args: &LintArgs, paths: &[String], levels: Levels) -> ExitCode
     };
     let report = feedlint::fetch::lint_urls(&start, &limits, &options, &mut progress);
     if show_progress {
-        eprint!("\r\x1b[K");
+        let _ = write!(io::stderr(), "\r\x1b[K");
     }
     match report {
         Ok(report) => finish(args, format, &report),
@@ -401,24 +424,20 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         ColorChoice::Never => false,
         ColorChoice::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    if report::write(report, format, color, &mut out)
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return ExitCode::from(USAGE_ERROR);
-    }
-    for failure in &report.failures {
-        eprintln!("feedlint: error: {failure}");
-    }
-    if !report.failures.is_empty() {
-        return ExitCode::from(USAGE_ERROR);
-    }
     let fail_on = match args.fail_on {
         FailOn::Error => Level::Error,
         FailOn::Warning => Level::Warning,
         FailOn::Info => Level::Info,
     };
     let failing = report.diagnostics.iter().any(|d| d.level >= fail_on);
-    ExitCode::from(u8::from(failing && !args.exit_zero))
+    let status = if !report.failures.is_empty() {
+        USAGE_ERROR
+    } else {
+        u8::from(failing && !args.exit_zero)
+    };
+    let written = write_out(ExitCode::from(status), |out| report::write(report, format, color, out));
+    for failure in &report.failures {
+        say(format_args!("error: {failure}"));
+    }
+    written
 }

@@ -465,3 +465,110 @@ fn a_large_document_is_linted_on_all_threads_with_the_same_findings() {
     // Ids 0-9 come twice; those whose copies both have the full date.
     assert_eq!(count("ambiguous-duplicate-entry"), 9, "{rules:?}");
 }
+
+/// Runs feedlint with its standard output and error going where the test
+/// says (a closed pipe, a full device), and returns its exit status.
+fn run_into(args: &[&str], stdout: Stdio, stderr: Stdio) -> std::process::ExitStatus {
+    Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .status()
+        .expect("feedlint runs")
+}
+
+/// The write end of a pipe whose read end is already closed: every write
+/// to it fails with EPIPE, as `feedlint ... | head -1` once head is done.
+fn closed_pipe() -> Stdio {
+    use std::os::fd::FromRawFd;
+    let mut fds = [0; 2];
+    // SAFETY: pipe fills two new descriptors; each is owned exactly once below.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    unsafe {
+        libc::close(fds[0]);
+        Stdio::from_raw_fd(fds[1])
+    }
+}
+
+fn dev_full() -> Stdio {
+    Stdio::from(std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap())
+}
+
+fn captured_stderr(name: &str) -> (Stdio, std::path::PathBuf) {
+    let path = scratch(name).join("stderr");
+    (Stdio::from(std::fs::File::create(&path).unwrap()), path)
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_the_status_of_the_run() {
+    let (err, err_path) = captured_stderr("closed-pipe");
+    let status = run_into(&["--deny", "warnings", WARNING_ONLY], closed_pipe(), err);
+    assert_eq!(status.code(), Some(1), "the run found an error");
+    assert_eq!(std::fs::read_to_string(&err_path).unwrap(), "");
+    for args in [&["explain", "archive-orphan"][..], &["rules"][..]] {
+        let (err, err_path) = captured_stderr("closed-pipe-explain");
+        let status = run_into(args, closed_pipe(), err);
+        assert_eq!(status.code(), Some(0), "{args:?}");
+        assert_eq!(std::fs::read_to_string(&err_path).unwrap(), "", "{args:?}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_one_line_and_exit_2() {
+    for args in [&[WARNING_ONLY][..], &["explain", "archive-orphan"][..], &["rules"][..]] {
+        let (err, err_path) = captured_stderr("full-disk");
+        let status = run_into(args, dev_full(), err);
+        assert_eq!(status.code(), Some(2), "{args:?}");
+        let said = std::fs::read_to_string(&err_path).unwrap();
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.starts_with("feedlint: error: cannot write the report"), "{said}");
+    }
+}
+
+#[test]
+fn a_full_standard_error_is_no_panic() {
+    let status = run_into(
+        &["--format", "concise", "no-such-file.atom", WARNING_ONLY],
+        Stdio::null(),
+        dev_full(),
+    );
+    assert_eq!(status.code(), Some(2), "the missing file still fails the run");
+    let status = run_into(&["--timeout", "0", "http://127.0.0.1:9/"], Stdio::null(), dev_full());
+    assert_eq!(status.code(), Some(2));
+}
+
+#[test]
+fn absurd_timeouts_are_usage_errors() {
+    for value in ["1e20", "nan", "inf", "0", "-1", "x"] {
+        let output = feedlint(&[&format!("--timeout={value}"), "http://127.0.0.1:9/"]);
+        assert_eq!(code(&output), 2, "{value}");
+        let said = stderr(&output);
+        assert_eq!(said.lines().count(), 1, "{said}");
+        assert!(said.contains("--timeout"), "{said}");
+    }
+}
+
+#[test]
+fn a_file_name_that_is_not_utf8_is_linted_and_shown_lossily() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("non-utf8-name");
+    let name = std::ffi::OsStr::from_bytes(b"feed-\xff.atom");
+    std::fs::copy(WARNING_ONLY, dir.join(name)).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .arg("--format")
+        .arg("concise")
+        .arg(dir.join(name))
+        .arg(WARNING_ONLY)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("feed-\u{FFFD}.atom:9:3: warning[archive-missing-current]"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{WARNING_ONLY}:9:3:")), "{text}");
+}
