@@ -85,6 +85,9 @@ pub struct Diagnostic {
     pub spans: Vec<Span>,
     pub notes: Vec<String>,
     pub help: Option<String>,
+    /// How many findings of the rule in this document this one stands for,
+    /// not shown; 0 for an ordinary finding.
+    pub folded: usize,
 }
 
 impl Diagnostic {
@@ -105,6 +108,9 @@ pub struct Pending<S = Range<usize>> {
     pub secondary: Vec<(S, String)>,
     pub notes: Vec<String>,
     pub help: Option<String>,
+    /// How many findings of the rule this one stands for, not shown (see
+    /// [`Folding`]); 0 for an ordinary finding.
+    pub folded: usize,
 }
 
 impl<S> Pending<S> {
@@ -116,6 +122,7 @@ impl<S> Pending<S> {
             secondary: Vec::new(),
             notes: Vec::new(),
             help: None,
+            folded: 0,
         }
     }
 
@@ -156,6 +163,7 @@ impl Pending<Range<usize>> {
             spans,
             notes: self.notes,
             help: self.help,
+            folded: self.folded,
         }
     }
 }
@@ -179,6 +187,68 @@ impl Pending<Span> {
             spans: std::iter::once(primary).chain(secondary).collect(),
             notes: self.notes,
             help: self.help,
+            folded: self.folded,
         }
     }
+}
+
+/// The most findings of one rule shown for one document by default
+/// (`--max-per-rule`): a hostile document with a million broken entries
+/// gets a hundred findings and one that says how many more there are.
+pub const DEFAULT_MAX_PER_RULE: usize = 100;
+
+/// Keeps the first `max` findings of one rule in one document, in the order
+/// the rule reports them (document order, for nearly every rule), and counts
+/// the rest; 0 keeps everything. Findings past the limit are dropped as they
+/// come, so memory stays bounded too.
+#[derive(Debug)]
+pub struct Folding<S> {
+    max: usize,
+    kept: usize,
+    folded: usize,
+    /// Where the first finding not shown is: the folding finding points there.
+    first_folded: Option<S>,
+}
+
+impl<S> Folding<S> {
+    pub fn new(max: usize) -> Self {
+        Folding {
+            max,
+            kept: 0,
+            folded: 0,
+            first_folded: None,
+        }
+    }
+
+    /// Whether to keep `finding`; if not, it is counted.
+    pub fn keep(&mut self, finding: &Pending<S>) -> bool
+    where
+        S: Clone,
+    {
+        if self.max == 0 || self.kept < self.max {
+            self.kept += 1;
+            return true;
+        }
+        self.folded += 1;
+        self.first_folded.get_or_insert_with(|| finding.primary.clone());
+        false
+    }
+
+    /// The one finding that stands for those not shown, if any were not.
+    pub fn finish(self, rule: &str) -> Option<Pending<S>> {
+        let at = self.first_folded?;
+        Some(folding_finding(at, rule, self.folded, self.max))
+    }
+}
+
+/// The finding that stands for `n` findings of `rule` not shown, at the
+/// first of them.
+pub fn folding_finding<S>(at: S, rule: &str, n: usize, max: usize) -> Pending<S> {
+    let plural = if n == 1 { "" } else { "s" };
+    let mut finding = Pending::new(at, format!("{n} more {rule} finding{plural} in this document, not shown"))
+        .label(format!("the first of {n} more"))
+        .note(format!("feedlint shows the first {max} findings of a rule in each document, so that one broken document cannot flood the report"))
+        .help("fix the findings shown and lint again, or pass --max-per-rule 0 to see every finding");
+    finding.folded = n;
+    finding
 }

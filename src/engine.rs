@@ -7,8 +7,9 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::config::Levels;
-use crate::diagnostic::{Diagnostic, Level, Pending, Span};
+use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending, Span};
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
+use crate::hash::{FastMap, FastSet};
 use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
 use crate::set::{FeedSet, SetChecker};
@@ -18,7 +19,7 @@ use crate::suppress::{self, Suppression};
 use crate::xml;
 
 /// What a run is told besides the paths.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     pub levels: Levels,
     /// Where the linted directory (or a named file's directory) is published.
@@ -31,6 +32,22 @@ pub struct Options {
     /// Files larger than this are not read (`--max-file-size`); 0 means the
     /// default, [`DEFAULT_MAX_FILE_SIZE`].
     pub max_file_size: u64,
+    /// The most findings of one rule shown per document, the rest counted
+    /// in one more finding (`--max-per-rule`); 0 shows every finding.
+    pub max_per_rule: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            levels: Levels::default(),
+            base_url: None,
+            url: None,
+            keep_sources: false,
+            max_file_size: 0,
+            max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
+        }
+    }
 }
 
 /// The largest file read by default: 256 MiB.
@@ -174,6 +191,7 @@ impl Report {
         report.add_set_findings(extra, options);
         report.apply_suppressions(unused);
         report.sort();
+        report.fold(options.max_per_rule);
         report
     }
 
@@ -252,6 +270,46 @@ impl Report {
             self.diagnostics.extend(still_unused);
             document.suppressions = suppressions;
         }
+    }
+
+    /// Keeps the first `max` findings of each rule in each document (0:
+    /// all), in report order, and puts in place of the rest one finding
+    /// that counts them, where the first of them was. Document rules that
+    /// no suppression names were already folded as they ran (a finding that
+    /// already stands for others is kept as it is); this folds the rest:
+    /// set rules, the engine's own findings, and rules a suppression names,
+    /// whose findings had to meet the suppressions first.
+    fn fold(&mut self, max: usize) {
+        if max == 0 {
+            return;
+        }
+        let mut shown: FastMap<(DocId, &'static str), usize> = FastMap::default();
+        // Per group past its limit: the index in `kept` of its folding
+        // finding, and how many it stands for.
+        let mut folds: FastMap<(DocId, &'static str), (usize, usize)> = FastMap::default();
+        let mut kept = Vec::with_capacity(self.diagnostics.len());
+        for diagnostic in std::mem::take(&mut self.diagnostics) {
+            let group = (diagnostic.primary().doc, diagnostic.rule);
+            let count = shown.entry(group).or_default();
+            if diagnostic.folded > 0 || *count < max {
+                *count += usize::from(diagnostic.folded == 0);
+                kept.push(diagnostic);
+                continue;
+            }
+            match folds.get_mut(&group) {
+                Some((_, n)) => *n += 1,
+                None => {
+                    folds.insert(group, (kept.len(), 1));
+                    kept.push(diagnostic);
+                }
+            }
+        }
+        for ((_, rule), (index, n)) in folds {
+            let first = &kept[index];
+            let fold = folding_finding(first.primary().clone(), rule, n, max);
+            kept[index] = fold.into_diagnostic(rule, first.level);
+        }
+        self.diagnostics = kept;
     }
 
     fn sort(&mut self) {
@@ -543,9 +601,20 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         .filter(|rule| level_of(rule).is_some())
                         .collect();
                     let large = source.text().len() >= LARGE_DOCUMENT;
+                    suppressions = suppress::gather(feed.everywhere.suppressions.iter());
+                    // A rule that a suppression names is folded only once
+                    // the suppressions have met its findings (in the report).
+                    let named: FastSet<&str> = suppressions.iter().map(|s| s.rule.as_str()).collect();
+                    let limit = |rule: &'static Rule| {
+                        if named.contains(rule.id) {
+                            0
+                        } else {
+                            options.max_per_rule
+                        }
+                    };
                     let (found, summarized) = feed::both(
                         large,
-                        || rules::check_document(&feed, &enabled, large),
+                        || rules::check_document(&feed, &enabled, large, &limit),
                         || DocSummary::of(&feed, &source),
                     );
                     findings = found;
@@ -554,7 +623,6 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
                     );
                     summary = Some(summarized);
-                    suppressions = suppress::gather(feed.everywhere.suppressions.iter());
                 }
             },
         }

@@ -77,6 +77,10 @@ struct LintArgs {
     #[arg(long, value_name = "BYTES", default_value_t = feedlint::DEFAULT_MAX_FILE_SIZE,
           value_parser = clap::value_parser!(u64).range(1..=u64::from(u32::MAX)))]
     max_file_size: u64,
+    /// The most findings of one rule shown for one document; one more
+    /// finding counts the rest. 0 shows every finding.
+    #[arg(long, value_name = "N", default_value_t = feedlint::diagnostic::DEFAULT_MAX_PER_RULE)]
+    max_per_rule: usize,
     /// Fetching URLs: the most documents fetched in one run.
     #[arg(long, value_name = "N", default_value_t = 100)]
     max_documents: usize,
@@ -348,6 +352,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         url: args.url.clone(),
         keep_sources: format == Format::Text,
         max_file_size: args.max_file_size,
+        max_per_rule: args.max_per_rule,
     };
     let report = feedlint::lint(inputs, &options);
     finish(&args, format, &report)
@@ -394,6 +399,7 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCo
     let options = Options {
         levels,
         keep_sources: format == Format::Text,
+        max_per_rule: args.max_per_rule,
         ..Options::default()
     };
     let show_progress = !args.quiet && io::stderr().is_terminal();

@@ -340,6 +340,9 @@ impl<'s, 'r> SetChecker<'s, 'r> {
         }
     }
 
+    /// Reports a finding of the rule being run. Findings past
+    /// `--max-per-rule` are folded when the report is assembled, after
+    /// suppressions.
     pub fn report(&mut self, finding: Pending<Span>) {
         self.found.push((self.rule, finding));
     }

@@ -130,7 +130,11 @@ fn json_matches_the_contract() {
     assert_eq!(report["version"], 1);
     assert_eq!(report["tool"]["name"], "feedlint");
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
-    assert_eq!(keys(&report["summary"]), ["documents", "errors", "infos", "warnings"]);
+    assert_eq!(
+        keys(&report["summary"]),
+        ["documents", "errors", "folded", "infos", "warnings"]
+    );
+    assert_eq!(report["summary"]["folded"], 0);
     assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");
     assert_eq!(report["summary"]["errors"], 2);
     assert_eq!(report["summary"]["warnings"], 6);
@@ -144,8 +148,9 @@ fn json_matches_the_contract() {
         .expect("the example's mistake is found");
     assert_eq!(
         keys(unsealed),
-        ["file", "help", "level", "message", "notes", "rule", "spans", "spec", "url"]
+        ["file", "folded", "help", "level", "message", "notes", "rule", "spans", "spec", "url"]
     );
+    assert_eq!(unsealed["folded"], 0);
     assert_eq!(unsealed["level"], "error");
     assert_eq!(unsealed["file"], "examples/site/feed/archive/2024-02.atom");
     assert_eq!(unsealed["spec"], "RFC 5005 §4");
@@ -571,4 +576,79 @@ fn a_file_name_that_is_not_utf8_is_linted_and_shown_lossily() {
         "{text}"
     );
     assert!(text.contains(&format!("{WARNING_ONLY}:9:3:")), "{text}");
+}
+
+#[test]
+fn a_rule_shows_at_most_max_per_rule_findings_a_document_and_counts_the_rest() {
+    let dir = scratch("folding");
+    let path = dir.join("dates.atom");
+    let mut text = String::from("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>\n");
+    for n in 0..250 {
+        text.push_str(&format!("<entry><id>urn:x:{n}</id><updated>never</updated></entry>\n"));
+    }
+    text.push_str("</feed>\n");
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap();
+
+    let report = json(&feedlint(&["--format", "json", path]));
+    let dates: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["rule"] == "invalid-date")
+        .collect();
+    assert_eq!(dates.len(), 101, "the first 100, then one for the rest");
+    assert!(dates[..100].iter().all(|d| d["folded"] == 0));
+    let fold = dates[100];
+    assert_eq!(fold["folded"], 150);
+    assert_eq!(fold["spans"][0]["line_start"], 102, "at the first finding not shown");
+    assert!(fold["message"]
+        .as_str()
+        .unwrap()
+        .contains("150 more invalid-date findings"));
+    assert_eq!(report["summary"]["folded"], 150);
+
+    let concise = stdout(&feedlint(&["--format", "concise", "--max-per-rule", "10", path]));
+    assert_eq!(concise.matches("error[invalid-date]").count(), 11, "{concise}");
+    assert!(
+        concise.contains(":12:34: error[invalid-date] 240 more invalid-date findings"),
+        "{concise}"
+    );
+
+    let all = stdout(&feedlint(&["--format", "concise", "--max-per-rule", "0", path]));
+    assert_eq!(all.matches("error[invalid-date]").count(), 250);
+    assert!(!all.contains("more invalid-date"));
+
+    let text = stdout(&feedlint(&["--max-per-rule", "10", path]));
+    assert!(text.contains("(240 more not shown: see --max-per-rule)"), "{text}");
+
+    // Suppressions meet every finding before the rest are folded: 200
+    // suppressed, 50 left, of which 10 shown; no suppression is unused.
+    let suppressed = dir.join("suppressed.atom");
+    let mut text = String::from("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>\n");
+    for n in 0..250 {
+        let comment = if n < 200 {
+            "<!-- feedlint-disable-next invalid-date -->"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "{comment}<entry><id>urn:x:{n}</id><updated>never</updated></entry>\n"
+        ));
+    }
+    text.push_str("</feed>\n");
+    std::fs::write(&suppressed, text).unwrap();
+    let concise = stdout(&feedlint(&[
+        "--format",
+        "concise",
+        "--max-per-rule",
+        "10",
+        suppressed.to_str().unwrap(),
+    ]));
+    assert_eq!(concise.matches("error[invalid-date]").count(), 11, "{concise}");
+    assert!(
+        concise.contains(":212:") && concise.contains("40 more invalid-date findings"),
+        "{concise}"
+    );
+    assert!(!concise.contains("unused-suppression"), "{concise}");
 }

@@ -493,4 +493,11 @@ fn sixty_thousand_suppression_comments() {
     let path = generated("suppressions.atom", |out| out.write_all(text.as_bytes()).unwrap());
     let run = check_rule_shape(&path, "unused-suppression");
     assert!(!run.stdout.contains("invalid-date"), "every invalid date is suppressed");
+    // 30,000 unused suppressions: the first 100, and one for the rest.
+    assert_eq!(run.stdout.matches("[unused-suppression]").count(), 101);
+    assert!(
+        run.stdout.contains("29900 more unused-suppression findings"),
+        "{}",
+        run.stdout
+    );
 }

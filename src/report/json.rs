@@ -29,6 +29,8 @@ struct Summary {
     errors: usize,
     warnings: usize,
     infos: usize,
+    /// Findings not shown, counted by the findings that stand for them.
+    folded: usize,
 }
 
 #[derive(Serialize)]
@@ -42,6 +44,9 @@ struct JsonDiagnostic<'a> {
     help: Option<&'a str>,
     spec: &'static str,
     url: String,
+    /// For a finding that stands for others of its rule in its document,
+    /// how many are not shown (`--max-per-rule`); else 0.
+    folded: usize,
 }
 
 #[derive(Serialize)]
@@ -63,6 +68,7 @@ fn summary(report: &Report) -> Summary {
         errors: report.count(Level::Error),
         warnings: report.count(Level::Warning),
         infos: report.count(Level::Info),
+        folded: report.diagnostics.iter().map(|d| d.folded).sum(),
     }
 }
 
@@ -91,6 +97,7 @@ fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnos
         help: diagnostic.help.as_deref(),
         spec: spec_of(diagnostic),
         url: doc_url(diagnostic),
+        folded: diagnostic.folded,
     }
 }
 

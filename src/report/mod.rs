@@ -82,8 +82,13 @@ pub fn summary_line(report: &Report) -> String {
         }
     }
     let documents = report.documents.len();
+    let folded: usize = report.diagnostics.iter().map(|d| d.folded).sum();
+    let not_shown = match folded {
+        0 => String::new(),
+        n => format!(" ({n} more not shown: see --max-per-rule)"),
+    };
     format!(
-        "{}, {} and {} in {} document{}",
+        "{}, {} and {} in {} document{}{not_shown}",
         count(report.count(Level::Error), "error"),
         count(report.count(Level::Warning), "warning"),
         count(report.count(Level::Info), "info"),

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{Level, Pending};
+use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
 use crate::set::SetChecker;
 
@@ -161,12 +161,18 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|rule| rule.id == id)
 }
 
+/// How many findings of a rule to keep as it runs (0: all); the rest are
+/// counted in one more finding.
+pub type FoldLimit<'f> = &'f (dyn Fn(&'static Rule) -> usize + Sync);
+
 /// Runs `rules` over the document, each rule on its own thread when asked
-/// (a large document). The findings come in the order of `rules` either way.
+/// (a large document). The findings come in the order of `rules` either way;
+/// of each rule, as many as `limit` says and one that counts the rest.
 pub fn check_document(
     feed: &FeedDoc<'_, '_>,
     rules: &[&'static Rule],
     parallel: bool,
+    limit: FoldLimit<'_>,
 ) -> Vec<(&'static Rule, Pending)> {
     if parallel {
         // One task per rule: a few rules cost most, and each must be free
@@ -175,14 +181,14 @@ pub fn check_document(
             .par_iter()
             .with_max_len(1)
             .map(|rule| {
-                let mut checker = Checker::new(feed);
+                let mut checker = Checker::new(feed, limit);
                 checker.run(rule);
                 checker.into_findings()
             })
             .collect();
         return per_rule.into_iter().flatten().collect();
     }
-    let mut checker = Checker::new(feed);
+    let mut checker = Checker::new(feed, limit);
     for rule in rules {
         checker.run(rule);
     }
@@ -194,14 +200,18 @@ pub struct Checker<'d, 'a, 'input> {
     pub feed: &'d FeedDoc<'a, 'input>,
     rule: &'static Rule,
     found: Vec<(&'static Rule, Pending)>,
+    limit: FoldLimit<'d>,
+    folding: Folding<Range<usize>>,
 }
 
 impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
-    pub fn new(feed: &'d FeedDoc<'a, 'input>) -> Self {
+    pub fn new(feed: &'d FeedDoc<'a, 'input>, limit: FoldLimit<'d>) -> Self {
         Checker {
             feed,
             rule: &xml::XML_MALFORMED,
             found: Vec::new(),
+            limit,
+            folding: Folding::new(0),
         }
     }
 
@@ -209,13 +219,18 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
     pub fn run(&mut self, rule: &'static Rule) {
         if let Some(check) = rule.check {
             self.rule = rule;
+            self.folding = Folding::new((self.limit)(rule));
             check(self);
+            let folding = std::mem::replace(&mut self.folding, Folding::new(0));
+            self.found.extend(folding.finish(rule.id).map(|fold| (rule, fold)));
         }
     }
 
     /// Reports a finding of the rule being run.
     pub fn report(&mut self, finding: Pending) {
-        self.found.push((self.rule, finding));
+        if self.folding.keep(&finding) {
+            self.found.push((self.rule, finding));
+        }
     }
 
     /// Shorthand for a finding with a message and nothing else yet.
