@@ -90,6 +90,26 @@ pub struct Diagnostic {
     pub folded: usize,
 }
 
+impl Span {
+    /// Where the span starts, as a place to show.
+    pub fn start_place(&self) -> crate::snippet::Place {
+        crate::snippet::Place {
+            offset: self.byte_start,
+            line: self.line_start,
+            column: self.column_start,
+        }
+    }
+
+    /// Where the span ends, as a place to show.
+    pub fn end_place(&self) -> crate::snippet::Place {
+        crate::snippet::Place {
+            offset: self.byte_end,
+            line: self.line_end,
+            column: self.column_end,
+        }
+    }
+}
+
 impl Diagnostic {
     pub fn primary(&self) -> &Span {
         &self.spans[0]

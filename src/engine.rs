@@ -13,6 +13,7 @@ use crate::hash::{FastMap, FastSet};
 use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
 use crate::set::{FeedSet, SetChecker};
+use crate::snippet::{Place, Snippets};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
 use crate::suppress::{self, Suppression};
@@ -26,8 +27,8 @@ pub struct Options {
     pub base_url: Option<Url>,
     /// The URL of the single document linted (a file or stdin).
     pub url: Option<Url>,
-    /// Keep the documents' text, for the text renderer (set findings show
-    /// snippets of several documents).
+    /// Keep windows of the documents' lines, for the text renderer's
+    /// snippets (set findings show snippets of several documents).
     pub keep_sources: bool,
     /// Files larger than this are not read (`--max-file-size`); 0 means the
     /// default, [`DEFAULT_MAX_FILE_SIZE`].
@@ -83,8 +84,10 @@ pub struct Document {
     /// Other URLs that name the document: the URL a fetch asked for, when
     /// it was redirected.
     pub aliases: Vec<Url>,
-    /// The UTF-8 text, kept only when asked for.
-    pub text: Option<String>,
+    /// The windows of the lines that findings (and the places set rules
+    /// may point at) are on, kept only when asked for: the text format's
+    /// snippets. The text itself is never kept.
+    pub snippets: Option<Snippets>,
     /// What the set checks need of the document, once its DOM is gone.
     pub summary: Option<DocSummary>,
     /// The `feedlint-disable` comments of the document.
@@ -513,6 +516,34 @@ fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
     Ok(Read::Whole(bytes))
 }
 
+/// The single lines between the lines a finding points at, shown so that
+/// its snippet reads as the source does (longer gaps are marked `·`).
+fn lines_between<'d>(text: &'d str, diagnostic: &'d Diagnostic) -> impl Iterator<Item = Place> + 'd {
+    let mut lines: Vec<(usize, usize)> = diagnostic.spans.iter().map(|s| (s.line_start, s.byte_start)).collect();
+    lines.sort_unstable();
+    let gaps: Vec<Place> = lines
+        .windows(2)
+        .filter(|pair| pair[1].0 == pair[0].0 + 2)
+        .filter_map(|pair| {
+            let (line, offset) = pair[0];
+            let next = offset + text.get(offset..)?.find('\n')? + 1;
+            Some(Place {
+                offset: next,
+                line: line + 1,
+                column: 1,
+            })
+        })
+        .collect();
+    gaps.into_iter()
+}
+
+/// The start of a document.
+const START: Place = Place {
+    offset: 0,
+    line: 1,
+    column: 1,
+};
+
 /// The finding for a file over `--max-file-size`: it is not read.
 fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
     let source = Source::new(String::new());
@@ -535,7 +566,7 @@ fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
             path: named.path,
             url: named.url,
             aliases: Vec::new(),
-            text: options.keep_sources.then(String::new),
+            snippets: options.keep_sources.then(|| Snippets::cut("", [START])),
             summary: None,
             suppressions: Vec::new(),
         },
@@ -638,14 +669,23 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     let unused = unused_level.map_or_else(Vec::new, |level| {
         suppress::report_unused(&suppressions, 0, &source, level)
     });
-    let text = options.keep_sources.then(|| source.into_text());
+    let snippets = options.keep_sources.then(|| {
+        let spans = diagnostics.iter().chain(&unused).flat_map(|d| &d.spans);
+        let places = spans.flat_map(|span| {
+            let end = (span.line_end != span.line_start).then(|| span.end_place());
+            std::iter::once(span.start_place()).chain(end)
+        });
+        let summary_places = summary.iter().flat_map(DocSummary::places);
+        let gaps = diagnostics.iter().flat_map(|d| lines_between(source.text(), d));
+        Snippets::cut(source.text(), places.chain(summary_places).chain(gaps))
+    });
     Some(Outcome {
         document: Document {
             name,
             path,
             url,
             aliases: Vec::new(),
-            text,
+            snippets,
             summary,
             suppressions,
         },

@@ -43,6 +43,7 @@ pub mod iri;
 pub mod report;
 pub mod rules;
 pub mod set;
+pub mod snippet;
 pub mod source;
 pub mod summary;
 pub mod suppress;

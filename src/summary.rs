@@ -251,6 +251,21 @@ impl DocSummary {
     }
 
     /// Every span, so that the report can set their document.
+    /// Every place a set finding may point at, for the text format's
+    /// snippets.
+    pub fn places(&self) -> impl Iterator<Item = crate::snippet::Place> + '_ {
+        let spans = std::iter::once(&self.root)
+            .chain(self.self_link.iter().map(|l| &l.span))
+            .chain(self.archive_marker.iter())
+            .chain(self.complete_marker.iter())
+            .chain(self.links.iter().map(|l| &l.span))
+            .chain(self.feed_id.iter().map(|l| &l.span))
+            .chain(self.feed_updated.iter().map(|l| &l.span))
+            .chain(self.tombstone_refs.iter().map(|t| &t.span))
+            .map(Span::start_place);
+        spans.chain(self.entries.iter().map(|e| e.span(0).start_place()))
+    }
+
     pub fn spans_mut(&mut self) -> impl Iterator<Item = &mut Span> {
         std::iter::once(&mut self.root)
             .chain(self.self_link.iter_mut().map(|l| &mut l.span))

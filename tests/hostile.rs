@@ -30,11 +30,17 @@ struct Run {
 /// wall time and peak resident memory (wait4's rusage).
 #[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
 fn lint(hostile: &Path) -> Run {
+    lint_as("concise", hostile)
+}
+
+/// [`lint`] in another output format.
+#[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
+fn lint_as(format: &str, hostile: &Path) -> Run {
     let out = scratch(&format!("out-{}", hostile.file_name().unwrap().to_string_lossy()));
     let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
-        .args(["--format", "concise", hostile.to_str().unwrap(), ORDINARY])
+        .args(["--format", format, hostile.to_str().unwrap(), ORDINARY])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(File::create(&stdout_path).unwrap())
@@ -500,4 +506,39 @@ fn sixty_thousand_suppression_comments() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn the_text_format_shows_windows_of_a_long_line_not_the_line() {
+    // One 2 MB line with 200 findings: whole lines made 796 MB of output
+    // and memory; now each snippet is a window of at most 120 columns.
+    let filler = format!("<summary>{}</summary>", "s".repeat(10_000));
+    let mut text = String::from(FEED_START);
+    for n in 0..200 {
+        text.push_str(&format!(
+            "<entry><id>urn:x:{n}</id><updated>never</updated>{filler}</entry>"
+        ));
+    }
+    text.push_str("</feed>");
+    let path = generated("long-line.atom", |out| out.write_all(text.as_bytes()).unwrap());
+    let run = lint_as("text", &path);
+    eprintln!("{}: {:.2} s, {} MiB peak", path.display(), run.seconds, run.peak_mib);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.matches("error[invalid-date]").count(),
+        101,
+        "100, then one for the rest"
+    );
+    assert!(run.stdout.len() < 200 * 1500, "{} bytes of output", run.stdout.len());
+    let widest = run.stdout.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    assert!(widest < 200, "a line of {widest} columns");
+    // The 100th finding's snippet: cut on the left, with the real column.
+    let last_at = text.match_indices("never").nth(99).unwrap().0 + 1;
+    assert!(
+        run.stdout.contains(&format!("long-line.atom:1:{last_at}")),
+        "{}",
+        &run.stdout[run.stdout.len() - 2000..]
+    );
+    assert!(run.stdout.contains("…"), "cut lines are marked");
+    assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
 }

@@ -1,15 +1,16 @@
 //! `--format text`: codespan-reporting snippets with primary and secondary
-//! labels, notes and help, then a summary line.
+//! labels, notes and help, then a summary line. Snippets are windows of at
+//! most 120 columns of the lines (see [`crate::snippet`]).
 
 use std::io::{self, Write};
 
 use codespan_reporting::diagnostic::{Diagnostic as Rendered, Label, Severity};
-use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor};
 
 use super::{doc_url, file_of, spec_of, summary_line};
 use crate::diagnostic::{Diagnostic, Level};
 use crate::engine::Report;
+use crate::snippet::{SnippetFile, SnippetFiles, Window};
 
 fn severity(level: Level) -> Severity {
     match level {
@@ -20,28 +21,35 @@ fn severity(level: Level) -> Severity {
 }
 
 pub fn write_text(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    let mut files = SimpleFiles::new();
-    let file_ids: Vec<Option<usize>> = report
-        .documents
-        .iter()
-        .map(|doc| doc.text.as_deref().map(|text| files.add(doc.name.as_str(), text)))
-        .collect();
-    let config = term::Config::default();
-    let mut buffer = if color {
-        termcolor::Buffer::ansi()
+    // Written finding by finding, never gathered whole.
+    if color {
+        write_findings(report, &mut termcolor::Ansi::new(&mut *out))?;
     } else {
-        termcolor::Buffer::no_color()
+        write_findings(report, &mut termcolor::NoColor::new(&mut *out))?;
+    }
+    let status = if report.diagnostics.is_empty() {
+        "no findings"
+    } else {
+        "found"
     };
+    writeln!(out, "feedlint: {status}: {}", summary_line(report))
+}
+
+fn write_findings(report: &Report, out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
+    let config = term::Config::default();
     for diagnostic in &report.diagnostics {
-        let rendered = render(diagnostic, &file_ids);
-        match rendered {
-            Some(rendered) => term::emit_to_write_style(&mut buffer, &config, &files, &rendered)
-                .map_err(|e| io::Error::other(e.to_string()))?,
-            // Without the text (a caller that did not keep it), one line.
+        match render(report, diagnostic) {
+            Some((files, rendered)) => {
+                term::emit_to_write_style(out, &config, &files, &rendered).map_err(|e| match e {
+                    codespan_reporting::files::Error::Io(error) => error,
+                    other => io::Error::other(other.to_string()),
+                })?
+            }
+            // Without snippets (a caller that did not keep them), one line.
             None => {
                 let span = diagnostic.primary();
                 writeln!(
-                    buffer,
+                    out,
                     "{}[{}]: {}\n  --> {}:{}:{}\n",
                     diagnostic.level,
                     diagnostic.rule,
@@ -53,23 +61,52 @@ pub fn write_text(report: &Report, color: bool, out: &mut dyn Write) -> io::Resu
             }
         }
     }
-    out.write_all(buffer.as_slice())?;
-    let status = if report.diagnostics.is_empty() {
-        "no findings"
-    } else {
-        "found"
-    };
-    writeln!(out, "feedlint: {status}: {}", summary_line(report))
+    Ok(())
 }
 
-fn render(diagnostic: &Diagnostic, file_ids: &[Option<usize>]) -> Option<Rendered<usize>> {
+/// The finding for codespan-reporting, with the snippet files of the
+/// documents its spans are in.
+fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(SnippetFiles<'r>, Rendered<usize>)> {
+    let mut files = SnippetFiles::default();
+    let mut file_of_doc: Vec<(usize, usize)> = Vec::new();
+    // The windows each document contributes, in document order.
+    let mut windows: Vec<(usize, Vec<&Window>)> = Vec::new();
+    for span in &diagnostic.spans {
+        let snippets = report.documents[span.doc].snippets.as_ref()?;
+        let mut wanted = vec![snippets.window_at(span.byte_start)?];
+        if span.line_end != span.line_start {
+            wanted.extend(snippets.window_at(span.byte_end));
+        }
+        match windows.iter_mut().find(|(doc, _)| *doc == span.doc) {
+            Some((_, list)) => list.extend(wanted),
+            None => windows.push((span.doc, wanted)),
+        }
+    }
+    for (doc, mut list) in windows {
+        list.sort_by_key(|w| w.start);
+        list.dedup_by_key(|w| w.start);
+        // A single line between two shown is shown too, when it was kept.
+        let snippets = report.documents[doc].snippets.as_ref()?;
+        let between: Vec<&Window> = list
+            .windows(2)
+            .filter(|pair| pair[1].line == pair[0].line + 2)
+            .filter_map(|pair| snippets.line_after(pair[0]))
+            .collect();
+        if !between.is_empty() {
+            list.extend(between);
+            list.sort_by_key(|w| w.start);
+        }
+        file_of_doc.push((doc, files.files.len()));
+        files.files.push(SnippetFile::new(&report.documents[doc].name, list));
+    }
     let mut labels = Vec::with_capacity(diagnostic.spans.len());
     for span in &diagnostic.spans {
-        let file = file_ids[span.doc]?;
+        let file = file_of_doc.iter().find(|(doc, _)| *doc == span.doc)?.1;
+        let range = files.files[file].range(span.byte_start..span.byte_end)?;
         let label = if span.is_primary {
-            Label::primary(file, span.byte_start..span.byte_end)
+            Label::primary(file, range)
         } else {
-            Label::secondary(file, span.byte_start..span.byte_end)
+            Label::secondary(file, range)
         };
         labels.push(match &span.label {
             Some(text) => label.with_message(text),
@@ -81,11 +118,10 @@ fn render(diagnostic: &Diagnostic, file_ids: &[Option<usize>]) -> Option<Rendere
         notes.push(format!("help: {help}"));
     }
     notes.push(format!("see: {} ({})", doc_url(diagnostic), spec_of(diagnostic)));
-    Some(
-        Rendered::new(severity(diagnostic.level))
-            .with_code(diagnostic.rule)
-            .with_message(&diagnostic.message)
-            .with_labels(labels)
-            .with_notes(notes),
-    )
+    let rendered = Rendered::new(severity(diagnostic.level))
+        .with_code(diagnostic.rule)
+        .with_message(&diagnostic.message)
+        .with_labels(labels)
+        .with_notes(notes);
+    Some((files, rendered))
 }
