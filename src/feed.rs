@@ -5,7 +5,7 @@
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::xml::{Attribute, Document, Node, NodeId, NodeList};
+use crate::xml::{Attribute, Document, ExpandedName, Node, NodeId, NodeList};
 use url::Url;
 
 use crate::date::{self, Instant};
@@ -330,6 +330,9 @@ impl<'a, 'input> Gathered<'a, 'input> {
 
     fn of(xml: &'a Document<'input>) -> Self {
         let mut gathered = Gathered::default();
+        // The document's few distinct names, classified once: each element
+        // is then one table lookup, not a comparison of its name's text.
+        let classes: Vec<NameClass> = (0..xml.name_count()).map(|i| NameClass::of(xml.name_at(i))).collect();
         for node in xml.descendants() {
             if node.is_comment() {
                 if node
@@ -340,33 +343,19 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 }
                 continue;
             }
-            if !node.is_element() {
+            let Some(name) = node.name_index() else {
                 continue;
-            }
-            let name = node.tag_name();
-            let (namespace, local) = (name.namespace(), name.name());
-            let mut is_link = false;
-            let mut is_tombstone = false;
-            match namespace {
-                Some(ATOM_NS) => match local {
-                    "link" => {
-                        is_link = true;
-                        gathered.atom_links.push(node);
-                    }
-                    "id" => gathered.atom_ids.push(node),
-                    "updated" | "published" => gathered.atom_dates.push(node),
-                    _ => {}
-                },
-                Some(AT_NS) if local == "deleted-entry" => {
-                    is_tombstone = true;
-                    gathered.tombstones.push(node);
-                }
-                Some(AT_NS) => {}
-                Some(FH_NS) => gathered.fh_elements.push(node),
-                Some(_) if matches!(local, "complete" | "archive" | "deleted-entry" | "link") => {
-                    gathered.lookalikes.push(node)
-                }
-                _ => {}
+            };
+            let class = classes[name];
+            let (is_link, is_tombstone) = (class == NameClass::AtomLink, class == NameClass::Tombstone);
+            match class {
+                NameClass::AtomLink => gathered.atom_links.push(node),
+                NameClass::AtomId => gathered.atom_ids.push(node),
+                NameClass::AtomDate => gathered.atom_dates.push(node),
+                NameClass::Tombstone => gathered.tombstones.push(node),
+                NameClass::History => gathered.fh_elements.push(node),
+                NameClass::Lookalike => gathered.lookalikes.push(node),
+                NameClass::Other => {}
             }
             // Only these elements can carry an attribute that must be an IRI.
             if !(is_link || is_tombstone || node.has_xml_base()) {
@@ -387,6 +376,38 @@ impl<'a, 'input> Gathered<'a, 'input> {
             }
         }
         gathered
+    }
+}
+
+/// What [`Gathered::of`] does with an element of a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NameClass {
+    AtomLink,
+    AtomId,
+    /// `atom:updated`, `atom:published`.
+    AtomDate,
+    Tombstone,
+    /// Any element in the feed-history namespace.
+    History,
+    /// Named like a feed-history, tombstone or Atom element that matters,
+    /// in another namespace.
+    Lookalike,
+    Other,
+}
+
+impl NameClass {
+    fn of(name: ExpandedName<'_>) -> Self {
+        match (name.namespace(), name.name()) {
+            (Some(ATOM_NS), "link") => NameClass::AtomLink,
+            (Some(ATOM_NS), "id") => NameClass::AtomId,
+            (Some(ATOM_NS), "updated" | "published") => NameClass::AtomDate,
+            (Some(ATOM_NS), _) => NameClass::Other,
+            (Some(AT_NS), "deleted-entry") => NameClass::Tombstone,
+            (Some(AT_NS), _) => NameClass::Other,
+            (Some(FH_NS), _) => NameClass::History,
+            (Some(_), "complete" | "archive" | "deleted-entry" | "link") => NameClass::Lookalike,
+            _ => NameClass::Other,
+        }
     }
 }
 

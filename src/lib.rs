@@ -31,7 +31,8 @@
 //! assert_eq!((finding.primary().line_start, finding.primary().column_start), (7, 34));
 //! ```
 
-pub mod alloc;
+#![forbid(unsafe_code)]
+
 pub mod config;
 pub mod date;
 pub mod diagnostic;

@@ -13,6 +13,8 @@ use feedlint::report::{self, Format};
 use feedlint::{rules, Input, Level, Levels, Options};
 use url::Url;
 
+mod alloc;
+
 /// A strict linter for paged, archived and tombstoned feeds (RFC 5005, RFC 6721).
 #[derive(Parser, Debug)]
 #[command(name = "feedlint", version, args_conflicts_with_subcommands = true)]
@@ -169,7 +171,7 @@ fn write_out(status: ExitCode, write: impl FnOnce(&mut dyn Write) -> io::Result<
 }
 
 fn main() -> ExitCode {
-    feedlint::alloc::tune();
+    alloc::tune();
     let matches = match Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) if !error.use_stderr() => {

@@ -176,8 +176,12 @@ impl Locator<'_> {
     pub fn span(&mut self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
         let byte_start = floor_char_boundary(self.text, range.start.min(self.text.len()));
         let byte_end = floor_char_boundary(self.text, range.end.clamp(byte_start, self.text.len()));
-        let (line_start, column_start) = self.line_col(byte_start);
-        let (line_end, column_end) = self.line_col(byte_end);
+        let start = self.marks.locate(self.text, byte_start);
+        // The end is found from the start: spans are short, and the marks
+        // need no second search.
+        let end = advance(self.text, start, byte_end);
+        let (line_start, column_start) = (start.line, start.column);
+        let (line_end, column_end) = (end.line, end.column);
         Span {
             doc,
             byte_start,

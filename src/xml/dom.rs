@@ -313,11 +313,18 @@ impl StringTable {
         self.spans.len() as u32 - 1
     }
 
+    #[inline(always)]
     pub fn get(&self, index: u32) -> &str {
         let (start, end) = self.spans[index as usize];
-        // SAFETY: only whole strings are appended, and each span is one of
-        // them: both ends are on char boundaries.
-        unsafe { self.text.get_unchecked(start as usize..end as usize) }
+        &self.text[start as usize..end as usize]
+    }
+
+    /// A string's bytes: compared without slicing the text at character
+    /// boundaries, which is checked on every slice of a `str`.
+    #[inline]
+    pub fn bytes(&self, index: u32) -> &[u8] {
+        let (start, end) = self.spans[index as usize];
+        &self.text.as_bytes()[start as usize..end as usize]
     }
 
     pub fn len(&self) -> usize {
@@ -370,6 +377,17 @@ impl<'input> Document<'input> {
         (id.get() < self.nodes.len()).then(|| self.node(id.0))
     }
 
+    /// How many distinct element and attribute names the document has:
+    /// [`Node::name_index`] is below it.
+    pub fn name_count(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The name with this index (see [`Node::name_index`]).
+    pub fn name_at(&self, index: usize) -> ExpandedName<'_> {
+        self.name(index as u32)
+    }
+
     /// The first reference to an entity whose declaration was not read.
     pub fn unread_entity(&self) -> Option<&UnreadEntity> {
         self.unread_entity.as_ref()
@@ -379,14 +397,26 @@ impl<'input> Document<'input> {
         Node { id, doc: self }
     }
 
+    #[inline(always)]
     fn name(&self, name: u32) -> ExpandedName<'_> {
         let name = self.names[name as usize];
         ExpandedName {
             namespace: (name.namespace != 0).then(|| self.namespaces.get(name.namespace)),
-            // SAFETY: `name_text` is only ever appended whole strings to,
-            // and each name's range is one of them: on char boundaries.
-            name: unsafe { self.name_text.get_unchecked(name.start as usize..name.end as usize) },
+            name: &self.name_text[name.start as usize..name.end as usize],
         }
+    }
+
+    /// Whether name `name` is `local` in `namespace`, compared as bytes,
+    /// local name first (most names differ there, and in length).
+    #[inline]
+    fn name_is(&self, name: u32, namespace: Option<&str>, local: &str) -> bool {
+        let name = self.names[name as usize];
+        let text = &self.name_text.as_bytes()[name.start as usize..name.end as usize];
+        text == local.as_bytes()
+            && match namespace {
+                None => name.namespace == 0,
+                Some(uri) => name.namespace != 0 && self.namespaces.bytes(name.namespace) == uri.as_bytes(),
+            }
     }
 }
 
@@ -410,18 +440,21 @@ impl<'a> ExpandedName<'a> {
 /// What an attribute is asked for by: a local name without namespace, or
 /// a namespace and a local name.
 pub trait AttributeName {
-    fn matches(&self, name: ExpandedName<'_>) -> bool;
+    /// Whether the document's name `name` is this one.
+    fn matches(&self, doc: &Document<'_>, name: u32) -> bool;
 }
 
 impl AttributeName for &str {
-    fn matches(&self, name: ExpandedName<'_>) -> bool {
-        name.namespace.is_none() && name.name == *self
+    #[inline]
+    fn matches(&self, doc: &Document<'_>, name: u32) -> bool {
+        doc.name_is(name, None, self)
     }
 }
 
 impl AttributeName for (&str, &str) {
-    fn matches(&self, name: ExpandedName<'_>) -> bool {
-        name.name == self.1 && name.namespace == Some(self.0)
+    #[inline]
+    fn matches(&self, doc: &Document<'_>, name: u32) -> bool {
+        doc.name_is(name, Some(self.0), self.1)
     }
 }
 
@@ -489,6 +522,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     /// An element's name; empty for other nodes.
+    #[inline(always)]
     pub fn tag_name(&self) -> ExpandedName<'a> {
         let data = self.data();
         if data.tag() == ELEMENT {
@@ -501,15 +535,25 @@ impl<'a, 'input> Node<'a, 'input> {
         }
     }
 
+    /// An element's name as an index into the document's distinct names
+    /// (see [`Document::name_at`]): a pass over every element can classify
+    /// the few names once and then look each element up in a table.
+    #[inline]
+    pub fn name_index(&self) -> Option<usize> {
+        let data = self.data();
+        (data.tag() == ELEMENT).then_some((data.a & !HAS_BASE) as usize)
+    }
+
     /// Whether the element has an `xml:base` attribute (known from parsing:
     /// asked for every ancestor of every link, so not searched for).
     pub fn has_xml_base(&self) -> bool {
         matches!(self.data().kind(), Kind::Element { has_base: true, .. })
     }
 
+    #[inline(always)]
     pub fn has_tag_name(&self, namespace: Option<&str>, local: &str) -> bool {
-        let name = self.tag_name();
-        self.is_element() && name.name == local && name.namespace == namespace
+        let data = self.data();
+        data.tag() == ELEMENT && self.doc.name_is(data.a & !HAS_BASE, namespace, local)
     }
 
     /// A text node's or comment's text; an element's first child's text,
@@ -549,7 +593,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     pub fn attribute_node(&self, name: impl AttributeName) -> Option<Attribute<'a, 'input>> {
-        self.attributes().find(|a| name.matches(a.expanded_name()))
+        self.attributes().find(|a| name.matches(a.doc, a.data.name()))
     }
 
     pub fn attribute(&self, name: impl AttributeName) -> Option<&'a str> {
