@@ -7,8 +7,6 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::source::Locator;
-
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -118,7 +116,7 @@ impl Diagnostic {
 
 /// A diagnostic under construction. In a document rule, spans are byte
 /// ranges (`S = Range<usize>`), resolved to lines and columns by
-/// [`Pending::resolve`]; in a set rule they are already resolved [`Span`]s
+/// [`Locator::resolve`](crate::source::Locator::resolve); in a set rule they are already resolved [`Span`]s
 /// from the documents' summaries.
 #[derive(Debug)]
 pub struct Pending<S = Range<usize>> {
@@ -166,25 +164,6 @@ impl<S> Pending<S> {
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
-    }
-}
-
-impl Pending<Range<usize>> {
-    pub fn resolve(self, rule: &'static str, level: Level, doc: DocId, locator: &mut Locator) -> Diagnostic {
-        let mut spans = Vec::with_capacity(1 + self.secondary.len());
-        spans.push(locator.span(doc, self.primary, true, self.primary_label));
-        for (range, label) in self.secondary {
-            spans.push(locator.span(doc, range, false, Some(label)));
-        }
-        Diagnostic {
-            rule,
-            level,
-            message: self.message,
-            spans,
-            notes: self.notes,
-            help: self.help,
-            folded: self.folded,
-        }
     }
 }
 

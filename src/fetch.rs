@@ -11,8 +11,10 @@ use std::time::Duration;
 
 use url::Url;
 
+use crate::analyze::{lint_document, Named, Outcome};
+use crate::assemble::Report;
 use crate::diagnostic::{Pending, Span};
-use crate::engine::{lint_document, Named, Options, Outcome, Report};
+use crate::options::Options;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
 use crate::summary::DocSummary;

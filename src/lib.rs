@@ -2,12 +2,22 @@
 //! documents or record deletions (RFC 5005 paging and archiving, RFC 6721
 //! tombstones, the feed-history draft), in Atom and RSS 2.0.
 //!
-//! The flow of a run: [`lint`] gathers the documents, each is decoded
-//! ([`source`]), parsed by feedlint's own strict XML parser ([`xml`]: XML
-//! 1.0 and Namespaces well-formedness, linear on every input, no external
-//! entity ever read), viewed as a feed ([`feed`]) and checked by every
-//! enabled rule ([`rules`]); its tree is then dropped and a
-//! [`summary::DocSummary`] kept. [`report`] renders the sorted findings.
+//! A run is four stages that pass plain data:
+//!
+//! 1. [`discover`]: inputs (paths, directories, standard input) become the
+//!    documents to lint, with names, files and URLs, and their bytes;
+//! 2. [`analyze`]: one document's bytes become its findings and a
+//!    [`summary::DocSummary`], with no I/O: each is decoded ([`source`]),
+//!    parsed by feedlint's own strict XML parser ([`xml`]: XML 1.0 and
+//!    Namespaces well-formedness, linear on every input, no external entity
+//!    ever read), viewed as a feed ([`feed`]) and checked by every enabled
+//!    rule ([`rules`]); its tree is then dropped;
+//! 3. the set checks ([`set`] and the set rules) read the summaries of all
+//!    documents together;
+//! 4. [`assemble`]: levels, suppressions, sorting and folding make the
+//!    [`Report`], which [`report`] renders.
+//!
+//! [`lint`], [`lint_bytes`] and [`lint_in_memory`] run them all.
 //!
 //! Linting one document held in memory, as an editor integration would:
 //!
@@ -33,14 +43,19 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analyze;
+pub mod assemble;
 pub mod config;
 pub mod date;
 pub mod diagnostic;
+pub mod discover;
+pub mod document;
 mod engine;
 pub mod feed;
 pub mod fetch;
 mod hash;
 pub mod iri;
+pub mod options;
 pub mod report;
 pub mod rules;
 pub mod set;
@@ -50,6 +65,10 @@ pub mod summary;
 pub mod suppress;
 pub mod xml;
 
+pub use assemble::Report;
 pub use config::{Levels, UnknownRule};
 pub use diagnostic::{Diagnostic, Level, Span};
-pub use engine::{lint, lint_bytes, lint_in_memory, Document, Input, Options, Report, DEFAULT_MAX_FILE_SIZE};
+pub use discover::Input;
+pub use document::Document;
+pub use engine::{lint, lint_bytes, lint_in_memory};
+pub use options::{Options, DEFAULT_MAX_FILE_SIZE};

@@ -8,9 +8,8 @@ use std::collections::HashMap;
 
 use url::Url;
 
-use crate::diagnostic::{DocId, Pending, Span};
-use crate::engine::Document;
-use crate::rules::Rule;
+use crate::diagnostic::DocId;
+use crate::document::Document;
 use crate::summary::{DocSummary, NavLink};
 
 pub const ARCHIVE_RELATIONS: [&str; 3] = ["prev-archive", "next-archive", "current"];
@@ -315,44 +314,4 @@ fn find_cycles(set: &FeedSet, rel: &str) -> Vec<Vec<DocId>> {
         }
     }
     found
-}
-
-/// What a set rule is handed.
-pub struct SetChecker<'s, 'r> {
-    pub set: &'s FeedSet<'r>,
-    rule: &'static Rule,
-    found: Vec<(&'static Rule, Pending<Span>)>,
-}
-
-impl<'s, 'r> SetChecker<'s, 'r> {
-    pub fn new(set: &'s FeedSet<'r>) -> Self {
-        SetChecker {
-            set,
-            rule: &crate::rules::xml::XML_MALFORMED,
-            found: Vec::new(),
-        }
-    }
-
-    pub fn run(&mut self, rule: &'static Rule) {
-        if let Some(check) = rule.set_check {
-            self.rule = rule;
-            check(self);
-        }
-    }
-
-    /// Reports a finding of the rule being run. Findings past
-    /// `--max-per-rule` are folded when the report is assembled, after
-    /// suppressions.
-    pub fn report(&mut self, finding: Pending<Span>) {
-        self.found.push((self.rule, finding));
-    }
-
-    /// A finding at a span of a summary.
-    pub fn at(span: &Span, message: impl Into<String>) -> Pending<Span> {
-        Pending::new(span.clone(), message)
-    }
-
-    pub fn into_findings(self) -> Vec<(&'static Rule, Pending<Span>)> {
-        self.found
-    }
 }

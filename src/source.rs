@@ -2,20 +2,15 @@
 //! lines and columns of byte offsets.
 
 use std::ops::Range;
-use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use encoding_rs::Encoding;
 
-use crate::diagnostic::{DocId, Span};
+use crate::diagnostic::{Diagnostic, DocId, Level, Pending, Span};
 
-/// One document's text, as UTF-8, and what is known so far of where its
-/// lines start.
+/// One document's text, as UTF-8.
 #[derive(Debug)]
 pub struct Source {
     text: String,
-    /// Behind a lock so that a large document's summary can be made on one
-    /// core while its rules run on the other.
-    marks: Mutex<Marks>,
 }
 
 /// Places whose line and column are known, from which others are found by
@@ -106,13 +101,7 @@ pub struct DecodeError {
 
 impl Source {
     pub fn new(text: String) -> Self {
-        Source {
-            text,
-            marks: Mutex::new(Marks {
-                every_stride: vec![START],
-                last: START,
-            }),
-        }
+        Source { text }
     }
 
     pub fn text(&self) -> &str {
@@ -123,11 +112,16 @@ impl Source {
         self.text
     }
 
-    /// Locates many spans under one lock: see [`Locator`].
+    /// A new [`Locator`] of this text. Each keeps its own marks: one per
+    /// pass over the document (the summary's, the findings'), each asked
+    /// in document order, so each scans the text about once.
     pub fn locator(&self) -> Locator<'_> {
         Locator {
             text: &self.text,
-            marks: self.marks.lock().unwrap_or_else(PoisonError::into_inner),
+            marks: Marks {
+                every_stride: vec![START],
+                last: START,
+            },
         }
     }
 
@@ -136,37 +130,35 @@ impl Source {
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         self.locator().line_col(offset)
     }
-
-    /// Byte offset of a 1-based line and column, as parsers report them.
-    pub fn offset_of(&self, line: usize, column: usize) -> usize {
-        let start = match line.saturating_sub(1) {
-            0 => 0,
-            skipped => match memchr::memchr_iter(b'\n', self.text.as_bytes()).nth(skipped - 1) {
-                Some(newline) => newline + 1,
-                None => return self.text.len(),
-            },
-        };
-        self.text[start..]
-            .char_indices()
-            .nth(column.saturating_sub(1))
-            .map_or(self.text.len(), |(i, _)| start + i)
-    }
-
-    pub fn span(&self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
-        self.locator().span(doc, range, is_primary, label)
-    }
 }
 
 /// Turns byte ranges of one document into [`Span`]s. Cheapest when asked in
 /// document order; any order costs at most a short scan per offset once the
-/// text up to it has been scanned. It holds the source's lock: ask the
-/// `Source` itself for nothing while one is alive.
+/// text up to it has been scanned.
 pub struct Locator<'s> {
     text: &'s str,
-    marks: MutexGuard<'s, Marks>,
+    marks: Marks,
 }
 
 impl Locator<'_> {
+    /// A document rule's finding with its byte ranges turned into spans.
+    pub fn resolve(&mut self, pending: Pending, rule: &'static str, level: Level, doc: DocId) -> Diagnostic {
+        let mut spans = Vec::with_capacity(1 + pending.secondary.len());
+        spans.push(self.span(doc, pending.primary, true, pending.primary_label));
+        for (range, label) in pending.secondary {
+            spans.push(self.span(doc, range, false, Some(label)));
+        }
+        Diagnostic {
+            rule,
+            level,
+            message: pending.message,
+            spans,
+            notes: pending.notes,
+            help: pending.help,
+            folded: pending.folded,
+        }
+    }
+
     pub fn line_col(&mut self, offset: usize) -> (usize, usize) {
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
         let mark = self.marks.locate(self.text, offset);
@@ -382,9 +374,6 @@ mod tests {
         assert_eq!(source.line_col(7), (2, 3));
         // Inside a two-byte character: its start.
         assert_eq!(source.line_col(4), (2, 1));
-        assert_eq!(source.offset_of(2, 3), 7);
-        assert_eq!(source.offset_of(1, 1), 0);
-        assert_eq!(source.offset_of(9, 1), source.text().len());
     }
 
     #[test]

@@ -11,10 +11,8 @@ use std::ops::Range;
 
 use crate::xml::Node;
 
-use crate::diagnostic::{Diagnostic, DocId, Pending};
+use crate::diagnostic::{Diagnostic, DocId};
 use crate::hash::FastMap;
-use crate::rules;
-use crate::source::Source;
 
 const DISABLE: &str = "feedlint-disable";
 const DISABLE_NEXT: &str = "feedlint-disable-next";
@@ -167,53 +165,6 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppress
         index += 1;
         !suppressed[index - 1]
     });
-}
-
-/// The `unused-suppression` finding for a suppression that matched nothing.
-pub fn unused(suppression: &Suppression) -> Pending {
-    let rule = &suppression.rule;
-    let (message, help) = match rules::find(rule) {
-        None => (
-            format!("{} names unknown rule '{rule}'", suppression.directive),
-            "use a rule id from 'feedlint rules'".to_owned(),
-        ),
-        Some(_) if suppression.scope.is_empty() => (
-            format!("{} {rule} is followed by no element to apply to", suppression.directive),
-            "put the comment right before the element, or remove it".to_owned(),
-        ),
-        Some(_) => (
-            format!(
-                "{} {rule} suppresses nothing: no {rule} finding is in its scope",
-                suppression.directive
-            ),
-            format!("remove '{rule}' from the comment"),
-        ),
-    };
-    Pending::new(suppression.at.clone(), message)
-        .label("unused suppression")
-        .note("a stale suppression would hide the next real finding of this rule")
-        .help(help)
-}
-
-/// Resolves the `unused-suppression` findings of a document.
-pub fn report_unused(
-    suppressions: &[Suppression],
-    doc: DocId,
-    source: &Source,
-    level: crate::Level,
-) -> Vec<Diagnostic> {
-    suppressions
-        .iter()
-        .filter(|s| !s.used)
-        .map(|s| {
-            unused(s).resolve(
-                crate::rules::xml::UNUSED_SUPPRESSION.id,
-                level,
-                doc,
-                &mut source.locator(),
-            )
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 
 use super::file_of;
+use crate::assemble::Report;
 use crate::diagnostic::Level;
-use crate::engine::Report;
 
 /// Escapes a command's message (`%`, CR, LF), as the runner reads it.
 fn escape_data(text: &str) -> String {

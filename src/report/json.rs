@@ -6,8 +6,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{doc_url, file_of, spec_of};
+use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level};
-use crate::engine::Report;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {

@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
+use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span};
-use crate::engine::Report;
 use crate::rules;
 
 mod github;

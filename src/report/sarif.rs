@@ -5,8 +5,9 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
+use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span};
-use crate::engine::{Document, Report};
+use crate::document::Document;
 use crate::rules::{self, Rule};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

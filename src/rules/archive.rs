@@ -2,9 +2,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::SetChecker;
 use super::{rule, Checker, Rule};
 use crate::feed::{start_tag, FeedDoc, NAVIGATION_RELATIONS};
-use crate::set::{self, SetChecker};
+use crate::set;
 use crate::summary::DocSummary;
 
 const ADD_ARCHIVE_MARKER: &str =

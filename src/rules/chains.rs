@@ -4,9 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::SetChecker;
 use super::{rule, Rule};
 use crate::diagnostic::{DocId, Pending, Span};
-use crate::set::{self, FeedSet, SetChecker, ARCHIVE_RELATIONS, PAGING_RELATIONS};
+use crate::set::{self, FeedSet, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::NavLink;
 
 pub static MISSING_PREV_ARCHIVE: Rule = rule!(

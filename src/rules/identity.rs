@@ -3,11 +3,11 @@
 
 use crate::hash::{FastMap, FastState};
 
+use super::SetChecker;
 use super::{rule, Checker, Rule};
 use crate::date;
 use crate::diagnostic::{shorten, DocId};
 use crate::feed::{is, DocKind, Text, AT_NS};
-use crate::set::SetChecker;
 use crate::summary::EntrySummary;
 
 pub static INVALID_DATE: Rule = rule!(

@@ -6,9 +6,10 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use crate::diagnostic::Span;
 use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
-use crate::set::SetChecker;
+use crate::set::FeedSet;
 
 mod archive;
 mod chains;
@@ -239,6 +240,46 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
     }
 
     pub fn into_findings(self) -> Vec<(&'static Rule, Pending)> {
+        self.found
+    }
+}
+
+/// What a set rule is handed.
+pub struct SetChecker<'s, 'r> {
+    pub set: &'s FeedSet<'r>,
+    rule: &'static Rule,
+    found: Vec<(&'static Rule, Pending<Span>)>,
+}
+
+impl<'s, 'r> SetChecker<'s, 'r> {
+    pub fn new(set: &'s FeedSet<'r>) -> Self {
+        SetChecker {
+            set,
+            rule: &xml::XML_MALFORMED,
+            found: Vec::new(),
+        }
+    }
+
+    pub fn run(&mut self, rule: &'static Rule) {
+        if let Some(check) = rule.set_check {
+            self.rule = rule;
+            check(self);
+        }
+    }
+
+    /// Reports a finding of the rule being run. Findings past
+    /// `--max-per-rule` are folded when the report is assembled, after
+    /// suppressions.
+    pub fn report(&mut self, finding: Pending<Span>) {
+        self.found.push((self.rule, finding));
+    }
+
+    /// A finding at a span of a summary.
+    pub fn at(span: &Span, message: impl Into<String>) -> Pending<Span> {
+        Pending::new(span.clone(), message)
+    }
+
+    pub fn into_findings(self) -> Vec<(&'static Rule, Pending<Span>)> {
         self.found
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::xml::Node;
 
+use super::SetChecker;
 use super::{rule, Checker, Rule};
 use crate::date::{self, Instant};
 use crate::diagnostic::{shorten, DocId};
@@ -11,7 +12,6 @@ use crate::feed::{
 };
 use crate::hash::{FastMap, FastSet};
 use crate::iri;
-use crate::set::SetChecker;
 
 fn children<'a, 'i>(node: Node<'a, 'i>, namespace: &'a str, name: &'a str) -> impl Iterator<Item = Node<'a, 'i>> {
     node.children().filter(move |c| is(*c, namespace, name))

@@ -2,6 +2,9 @@
 //! after all have (suppressions).
 
 use super::{rule, Rule};
+use crate::diagnostic::{Diagnostic, DocId, Level, Pending};
+use crate::source::Source;
+use crate::suppress::Suppression;
 
 pub static XML_MALFORMED: Rule = rule!(
     "xml-malformed", Error, Doc, None,
@@ -32,3 +35,40 @@ pub static UNUSED_SUPPRESSION: Rule = rule!(
     summary: "a feedlint-disable comment suppresses no finding",
     spec: "feedlint",
 );
+
+/// The `unused-suppression` finding for a suppression that matched nothing.
+pub fn unused(suppression: &Suppression) -> Pending {
+    let rule = &suppression.rule;
+    let (message, help) = match super::find(rule) {
+        None => (
+            format!("{} names unknown rule '{rule}'", suppression.directive),
+            "use a rule id from 'feedlint rules'".to_owned(),
+        ),
+        Some(_) if suppression.scope.is_empty() => (
+            format!("{} {rule} is followed by no element to apply to", suppression.directive),
+            "put the comment right before the element, or remove it".to_owned(),
+        ),
+        Some(_) => (
+            format!(
+                "{} {rule} suppresses nothing: no {rule} finding is in its scope",
+                suppression.directive
+            ),
+            format!("remove '{rule}' from the comment"),
+        ),
+    };
+    Pending::new(suppression.at.clone(), message)
+        .label("unused suppression")
+        .note("a stale suppression would hide the next real finding of this rule")
+        .help(help)
+}
+
+/// Resolves the `unused-suppression` findings of a document.
+pub fn report_unused(suppressions: &[Suppression], doc: DocId, source: &Source, level: Level) -> Vec<Diagnostic> {
+    // One locator for all: the suppressions are in document order.
+    let mut locator = source.locator();
+    suppressions
+        .iter()
+        .filter(|s| !s.used)
+        .map(|s| locator.resolve(unused(s), UNUSED_SUPPRESSION.id, level, doc))
+        .collect()
+}

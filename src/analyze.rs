@@ -1,0 +1,280 @@
+//! The second stage: one document's bytes to its findings and summary.
+//! No I/O: what the command line, the fetcher and an editor all call.
+//! The document is decoded, parsed, viewed as a feed and checked by every
+//! enabled rule; its tree is dropped at the end, and only the summary the
+//! set checks need (and, for the text format, windows of its lines) kept.
+
+use std::path::PathBuf;
+
+use url::Url;
+
+use crate::diagnostic::{Diagnostic, Level, Pending};
+use crate::document::Document;
+use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
+use crate::hash::FastSet;
+use crate::options::Options;
+use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
+use crate::rules::{self, Rule};
+use crate::snippet::{Place, Snippets};
+use crate::source::{self, Source};
+use crate::summary::DocSummary;
+use crate::suppress;
+use crate::xml;
+
+/// What analyzing one document gives: the document as the run keeps it,
+/// its findings, and the findings its suppressions would get if unused.
+pub(crate) struct Outcome {
+    pub document: Document,
+    pub diagnostics: Vec<Diagnostic>,
+    /// One `unused-suppression` finding per suppression, kept only for the
+    /// suppressions that turn out to suppress nothing.
+    pub unused: Vec<Diagnostic>,
+}
+
+/// The single lines between the lines a finding points at, shown so that
+/// its snippet reads as the source does (longer gaps are marked `·`).
+fn lines_between<'d>(text: &'d str, diagnostic: &'d Diagnostic) -> impl Iterator<Item = Place> + 'd {
+    let mut lines: Vec<(usize, usize)> = diagnostic.spans.iter().map(|s| (s.line_start, s.byte_start)).collect();
+    lines.sort_unstable();
+    let gaps: Vec<Place> = lines
+        .windows(2)
+        .filter(|pair| pair[1].0 == pair[0].0 + 2)
+        .filter_map(|pair| {
+            let (line, offset) = pair[0];
+            let next = offset + text.get(offset..)?.find('\n')? + 1;
+            Some(Place {
+                offset: next,
+                line: line + 1,
+                column: 1,
+            })
+        })
+        .collect();
+    gaps.into_iter()
+}
+
+/// The start of a document.
+const START: Place = Place {
+    offset: 0,
+    line: 1,
+    column: 1,
+};
+
+/// The finding for a file over `--max-file-size`: it is not read.
+pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
+    let source = Source::new(String::new());
+    let limit = options.max_file_size();
+    let level = options.levels.level_for(&FILE_TOO_LARGE, named.path.as_deref());
+    let diagnostics = level
+        .map(|level| {
+            let size = size.map_or_else(String::new, |size| format!("{size} bytes, "));
+            let finding = Pending::new(0..0, format!("not linted: the file is {size}larger than the limit of {limit} bytes (--max-file-size)"))
+                .label("this file")
+                .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
+                .help("raise --max-file-size if the file is a legitimate feed");
+            source.locator().resolve(finding, FILE_TOO_LARGE.id, level, 0)
+        })
+        .into_iter()
+        .collect();
+    Outcome {
+        document: Document {
+            name: named.name,
+            path: named.path,
+            url: named.url,
+            aliases: Vec::new(),
+            snippets: options.keep_sources.then(|| Snippets::cut("", [START])),
+            summary: None,
+            suppressions: Vec::new(),
+        },
+        diagnostics,
+        unused: Vec::new(),
+    }
+}
+
+/// How a document is known: its name in findings, its file, its URL.
+pub(crate) struct Named {
+    pub name: String,
+    pub path: Option<PathBuf>,
+    pub url: Option<Url>,
+}
+
+/// Decodes, parses and lints one document. `None`: a walked file that is
+/// not a feed, skipped silently.
+pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
+    let Named { name, path, url } = named;
+    let (text, decode_error) = match source::decode(bytes) {
+        Ok(text) => (text, None),
+        Err((text, error)) => (text, Some(error)),
+    };
+    if !explicit && !root_name_is_feed(&text) {
+        return None;
+    }
+    // Every rule's level for this document, looked up once.
+    let levels: Vec<Option<Level>> = rules::RULES
+        .iter()
+        .map(|rule| options.levels.level_for(rule, path.as_deref()))
+        .collect();
+    let level_of = |rule: &Rule| {
+        let index = rules::RULES.iter().position(|r| std::ptr::eq(*r, rule))?;
+        levels[index]
+    };
+    let source = Source::new(text);
+    let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
+    let mut summary = None;
+    let mut suppressions = Vec::new();
+    if let Some(error) = decode_error {
+        findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
+    } else {
+        match xml::parse(source.text()) {
+            Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
+            Ok(xml) => match DocKind::of_root(xml.root_element()) {
+                None if !explicit => return None,
+                None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                Some(kind) => {
+                    let feed = FeedDoc::new(&xml, kind, url.as_ref());
+                    let enabled: Vec<&'static Rule> = rules::RULES
+                        .iter()
+                        .copied()
+                        .filter(|rule| level_of(rule).is_some())
+                        .collect();
+                    let large = source.text().len() >= LARGE_DOCUMENT;
+                    suppressions = suppress::gather(feed.everywhere.suppressions.iter());
+                    // A rule that a suppression names is folded only once
+                    // the suppressions have met its findings (in the report).
+                    let named: FastSet<&str> = suppressions.iter().map(|s| s.rule.as_str()).collect();
+                    let limit = |rule: &'static Rule| {
+                        if named.contains(rule.id) {
+                            0
+                        } else {
+                            options.max_per_rule
+                        }
+                    };
+                    let (found, summarized) = feed::both(
+                        large,
+                        || rules::check_document(&feed, &enabled, large, &limit),
+                        || DocSummary::of(&feed, &source),
+                    );
+                    findings = found;
+                    findings.extend(
+                        xml.unread_entity()
+                            .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
+                    );
+                    summary = Some(summarized);
+                }
+            },
+        }
+    }
+    let mut locator = source.locator();
+    let diagnostics: Vec<Diagnostic> = findings
+        .into_iter()
+        .filter_map(|(rule, pending)| Some(locator.resolve(pending, rule.id, level_of(rule)?, 0)))
+        .collect();
+    drop(locator);
+    // Where unused suppressions will point, resolved while the text is here.
+    let unused_level = level_of(&UNUSED_SUPPRESSION);
+    let unused = unused_level.map_or_else(Vec::new, |level| {
+        rules::xml::report_unused(&suppressions, 0, &source, level)
+    });
+    let snippets = options.keep_sources.then(|| {
+        let spans = diagnostics.iter().chain(&unused).flat_map(|d| &d.spans);
+        let places = spans.flat_map(|span| {
+            let end = (span.line_end != span.line_start).then(|| span.end_place());
+            std::iter::once(span.start_place()).chain(end)
+        });
+        let summary_places = summary.iter().flat_map(DocSummary::places);
+        let gaps = diagnostics.iter().flat_map(|d| lines_between(source.text(), d));
+        Snippets::cut(source.text(), places.chain(summary_places).chain(gaps))
+    });
+    Some(Outcome {
+        document: Document {
+            name,
+            path,
+            url,
+            aliases: Vec::new(),
+            snippets,
+            summary,
+            suppressions,
+        },
+        diagnostics,
+        unused,
+    })
+}
+
+fn malformed(source: &Source, offset: usize, message: String) -> Pending {
+    let offset = offset.min(source.text().len());
+    // One character wide, so the snippet shows where; empty at end of file.
+    let end = source.text()[offset..]
+        .chars()
+        .next()
+        .map_or(offset, |c| offset + c.len_utf8());
+    Pending::new(offset..end, format!("not well-formed XML: {message}"))
+        .label("here")
+        .note("no other rule runs on a document that does not parse")
+}
+
+fn unread_entity(unread: &xml::UnreadEntity) -> Pending {
+    let name = &unread.name;
+    let (message, help) = if unread.declared_external {
+        (
+            format!("the external entity \"&{name};\" is not read: feedlint never reads files or URLs an entity names, so its text is not checked"),
+            "put the text in the document itself, or in an internal entity",
+        )
+    } else {
+        (
+            format!("\"&{name};\" is not expanded: it is not declared in the document, and the external DTD or parameter entity that may declare it is not read"),
+            "declare the entity in the internal subset (<!DOCTYPE ... [<!ENTITY ...>]>), or write the character as a reference such as &#233;",
+        )
+    };
+    Pending::new(unread.range.clone(), message)
+        .label("not expanded")
+        .note("the rest of the document is linted; text that uses the entity is read without it, and only the first such reference is reported")
+        .help(help)
+}
+
+fn unknown_document(xml: &xml::Document) -> Pending {
+    let root = xml.root_element();
+    let name = root.tag_name();
+    let what = match name.namespace() {
+        Some(ns) => format!("<{}> in namespace \"{ns}\"", name.name()),
+        None => format!("<{}>", name.name()),
+    };
+    let finding = Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
+        .label("root element")
+        .note("feedlint lints Atom feeds (atom:feed), RSS (rss) and Deleted Entry Documents (at:deleted-entry); this file is not linted further");
+    match name.namespace().and_then(crate::feed::intended_namespace) {
+        Some(intended) => finding.help(format!(
+            "the namespace is a near miss: declare it as \"{intended}\" (namespace names compare as exact strings)"
+        )),
+        None => finding,
+    }
+}
+
+/// A lexical look at the root element's local name, before parsing, so that
+/// walked files that are not feeds are skipped without building a DOM.
+pub(crate) fn root_name_is_feed(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{FEFF}');
+    loop {
+        rest = rest.trim_start();
+        let skip = if rest.starts_with("<?") {
+            rest.find("?>").map(|i| i + 2)
+        } else if rest.starts_with("<!--") {
+            rest.find("-->").map(|i| i + 3)
+        } else if rest.starts_with("<!DOCTYPE") {
+            xml::declaration_len(rest)
+        } else {
+            break;
+        };
+        match skip {
+            Some(len) => rest = &rest[len..],
+            None => return false,
+        }
+    }
+    let Some(tag) = rest.strip_prefix('<') else {
+        return false;
+    };
+    let name_len = tag
+        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+        .unwrap_or(tag.len());
+    let qname = &tag[..name_len];
+    let local = qname.rsplit(':').next().unwrap_or(qname);
+    matches!(local, "feed" | "rss" | "deleted-entry")
+}

@@ -1,0 +1,187 @@
+//! The last stages: the set checks over the documents' summaries, then
+//! levels, suppressions, sorting and folding, into the [`Report`] the
+//! renderers write.
+
+use rayon::prelude::*;
+use url::Url;
+
+use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending, Span};
+use crate::document::Document;
+use crate::hash::FastMap;
+use crate::options::Options;
+use crate::rules::{self, Rule, SetChecker};
+use crate::set::FeedSet;
+use crate::summary::DocSummary;
+use crate::suppress::{self, Suppression};
+
+use crate::analyze::Outcome;
+
+/// Everything a run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub documents: Vec<Document>,
+    /// Sorted by file, then byte offset, then rule.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Paths that could not be read: the run failed for them (exit status 2).
+    pub failures: Vec<String>,
+}
+
+impl Report {
+    pub fn count(&self, level: Level) -> usize {
+        self.diagnostics.iter().filter(|d| d.level == level).count()
+    }
+}
+
+impl Report {
+    /// The documents' findings, then the set rules' and `extra` findings
+    /// about the set (the fetcher's), then suppressions, sorted.
+    pub(crate) fn assemble(
+        outcomes: Vec<Outcome>,
+        url_spaces: &[Url],
+        extra: Vec<(&'static Rule, Pending<Span>)>,
+        options: &Options,
+    ) -> Report {
+        let mut report = Report::default();
+        let mut unused = Vec::with_capacity(outcomes.len());
+        for outcome in outcomes {
+            unused.push(report.add(outcome));
+        }
+        report.check_set(url_spaces, options);
+        report.add_set_findings(extra, options);
+        report.apply_suppressions(unused);
+        report.sort();
+        report.fold(options.max_per_rule);
+        report
+    }
+
+    /// Adds a document and its findings; returns its `unused-suppression`
+    /// findings, which stand only if nothing turns out to be suppressed.
+    fn add(&mut self, outcome: Outcome) -> Vec<Diagnostic> {
+        let doc = self.documents.len();
+        let Outcome {
+            mut document,
+            diagnostics,
+            unused,
+        } = outcome;
+        let mut diagnostics = diagnostics;
+        let mut unused = unused;
+        let spans = diagnostics
+            .iter_mut()
+            .chain(unused.iter_mut())
+            .flat_map(|d| d.spans.iter_mut());
+        for span in spans.chain(document.summary.iter_mut().flat_map(DocSummary::spans_mut)) {
+            span.doc = doc;
+        }
+        self.diagnostics.extend(diagnostics);
+        self.documents.push(document);
+        unused
+    }
+
+    /// Runs the set rules over the summaries of all documents.
+    fn check_set(&mut self, url_spaces: &[Url], options: &Options) {
+        let set = FeedSet::new(&self.documents, url_spaces);
+        // Each set rule on its own thread: this phase waits for every
+        // document, so nothing else would keep the cores busy.
+        let enabled: Vec<&'static Rule> = rules::RULES
+            .iter()
+            .copied()
+            .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
+            .collect();
+        let per_rule: Vec<Vec<_>> = enabled
+            .par_iter()
+            .with_max_len(1)
+            .map(|rule| {
+                let mut checker = SetChecker::new(&set);
+                checker.run(rule);
+                checker.into_findings()
+            })
+            .collect();
+        self.add_set_findings(per_rule.into_iter().flatten().collect(), options);
+    }
+
+    /// Findings about the set, at the level of their primary document.
+    fn add_set_findings(&mut self, findings: Vec<(&'static Rule, Pending<Span>)>, options: &Options) {
+        let documents = &self.documents;
+        self.diagnostics
+            .extend(findings.into_iter().filter_map(|(rule, pending)| {
+                let path = documents[pending.primary.doc].path.as_deref();
+                let level = options.levels.level_for(rule, path)?;
+                Some(pending.into_diagnostic(rule.id, level))
+            }));
+    }
+
+    /// Drops the findings that `feedlint-disable` comments cover, then
+    /// reports the suppressions that covered none.
+    fn apply_suppressions(&mut self, unused: Vec<Vec<Diagnostic>>) {
+        let mut suppressions: Vec<Vec<Suppression>> = self
+            .documents
+            .iter_mut()
+            .map(|d| std::mem::take(&mut d.suppressions))
+            .collect();
+        suppress::apply(&mut self.diagnostics, &mut suppressions);
+        for ((document, suppressions), unused) in self.documents.iter_mut().zip(suppressions).zip(unused) {
+            // `unused` holds one finding per suppression, in the same order.
+            let still_unused = unused
+                .into_iter()
+                .zip(suppressions.iter())
+                .filter(|(_, s)| !s.used)
+                .map(|(d, _)| d);
+            self.diagnostics.extend(still_unused);
+            document.suppressions = suppressions;
+        }
+    }
+
+    /// Keeps the first `max` findings of each rule in each document (0:
+    /// all), in report order, and puts in place of the rest one finding
+    /// that counts them, where the first of them was. Document rules that
+    /// no suppression names were already folded as they ran (a finding that
+    /// already stands for others is kept as it is); this folds the rest:
+    /// set rules, the engine's own findings, and rules a suppression names,
+    /// whose findings had to meet the suppressions first.
+    fn fold(&mut self, max: usize) {
+        if max == 0 {
+            return;
+        }
+        let mut shown: FastMap<(DocId, &'static str), usize> = FastMap::default();
+        // Per group past its limit: the index in `kept` of its folding
+        // finding, and how many it stands for.
+        let mut folds: FastMap<(DocId, &'static str), (usize, usize)> = FastMap::default();
+        let mut kept = Vec::with_capacity(self.diagnostics.len());
+        for diagnostic in std::mem::take(&mut self.diagnostics) {
+            let group = (diagnostic.primary().doc, diagnostic.rule);
+            let count = shown.entry(group).or_default();
+            if diagnostic.folded > 0 || *count < max {
+                *count += usize::from(diagnostic.folded == 0);
+                kept.push(diagnostic);
+                continue;
+            }
+            match folds.get_mut(&group) {
+                Some((_, n)) => *n += 1,
+                None => {
+                    folds.insert(group, (kept.len(), 1));
+                    kept.push(diagnostic);
+                }
+            }
+        }
+        for ((_, rule), (index, n)) in folds {
+            let first = &kept[index];
+            let fold = folding_finding(first.primary().clone(), rule, n, max);
+            kept[index] = fold.into_diagnostic(rule, first.level);
+        }
+        self.diagnostics = kept;
+    }
+
+    fn sort(&mut self) {
+        let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
+        self.diagnostics.sort_by(|a, b| {
+            let (pa, pb) = (a.primary(), b.primary());
+            (names[pa.doc], pa.byte_start, a.rule, &a.message, pa.byte_end).cmp(&(
+                names[pb.doc],
+                pb.byte_start,
+                b.rule,
+                &b.message,
+                pb.byte_end,
+            ))
+        });
+    }
+}

@@ -1,0 +1,51 @@
+//! What a run is told besides its inputs.
+
+use url::Url;
+
+use crate::config::Levels;
+
+/// What a run is told besides the paths.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub levels: Levels,
+    /// Where the linted directory (or a named file's directory) is published.
+    pub base_url: Option<Url>,
+    /// The URL of the single document linted (a file or stdin).
+    pub url: Option<Url>,
+    /// Keep windows of the documents' lines, for the text renderer's
+    /// snippets (set findings show snippets of several documents).
+    pub keep_sources: bool,
+    /// Files larger than this are not read (`--max-file-size`); 0 means the
+    /// default, [`DEFAULT_MAX_FILE_SIZE`].
+    pub max_file_size: u64,
+    /// The most findings of one rule shown per document, the rest counted
+    /// in one more finding (`--max-per-rule`); 0 shows every finding.
+    pub max_per_rule: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            levels: Levels::default(),
+            base_url: None,
+            url: None,
+            keep_sources: false,
+            max_file_size: 0,
+            max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
+        }
+    }
+}
+
+/// The largest file read by default: 256 MiB.
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
+
+impl Options {
+    pub(crate) fn max_file_size(&self) -> u64 {
+        if self.max_file_size == 0 {
+            DEFAULT_MAX_FILE_SIZE
+        } else {
+            // The parser keeps offsets in 32 bits.
+            self.max_file_size.min(u64::from(u32::MAX))
+        }
+    }
+}
