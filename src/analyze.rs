@@ -11,7 +11,7 @@ use url::Url;
 use crate::diagnostic::{Diagnostic, Level, Pending};
 use crate::document::Document;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::hash::FastSet;
+use crate::hash::{FastMap, FastSet};
 use crate::options::Options;
 use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
@@ -108,15 +108,13 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     if !explicit && !root_name_is_feed(&text) {
         return None;
     }
-    // Every rule's level for this document, looked up once.
-    let levels: Vec<Option<Level>> = rules::RULES
+    // Every rule's level for this document, looked up once; then by id,
+    // in constant time per finding.
+    let levels: FastMap<&'static str, Option<Level>> = rules::RULES
         .iter()
-        .map(|rule| options.levels.level_for(rule, path.as_deref()))
+        .map(|rule| (rule.id, options.levels.level_for(rule, path.as_deref())))
         .collect();
-    let level_of = |rule: &Rule| {
-        let index = rules::RULES.iter().position(|r| std::ptr::eq(*r, rule))?;
-        levels[index]
-    };
+    let level_of = |rule: &Rule| levels.get(rule.id).copied().flatten();
     let source = Source::new(text);
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;

@@ -46,11 +46,18 @@ pub struct UnknownRule(pub String);
 
 impl std::fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "unknown rule '{}' (see 'feedlint rules' for the accepted ids)",
-            self.0
-        )
+        match rules::suggest(&self.0) {
+            Some(near) => write!(
+                f,
+                "unknown rule '{}'; did you mean '{near}'? (see 'feedlint rules' for the accepted ids)",
+                self.0
+            ),
+            None => write!(
+                f,
+                "unknown rule '{}' (see 'feedlint rules' for the accepted ids)",
+                self.0
+            ),
+        }
     }
 }
 

@@ -652,3 +652,36 @@ fn a_rule_shows_at_most_max_per_rule_findings_a_document_and_counts_the_rest() {
     );
     assert!(!concise.contains("unused-suppression"), "{concise}");
 }
+
+#[test]
+fn unknown_rule_ids_get_a_suggestion() {
+    let output = feedlint(&["--allow", "archive-orphn", WARNING_ONLY]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("did you mean 'archive-orphan'?"),
+        "{}",
+        stderr(&output)
+    );
+
+    let dir = scratch("suggestion");
+    let path = dir.join("feed.atom");
+    std::fs::write(
+        &path,
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><!-- feedlint-disable invalid-dat --><title>t</title></feed>",
+    )
+    .unwrap();
+    let report = json(&feedlint(&["--format", "json", path.to_str().unwrap()]));
+    let unused = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["rule"] == "unused-suppression")
+        .expect("the unknown id is reported");
+    assert!(
+        unused["help"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean 'invalid-date'?"),
+        "{unused}"
+    );
+}

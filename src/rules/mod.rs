@@ -162,6 +162,36 @@ pub fn find(id: &str) -> Option<&'static Rule> {
     RULES.iter().copied().find(|rule| rule.id == id)
 }
 
+/// The rule id nearest to an unknown one, for "did you mean": at most a
+/// quarter of its characters (and at least two) edited away, ties to the
+/// first in the catalog.
+pub fn suggest(unknown: &str) -> Option<&'static str> {
+    let unknown = unknown.to_ascii_lowercase();
+    let most = (unknown.chars().count() / 4).max(2);
+    RULES
+        .iter()
+        .map(|rule| (edit_distance(&unknown, rule.id), rule.id))
+        .filter(|&(distance, _)| distance <= most)
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, id)| id)
+}
+
+/// Levenshtein distance, in characters (two rows: linear memory).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
 /// How many findings of a rule to keep as it runs (0: all); the rest are
 /// counted in one more finding.
 pub type FoldLimit<'f> = &'f (dyn Fn(&'static Rule) -> usize + Sync);
@@ -281,5 +311,20 @@ impl<'s, 'r> SetChecker<'s, 'r> {
 
     pub fn into_findings(self) -> Vec<(&'static Rule, Pending<Span>)> {
         self.found
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    #[test]
+    fn near_misses_of_rule_ids_are_suggested() {
+        assert_eq!(super::suggest("archive-orphn"), Some("archive-orphan"));
+        assert_eq!(super::suggest("Invalid-Date"), Some("invalid-date"));
+        assert_eq!(
+            super::suggest("deleted-entry-missing-whn"),
+            Some("deleted-entry-missing-when")
+        );
+        assert_eq!(super::suggest("no-such-thing-at-all"), None);
+        assert_eq!(super::edit_distance("kitten", "sitting"), 3);
     }
 }

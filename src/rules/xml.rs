@@ -42,7 +42,10 @@ pub fn unused(suppression: &Suppression) -> Pending {
     let (message, help) = match super::find(rule) {
         None => (
             format!("{} names unknown rule '{rule}'", suppression.directive),
-            "use a rule id from 'feedlint rules'".to_owned(),
+            match super::suggest(rule) {
+                Some(near) => format!("did you mean '{near}'? (see 'feedlint rules')"),
+                None => "use a rule id from 'feedlint rules'".to_owned(),
+            },
         ),
         Some(_) if suppression.scope.is_empty() => (
             format!("{} {rule} is followed by no element to apply to", suppression.directive),
