@@ -11,7 +11,6 @@ use crate::hash::FastMap;
 use crate::options::Options;
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::FeedSet;
-use crate::summary::DocSummary;
 use crate::suppress::{self, Suppression};
 
 use crate::analyze::Outcome;
@@ -59,17 +58,20 @@ impl Report {
     fn add(&mut self, outcome: Outcome) -> Vec<Diagnostic> {
         let doc = self.documents.len();
         let Outcome {
-            mut document,
+            document,
             diagnostics,
             unused,
         } = outcome;
         let mut diagnostics = diagnostics;
         let mut unused = unused;
+        // A document's own findings point into it alone; the analysis did
+        // not know the number it gets here. (Its summary names no document:
+        // set rules give its places theirs.)
         let spans = diagnostics
             .iter_mut()
             .chain(unused.iter_mut())
             .flat_map(|d| d.spans.iter_mut());
-        for span in spans.chain(document.summary.iter_mut().flat_map(DocSummary::spans_mut)) {
+        for span in spans {
             span.doc = doc;
         }
         self.diagnostics.extend(diagnostics);

@@ -238,7 +238,7 @@ fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span)> {
         .filter(|l| FOLLOWED.contains(&l.rel))
         .filter_map(|l| {
             let target = l.target.clone().filter(|t| matches!(t.scheme(), "http" | "https"))?;
-            Some((target, Span { doc, ..l.span.clone() }))
+            Some((target, l.span.in_doc(doc)))
         })
         .collect()
 }

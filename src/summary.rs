@@ -1,7 +1,8 @@
 //! The compact, owned facts about a document that the checks across
 //! documents need. It is made before the DOM is dropped, so memory grows
-//! with the summaries, not with the documents. Spans are already resolved;
-//! their `doc` is set when the document joins the report.
+//! with the summaries, not with the documents. Places are already resolved
+//! to lines and columns, but name no document: a set rule, which knows the
+//! document it reads, makes a [`Span`] of one with [`Location::in_doc`].
 
 use url::Url;
 
@@ -17,14 +18,14 @@ pub struct NavLink {
     /// The resolved target without fragment, when it resolves.
     pub target: Option<Url>,
     /// The `href` value (or the start tag when there is none).
-    pub span: Span,
+    pub span: Location,
 }
 
 /// A value of the document with where it is written.
 #[derive(Debug, Clone)]
 pub struct Located<T> {
     pub value: T,
-    pub span: Span,
+    pub span: Location,
 }
 
 /// An entry's identity and update time. A run keeps one per entry of every
@@ -38,39 +39,26 @@ pub struct EntrySummary {
     id: (u32, u32),
     pub updated: Option<Instant>,
     /// The id's text.
-    at: Place,
+    at: Location,
 }
 
 impl EntrySummary {
     /// Where the id's text is, in document `doc`.
     pub fn span(&self, doc: DocId) -> Span {
-        let Place {
-            byte_start,
-            byte_end,
-            line_start,
-            column_start,
-            line_end,
-            column_end,
-        } = self.at;
-        Span {
-            doc,
-            byte_start: byte_start as usize,
-            byte_end: byte_end as usize,
-            line_start: line_start as usize,
-            column_start: column_start as usize,
-            line_end: line_end as usize,
-            column_end: column_end as usize,
-            is_primary: true,
-            label: None,
-        }
+        self.at.in_doc(doc)
+    }
+
+    /// Where the id's text is, in its document.
+    pub fn location(&self) -> &Location {
+        &self.at
     }
 }
 
-/// A [`Span`] in a quarter of the space, for what a run keeps of every
-/// entry. Offsets fit: the parser itself keeps them in 32 bits, and
-/// documents are limited to 4 GiB.
-#[derive(Debug, Clone, Copy)]
-struct Place {
+/// A [`Span`] without its document, in a quarter of the space: what a run
+/// keeps of every place a set rule may point at. Offsets fit: the parser
+/// itself keeps them in 32 bits, and documents are limited to 4 GiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
     byte_start: u32,
     byte_end: u32,
     line_start: u32,
@@ -79,14 +67,40 @@ struct Place {
     column_end: u32,
 }
 
+impl Location {
+    /// The span of this place in document `doc`.
+    pub fn in_doc(&self, doc: DocId) -> Span {
+        Span {
+            doc,
+            byte_start: self.byte_start as usize,
+            byte_end: self.byte_end as usize,
+            line_start: self.line_start as usize,
+            column_start: self.column_start as usize,
+            line_end: self.line_end as usize,
+            column_end: self.column_end as usize,
+            is_primary: true,
+            label: None,
+        }
+    }
+
+    /// Where it starts, as a place to show.
+    pub fn start_place(&self) -> crate::snippet::Place {
+        crate::snippet::Place {
+            offset: self.byte_start as usize,
+            line: self.line_start as usize,
+            column: self.column_start as usize,
+        }
+    }
+}
+
 /// An offset, line or column in 32 bits (see [`Place`]).
 fn small(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-impl From<Span> for Place {
+impl From<Span> for Location {
     fn from(span: Span) -> Self {
-        Place {
+        Location {
             byte_start: small(span.byte_start),
             byte_end: small(span.byte_end),
             line_start: small(span.line_start),
@@ -102,12 +116,12 @@ pub struct DocSummary {
     pub kind: DocKind,
     /// The root element's start tag: where findings about the whole
     /// document point.
-    pub root: Span,
+    pub root: Location,
     /// The first `self` link's target, and its `href`.
     pub self_link: Option<Located<Url>>,
     /// The first `fh:archive` and `fh:complete` of the head section.
-    pub archive_marker: Option<Span>,
-    pub complete_marker: Option<Span>,
+    pub archive_marker: Option<Location>,
+    pub complete_marker: Option<Location>,
     /// Whether a `current` link names another document than this one.
     pub current_elsewhere: bool,
     /// Head-section navigation links, in document order.
@@ -127,7 +141,7 @@ impl DocSummary {
     pub fn of(feed: &FeedDoc<'_, '_>, source: &Source) -> Self {
         // One locator for every span, asked mostly in document order.
         let mut at = source.locator();
-        let mut span = |range| at.span(0, range, true, None);
+        let mut span = |range| Location::from(at.span(0, range, true, None));
         let root = span(start_tag(feed.root));
         let archive_marker = feed.archive.first().map(|m| span(start_tag(*m)));
         let complete_marker = feed.complete.first().map(|m| span(start_tag(*m)));
@@ -201,7 +215,7 @@ impl DocSummary {
             entries.push(EntrySummary {
                 id: (small(start), small(entry_ids.len())),
                 updated: entry.updated_at,
-                at: span(id.range.clone()).into(),
+                at: span(id.range.clone()),
             });
         }
         DocSummary {
@@ -237,7 +251,7 @@ impl DocSummary {
 
     /// The archive marker, else the root element: where findings about an
     /// archive as a whole point.
-    pub fn archive_span(&self) -> &Span {
+    pub fn archive_span(&self) -> &Location {
         self.archive_marker.as_ref().unwrap_or(&self.root)
     }
 
@@ -254,7 +268,7 @@ impl DocSummary {
     /// Every place a set finding may point at, for the text format's
     /// snippets.
     pub fn places(&self) -> impl Iterator<Item = crate::snippet::Place> + '_ {
-        let spans = std::iter::once(&self.root)
+        std::iter::once(&self.root)
             .chain(self.self_link.iter().map(|l| &l.span))
             .chain(self.archive_marker.iter())
             .chain(self.complete_marker.iter())
@@ -262,18 +276,7 @@ impl DocSummary {
             .chain(self.feed_id.iter().map(|l| &l.span))
             .chain(self.feed_updated.iter().map(|l| &l.span))
             .chain(self.tombstone_refs.iter().map(|t| &t.span))
-            .map(Span::start_place);
-        spans.chain(self.entries.iter().map(|e| e.span(0).start_place()))
-    }
-
-    pub fn spans_mut(&mut self) -> impl Iterator<Item = &mut Span> {
-        std::iter::once(&mut self.root)
-            .chain(self.self_link.iter_mut().map(|l| &mut l.span))
-            .chain(self.archive_marker.iter_mut())
-            .chain(self.complete_marker.iter_mut())
-            .chain(self.links.iter_mut().map(|l| &mut l.span))
-            .chain(self.feed_id.iter_mut().map(|l| &mut l.span))
-            .chain(self.feed_updated.iter_mut().map(|l| &mut l.span))
-            .chain(self.tombstone_refs.iter_mut().map(|t| &mut t.span))
+            .chain(self.entries.iter().map(|e| &e.at))
+            .map(Location::start_place)
     }
 }

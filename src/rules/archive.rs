@@ -68,6 +68,7 @@ fn archive_missing_marker_in_set(cx: &mut SetChecker) {
             }
             cx.report(
                 SetChecker::at(
+                    to,
                     &summary.root,
                     format!(
                         "this document is an archive ({} names it as {rel}) but has no fh:archive",
@@ -75,7 +76,7 @@ fn archive_missing_marker_in_set(cx: &mut SetChecker) {
                     ),
                 )
                 .label("archive without fh:archive")
-                .secondary(link.span.clone(), format!("{rel} of {}", set.name(from)))
+                .secondary(link.span.in_doc(from), format!("{rel} of {}", set.name(from)))
                 .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
                 .help(ADD_ARCHIVE_MARKER),
             );
@@ -151,9 +152,9 @@ fn next_archive_unsealed_in_set(cx: &mut SetChecker) {
             continue;
         };
         cx.report(
-            SetChecker::at(&link.span, format!("next-archive points at {}, {what}, which is not a sealed archive", set.name(to)))
+            SetChecker::at(from, &link.span, format!("next-archive points at {}, {what}, which is not a sealed archive", set.name(to)))
                 .label("this link")
-                .secondary(target.root.clone(), "not a sealed archive")
+                .secondary(target.root.in_doc(to), "not a sealed archive")
                 .note("RFC 5005 §4: the most recent complete archive has no next-archive; it would be an error to link to an archive before completion")
                 .help("remove the next-archive link until the following archive is complete"),
         );

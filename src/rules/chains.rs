@@ -29,9 +29,9 @@ fn missing_prev_archive(cx: &mut SetChecker) {
             continue;
         }
         cx.report(
-            SetChecker::at(&set.summary(to).root, format!("this document has no prev-archive link, but {} names it as its next-archive", set.name(from)))
+            SetChecker::at(to, &set.summary(to).root, format!("this document has no prev-archive link, but {} names it as its next-archive", set.name(from)))
                 .label("no prev-archive")
-                .secondary(link.span.clone(), "this archive comes immediately before it")
+                .secondary(link.span.in_doc(from), "this archive comes immediately before it")
                 .note("RFC 5005 §4: subscription documents and archive documents MUST have a \"prev-archive\" link relation, unless there are no preceding archives available")
                 .help(format!("add <link rel=\"prev-archive\" href=\"...\"/> naming {}", set.name(from))),
         );
@@ -44,9 +44,9 @@ fn missing_prev_archive(cx: &mut SetChecker) {
             continue;
         }
         cx.report(
-            SetChecker::at(&subscription.root, format!("this subscription document has no prev-archive link, but {} is one of its archives", set.name(from)))
+            SetChecker::at(to, &subscription.root, format!("this subscription document has no prev-archive link, but {} is one of its archives", set.name(from)))
                 .label("no prev-archive")
-                .secondary(link.span.clone(), "this archive names it as current")
+                .secondary(link.span.in_doc(from), "this archive names it as current")
                 .note("RFC 5005 §4: subscription documents MUST have a \"prev-archive\" link relation, unless there are no preceding archives available; without it, no client finds the archives")
                 .help("add <link rel=\"prev-archive\" href=\"...\"/> naming the most recent archive"),
         );
@@ -73,9 +73,9 @@ fn missing_next_archive(cx: &mut SetChecker) {
             continue;
         }
         cx.report(
-            SetChecker::at(set.summary(earlier).archive_span(), format!("this archive has no next-archive link, but {} follows it", set.name(later)))
+            SetChecker::at(earlier, set.summary(earlier).archive_span(), format!("this archive has no next-archive link, but {} follows it", set.name(later)))
                 .label("no next-archive")
-                .secondary(link.span.clone(), "the following archive names this one as prev-archive")
+                .secondary(link.span.in_doc(later), "the following archive names this one as prev-archive")
                 .note("RFC 5005 §4: archive documents SHOULD also have a \"next-archive\" link relation, unless there are no following archives available")
                 .help(format!("add <link rel=\"next-archive\" href=\"...\"/> naming {}", set.name(later))),
         );
@@ -91,8 +91,8 @@ pub static ARCHIVE_CHAIN_ASYMMETRIC: Rule = rule!(
 /// Where a link is written, to tell links apart.
 type LinkKey = (DocId, usize);
 
-fn key(link: &NavLink) -> LinkKey {
-    (link.span.doc, link.span.byte_start)
+fn key(doc: DocId, link: &NavLink) -> LinkKey {
+    (doc, link.span.in_doc(doc).byte_start)
 }
 
 /// Neighbours that contradict each other: A's `forward` link names B, but
@@ -125,6 +125,7 @@ fn asymmetries(
             continue;
         }
         let finding = SetChecker::at(
+            to,
             &answer.span,
             format!(
                 "{backward} names {}, but {} names this document as its {forward}",
@@ -133,12 +134,12 @@ fn asymmetries(
             ),
         )
         .label(format!("{backward} leads elsewhere"))
-        .secondary(link.span.clone(), format!("{forward} of {}", set.name(from)))
+        .secondary(link.span.in_doc(from), format!("{forward} of {}", set.name(from)))
         .note(note.to_owned())
         .help(format!(
             "make the {forward} and {backward} links of neighbouring documents name each other"
         ));
-        found.push((key(link), key(answer), finding));
+        found.push((key(from, link), key(to, answer), finding));
     }
     found
 }
@@ -202,13 +203,9 @@ fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
                 names.insert(CYCLE_SHOWN / 2, format!("… ({} more)", cycle.len() - CYCLE_SHOWN));
             }
             names.push(set.name(cycle[0]).to_owned());
-            let link_of = |doc: DocId| {
-                set.summary(doc)
-                    .link(rel)
-                    .map(|l| l.span.clone())
-                    .expect("cycles follow links")
-            };
+            let link_of = |doc: DocId| set.summary(doc).link(rel).map(|l| l.span).expect("cycles follow links");
             let mut finding = SetChecker::at(
+                cycle[0],
                 &link_of(cycle[0]),
                 format!(
                     "following {rel} links returns to this document after {} documents: {}",
@@ -218,7 +215,7 @@ fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
             )
             .label(format!("{rel} starts a cycle"));
             for doc in &shown[1..] {
-                finding = finding.secondary(link_of(*doc), format!("{rel} of {}", set.name(*doc)));
+                finding = finding.secondary(link_of(*doc).in_doc(*doc), format!("{rel} of {}", set.name(*doc)));
             }
             cx.report(
                 finding
@@ -241,14 +238,14 @@ pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
 
 fn archive_link_dangling(cx: &mut SetChecker) {
     let set = cx.set;
-    for (_, summary) in set.feeds() {
+    for (doc, summary) in set.feeds() {
         for link in summary.links.iter().filter(|l| ARCHIVE_RELATIONS.contains(&l.rel)) {
             let Some(target) = &link.target else { continue };
             if !set.in_url_space(target) || set.was_read(target) {
                 continue;
             }
             cx.report(
-                SetChecker::at(&link.span, format!("{} names {target}, inside the linted tree, but there is no document there", link.rel))
+                SetChecker::at(doc, &link.span, format!("{} names {target}, inside the linted tree, but there is no document there", link.rel))
                     .label("nothing here")
                     .note("RFC 5005 §4.1 lets publishers withhold archives, but a client following this link gets an error, and RFC 5005 §4.2 asks it to warn that the feed is incomplete")
                     .help("publish the missing document, or correct the link"),
@@ -276,6 +273,7 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
             }
             cx.report(
                 SetChecker::at(
+                    *archive,
                     &current.span,
                     format!(
                         "current names {}, but this archive is reached through the prev-archive chain of {}",
@@ -285,7 +283,7 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
                 )
                 .label("another subscription document")
                 .secondary(
-                    set.summary(chain.subscription).root.clone(),
+                    set.summary(chain.subscription).root.in_doc(chain.subscription),
                     "the subscription document whose chain reaches this archive",
                 )
                 .note("RFC 5005 §4: archive documents indicate their associated subscription document with \"current\"")
@@ -299,9 +297,10 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
         .feeds()
         .filter(|(d, s)| s.is_archive() && set.chain_of(*d).is_none())
         .map(|(d, _)| d);
-    for (link, reference) in dissenters(set, "current", orphans, |set, doc| set.group_of(doc)) {
+    for ((doc, link), (reference_doc, reference)) in dissenters(set, "current", orphans, |set, doc| set.group_of(doc)) {
         cx.report(
             SetChecker::at(
+                doc,
                 &link.span,
                 format!(
                     "current names {}, but other archives of this chain name {}",
@@ -310,12 +309,15 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
                 ),
             )
             .label("a different current")
-            .secondary(reference.span.clone(), "the current most archives name")
+            .secondary(reference.span.in_doc(reference_doc), "the current most archives name")
             .note("RFC 5005 §4: the archives of one logical feed share one subscription document")
             .help("point every archive's current link at the same subscription document"),
         );
     }
 }
+
+/// A navigation link and the document it is written in.
+type DocLink<'r> = (DocId, &'r NavLink);
 
 /// Documents that should agree on their `rel` link, grouped, and the links
 /// that differ from the one most of their group share (the earliest on a
@@ -325,11 +327,11 @@ fn dissenters<'r>(
     rel: &str,
     docs: impl Iterator<Item = DocId>,
     group_of: fn(&FeedSet, DocId) -> DocId,
-) -> Vec<(&'r NavLink, &'r NavLink)> {
-    let mut by_group: HashMap<DocId, Vec<&'r NavLink>> = HashMap::new();
+) -> Vec<(DocLink<'r>, DocLink<'r>)> {
+    let mut by_group: HashMap<DocId, Vec<DocLink<'r>>> = HashMap::new();
     for doc in docs {
         if let Some(link) = set.summary(doc).link(rel).filter(|l| l.target.is_some()) {
-            by_group.entry(group_of(set, doc)).or_default().push(link);
+            by_group.entry(group_of(set, doc)).or_default().push((doc, link));
         }
     }
     let mut groups: Vec<_> = by_group.into_iter().collect();
@@ -337,7 +339,7 @@ fn dissenters<'r>(
     let mut found = Vec::new();
     for (_, links) in groups {
         let mut counts: HashMap<&Option<url::Url>, usize> = HashMap::new();
-        for link in &links {
+        for (_, link) in &links {
             *counts.entry(&link.target).or_default() += 1;
         }
         if counts.len() < 2 {
@@ -347,12 +349,12 @@ fn dissenters<'r>(
         let reference = links
             .iter()
             .copied()
-            .find(|l| counts[&l.target] == best)
+            .find(|(_, l)| counts[&l.target] == best)
             .expect("a most common target");
         found.extend(
             links
                 .iter()
-                .filter(|l| l.target != reference.target)
+                .filter(|(_, l)| l.target != reference.1.target)
                 .map(|l| (*l, reference)),
         );
     }
@@ -381,9 +383,9 @@ fn archive_orphan(cx: &mut SetChecker) {
             continue;
         }
         cx.report(
-            SetChecker::at(summary.archive_span(), format!("this archive is not reachable through prev-archive links from its subscription document, {}", set.name(subscription)))
+            SetChecker::at(archive, summary.archive_span(), format!("this archive is not reachable through prev-archive links from its subscription document, {}", set.name(subscription)))
                 .label("orphaned archive")
-                .secondary(set.summary(subscription).root.clone(), "the subscription document")
+                .secondary(set.summary(subscription).root.in_doc(subscription), "the subscription document")
                 .note("RFC 5005 §4.2: clients reconstruct the feed by following prev-archive from the subscription document; they never see this archive's entries")
                 .help("link this archive into the prev-archive chain (from the archive that follows it)"),
         );
@@ -410,9 +412,9 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
                 continue;
             }
             cx.report(
-                SetChecker::at(&self_link.span, format!("this document's self link is {}, but {} reaches it as {target}", self_link.value, set.name(from)))
+                SetChecker::at(to, &self_link.span, format!("this document's self link is {}, but {} reaches it as {target}", self_link.value, set.name(from)))
                     .label("self differs")
-                    .secondary(link.span.clone(), format!("{rel} of {}", set.name(from)))
+                    .secondary(link.span.in_doc(from), format!("{rel} of {}", set.name(from)))
                     .note("consumers remember processed archives by their self IRI (feed-history draft §6); if it differs from the IRI they follow, they fetch and process the archive again")
                     .help("make the self link and the links to this document use the same IRI"),
             );
@@ -450,9 +452,9 @@ fn archive_id_mismatch(cx: &mut SetChecker) {
                 continue;
             }
             cx.report(
-                SetChecker::at(&id.span, format!("atom:id \"{}\" differs from \"{}\" of {}, in the same archive chain", id.value, expected.value, set.name(reference)))
+                SetChecker::at(doc, &id.span, format!("atom:id \"{}\" differs from \"{}\" of {}, in the same archive chain", id.value, expected.value, set.name(reference)))
                     .label("a different feed id")
-                    .secondary(expected.span.clone(), "the logical feed's id")
+                    .secondary(expected.span.in_doc(reference), "the logical feed's id")
                     .note("RFC 4287 §4.2.6: atom:id identifies the feed permanently; the documents of one archived feed are one logical feed")
                     .help(format!("use the same atom:id as {}", set.name(reference))),
             );
@@ -486,9 +488,9 @@ fn archive_order(cx: &mut SetChecker) {
             continue;
         }
         cx.report(
-            SetChecker::at(&earlier_updated.span, format!("this archive is updated later than {}, which follows it", set.name(later)))
+            SetChecker::at(earlier, &earlier_updated.span, format!("this archive is updated later than {}, which follows it", set.name(later)))
                 .label("later than the following document")
-                .secondary(later_updated.span.clone(), "the following document's update time")
+                .secondary(later_updated.span.in_doc(later), "the following document's update time")
                 .note("RFC 5005 §4: archive documents contain less recent entries; RFC 5005 §4.2 breaks ties between duplicates by the documents' update times, so this order decides which copy wins")
                 .help("correct the update times, or the order of the prev-archive/next-archive links"),
         );
@@ -511,11 +513,14 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
     );
     let set = cx.set;
     for rel in ["first", "last"] {
-        for (link, reference) in dissenters(set, rel, set.feeds().map(|(d, _)| d), |set, doc| {
-            set.paging_group_of(doc)
-        }) {
+        for ((doc, link), (reference_doc, reference)) in
+            dissenters(set, rel, set.feeds().map(|(d, _)| d), |set, doc| {
+                set.paging_group_of(doc)
+            })
+        {
             cx.report(
                 SetChecker::at(
+                    doc,
                     &link.span,
                     format!(
                         "{rel} names {}, but other pages of this feed name {}",
@@ -524,7 +529,10 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
                     ),
                 )
                 .label(format!("a different {rel} page"))
-                .secondary(reference.span.clone(), format!("the {rel} most pages name"))
+                .secondary(
+                    reference.span.in_doc(reference_doc),
+                    format!("the {rel} most pages name"),
+                )
                 .note(format!(
                     "RFC 5005 §3: \"{rel}\" refers to the furthest {} document in the series, the same for every page",
                     if rel == "first" { "preceding" } else { "following" }

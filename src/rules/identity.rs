@@ -156,7 +156,7 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
                 continue; // the more recently updated document wins
             }
             cx.report(
-                SetChecker::at(&entry.span(doc), format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", shorten(summary.id(entry)), set.name(first_doc)))
+                SetChecker::at(doc, entry.location(), format!("entry \"{}\" is also in {} with the same update time, and the two documents' update times do not decide which copy wins", shorten(summary.id(entry)), set.name(first_doc)))
                     .label("duplicate")
                     .secondary(first.span(first_doc), format!("the copy in {}", set.name(first_doc)))
                     .note("RFC 5005 §4.2: duplicates are resolved by the entries' update times, then by the feed documents' update times; here both are equal or missing")

@@ -6,10 +6,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::Span;
+use crate::diagnostic::{DocId, Span};
 use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
 use crate::set::FeedSet;
+use crate::summary::Location;
 
 mod archive;
 mod chains;
@@ -305,8 +306,9 @@ impl<'s, 'r> SetChecker<'s, 'r> {
     }
 
     /// A finding at a span of a summary.
-    pub fn at(span: &Span, message: impl Into<String>) -> Pending<Span> {
-        Pending::new(span.clone(), message)
+    /// A finding at a place of document `doc`'s summary.
+    pub fn at(doc: DocId, at: &Location, message: impl Into<String>) -> Pending<Span> {
+        Pending::new(at.in_doc(doc), message)
     }
 
     pub fn into_findings(self) -> Vec<(&'static Rule, Pending<Span>)> {

@@ -533,7 +533,7 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
                 .filter(|r| !ids.contains(r.value.as_str()))
             {
                 cx.report(
-                    SetChecker::at(&reference.span, format!("no document of this complete archive chain has an entry \"{}\"", shorten(&reference.value)))
+                    SetChecker::at(*doc, &reference.span, format!("no document of this complete archive chain has an entry \"{}\"", shorten(&reference.value)))
                         .label("deletes an unknown entry")
                         .note("RFC 6721 §7: processors are advised to ignore deletions of entries they do not know; this one deletes nothing")
                         .help("check the ref against the deleted entry's atom:id"),
