@@ -41,7 +41,10 @@ fn lines_between<'d>(text: &'d str, diagnostic: &'d Diagnostic) -> impl Iterator
         .filter(|pair| pair[1].0 == pair[0].0 + 2)
         .filter_map(|pair| {
             let (line, offset) = pair[0];
-            let next = offset + text.get(offset..)?.find('\n')? + 1;
+            // Looked for only near the span: past a long line the gap is
+            // marked instead, and no scan grows with the line.
+            let near = text.get(offset..)?.as_bytes();
+            let next = offset + memchr::memchr(b'\n', &near[..near.len().min(4 * crate::snippet::WIDTH)])? + 1;
             Some(Place {
                 offset: next,
                 line: line + 1,
