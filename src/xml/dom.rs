@@ -408,7 +408,7 @@ impl<'input> Document<'input> {
 
     /// Whether name `name` is `local` in `namespace`, compared as bytes,
     /// local name first (most names differ there, and in length).
-    #[inline]
+    #[inline(always)]
     fn name_is(&self, name: u32, namespace: Option<&str>, local: &str) -> bool {
         let name = self.names[name as usize];
         let text = &self.name_text.as_bytes()[name.start as usize..name.end as usize];
