@@ -52,15 +52,66 @@ pub fn intended_namespace(namespace: &str) -> Option<&'static str> {
 /// Prefix that makes a relation an IRI naming a registered relation.
 const IANA_RELATION_PREFIX: &str = "http://www.iana.org/assignments/relation/";
 
-/// The RFC 5005 relations that tie the documents of a logical feed together.
+/// An RFC 5005 relation that ties the documents of a logical feed together:
+/// what the set checks follow. Typed, so that a misspelled relation does
+/// not compile (a string would silently match nothing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relation {
+    PrevArchive,
+    NextArchive,
+    Current,
+    First,
+    Last,
+    Previous,
+    Next,
+}
+
+impl Relation {
+    pub const ALL: [Relation; 7] = [
+        Relation::PrevArchive,
+        Relation::NextArchive,
+        Relation::Current,
+        Relation::First,
+        Relation::Last,
+        Relation::Previous,
+        Relation::Next,
+    ];
+
+    /// The relation as written (after [`normalize_relation`]).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Relation::PrevArchive => "prev-archive",
+            Relation::NextArchive => "next-archive",
+            Relation::Current => "current",
+            Relation::First => "first",
+            Relation::Last => "last",
+            Relation::Previous => "previous",
+            Relation::Next => "next",
+        }
+    }
+
+    /// The navigation relation a normalized relation names, if any.
+    pub fn of(normalized: &str) -> Option<Relation> {
+        Relation::ALL.into_iter().find(|r| r.as_str() == normalized)
+    }
+}
+
+impl std::fmt::Display for Relation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The RFC 5005 relations that tie the documents of a logical feed together,
+/// as strings, for the rules on one document.
 pub const NAVIGATION_RELATIONS: [&str; 7] = [
-    "prev-archive",
-    "next-archive",
-    "current",
-    "first",
-    "last",
-    "previous",
-    "next",
+    Relation::PrevArchive.as_str(),
+    Relation::NextArchive.as_str(),
+    Relation::Current.as_str(),
+    Relation::First.as_str(),
+    Relation::Last.as_str(),
+    Relation::Previous.as_str(),
+    Relation::Next.as_str(),
 ];
 pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
 
@@ -666,5 +717,22 @@ mod tests {
             normalize_relation(Some("http://example.org/Rel")),
             "http://example.org/Rel"
         );
+    }
+}
+
+#[cfg(test)]
+mod relation_tests {
+    use super::{normalize_relation, Relation, NAVIGATION_RELATIONS};
+
+    #[test]
+    fn relations_read_as_rfc_5005_names_them() {
+        for relation in Relation::ALL {
+            assert_eq!(Relation::of(relation.as_str()), Some(relation));
+            assert!(NAVIGATION_RELATIONS.contains(&relation.as_str()));
+        }
+        let registered = normalize_relation(Some("http://www.iana.org/assignments/relation/Prev-Archive"));
+        assert_eq!(Relation::of(&registered), Some(Relation::PrevArchive));
+        assert_eq!(Relation::of("prev"), None, "the alias is not a navigation relation");
+        assert_eq!(Relation::NextArchive.to_string(), "next-archive");
     }
 }

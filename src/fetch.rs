@@ -14,13 +14,20 @@ use url::Url;
 use crate::analyze::{lint_document, Named, Outcome};
 use crate::assemble::Report;
 use crate::diagnostic::{Pending, Span};
+use crate::feed::Relation;
 use crate::options::Options;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
 use crate::summary::DocSummary;
 
 /// The relations the walk follows.
-const FOLLOWED: [&str; 5] = ["prev-archive", "next-archive", "current", "next", "previous"];
+const FOLLOWED: [Relation; 5] = [
+    Relation::PrevArchive,
+    Relation::NextArchive,
+    Relation::Current,
+    Relation::Next,
+    Relation::Previous,
+];
 
 /// How far a walk may go.
 #[derive(Debug, Clone)]

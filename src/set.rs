@@ -10,12 +10,18 @@ use url::Url;
 
 use crate::diagnostic::DocId;
 use crate::document::Document;
+use crate::feed::Relation;
 use crate::summary::{DocSummary, NavLink};
 
-pub const ARCHIVE_RELATIONS: [&str; 3] = ["prev-archive", "next-archive", "current"];
-pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
+pub const ARCHIVE_RELATIONS: [Relation; 3] = [Relation::PrevArchive, Relation::NextArchive, Relation::Current];
+pub const PAGING_RELATIONS: [Relation; 4] = [Relation::First, Relation::Last, Relation::Previous, Relation::Next];
 /// The relations that lead one way through a chain, and so can loop.
-pub const CYCLE_RELATIONS: [&str; 4] = ["prev-archive", "next-archive", "previous", "next"];
+pub const CYCLE_RELATIONS: [Relation; 4] = [
+    Relation::PrevArchive,
+    Relation::NextArchive,
+    Relation::Previous,
+    Relation::Next,
+];
 
 /// A subscription document and the archives its `prev-archive` links reach.
 #[derive(Debug)]
@@ -43,7 +49,7 @@ pub struct FeedSet<'r> {
     named_current: Vec<bool>,
     /// The cycles of each relation that can form one, found once: the
     /// cycle rules and the asymmetry rules both ask.
-    cycles: Vec<(&'static str, Vec<Vec<DocId>>)>,
+    cycles: Vec<(Relation, Vec<Vec<DocId>>)>,
 }
 
 impl<'r> FeedSet<'r> {
@@ -79,7 +85,7 @@ impl<'r> FeedSet<'r> {
             cycles: Vec::new(),
         };
         let named: Vec<DocId> = set
-            .edges("current")
+            .edges(Relation::Current)
             .filter(|(from, _, to)| from != to)
             .map(|(_, _, to)| to)
             .collect();
@@ -91,7 +97,7 @@ impl<'r> FeedSet<'r> {
         set.walk_chains();
         set.cycles = CYCLE_RELATIONS
             .iter()
-            .map(|rel| (*rel, find_cycles(&set, rel)))
+            .map(|rel| (*rel, find_cycles(&set, *rel)))
             .collect();
         set
     }
@@ -140,7 +146,7 @@ impl<'r> FeedSet<'r> {
     }
 
     /// The document the first `rel` link of `doc` leads to.
-    pub fn follow(&self, doc: DocId, rel: &str) -> Option<DocId> {
+    pub fn follow(&self, doc: DocId, rel: Relation) -> Option<DocId> {
         self.resolve(self.summary(doc).link(rel)?.target.as_ref()?)
     }
 
@@ -178,7 +184,7 @@ impl<'r> FeedSet<'r> {
 
     /// The cycles that following `rel` links makes (one of
     /// [`CYCLE_RELATIONS`]), each starting at its smallest document.
-    pub fn cycles(&self, rel: &str) -> &[Vec<DocId>] {
+    pub fn cycles(&self, rel: Relation) -> &[Vec<DocId>] {
         self.cycles
             .iter()
             .find(|(r, _)| *r == rel)
@@ -197,7 +203,7 @@ impl<'r> FeedSet<'r> {
 
     /// Every `rel` link of every document that leads to a document of the
     /// set: (from, link, to).
-    pub fn edges<'s>(&'s self, rel: &'s str) -> impl Iterator<Item = (DocId, &'r NavLink, DocId)> + 's {
+    pub fn edges(&self, rel: Relation) -> impl Iterator<Item = (DocId, &'r NavLink, DocId)> + '_ {
         self.feeds().flat_map(move |(from, summary)| {
             summary
                 .links
@@ -208,7 +214,7 @@ impl<'r> FeedSet<'r> {
     }
 
     /// Union-find over the links with these relations.
-    fn components(&self, relations: &[&str]) -> Vec<DocId> {
+    fn components(&self, relations: &[Relation]) -> Vec<DocId> {
         let mut parent: Vec<DocId> = (0..self.docs.len()).collect();
         fn root(parent: &mut [DocId], mut x: DocId) -> DocId {
             while parent[x] != x {
@@ -217,7 +223,7 @@ impl<'r> FeedSet<'r> {
             }
             x
         }
-        for rel in relations {
+        for &rel in relations {
             let edges: Vec<(DocId, DocId)> = self.edges(rel).map(|(a, _, b)| (a, b)).collect();
             for (a, b) in edges {
                 let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
@@ -245,7 +251,7 @@ impl<'r> FeedSet<'r> {
             let mut archives = Vec::new();
             let mut at = subscription;
             let complete = loop {
-                let Some(link) = self.summary(at).link("prev-archive") else {
+                let Some(link) = self.summary(at).link(Relation::PrevArchive) else {
                     break at != subscription;
                 };
                 let Some(next) = link.target.as_ref().and_then(|t| self.resolve(t)) else {
@@ -273,14 +279,14 @@ pub fn is_subscription(summary: &DocSummary) -> bool {
     !summary.is_archive()
         && !summary.current_elsewhere
         && summary.complete_marker.is_none()
-        && summary.link("prev-archive").is_some()
+        && summary.link(Relation::PrevArchive).is_some()
 }
 
 /// Finds the cycles of a graph in which each document has at most one
 /// successor (its first `rel` link), in linear time. Each cycle is
 /// returned once, starting at its smallest document; loops of one document
 /// are left to `self-referencing-link`.
-fn find_cycles(set: &FeedSet, rel: &str) -> Vec<Vec<DocId>> {
+fn find_cycles(set: &FeedSet, rel: Relation) -> Vec<Vec<DocId>> {
     const NEW: u8 = 0;
     const ON_PATH: u8 = 1;
     const DONE: u8 = 2;

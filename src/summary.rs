@@ -8,13 +8,13 @@ use url::Url;
 
 use crate::date::{self, Instant};
 use crate::diagnostic::{DocId, Span};
-use crate::feed::{child_text, start_tag, DocKind, FeedDoc, ATOM_NS, NAVIGATION_RELATIONS};
+use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Relation, ATOM_NS};
 use crate::source::Source;
 
 #[derive(Debug, Clone)]
 pub struct NavLink {
-    /// Normalized relation: one of the RFC 5005 navigation relations.
-    pub rel: &'static str,
+    /// The RFC 5005 navigation relation.
+    pub rel: Relation,
     /// The resolved target without fragment, when it resolves.
     pub target: Option<Url>,
     /// The `href` value (or the start tag when there is none).
@@ -155,7 +155,7 @@ impl DocSummary {
             .links
             .iter()
             .filter_map(|l| {
-                let rel = NAVIGATION_RELATIONS.into_iter().find(|rel| *rel == l.rel)?;
+                let rel = Relation::of(&l.rel)?;
                 Some(NavLink {
                     rel,
                     target: l.target.clone(),
@@ -241,7 +241,7 @@ impl DocSummary {
     }
 
     /// The first navigation link with this relation.
-    pub fn link(&self, rel: &str) -> Option<&NavLink> {
+    pub fn link(&self, rel: Relation) -> Option<&NavLink> {
         self.links.iter().find(|l| l.rel == rel)
     }
 

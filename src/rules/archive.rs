@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{rule, Checker, Rule};
-use crate::feed::{start_tag, FeedDoc, NAVIGATION_RELATIONS};
+use crate::feed::{start_tag, FeedDoc, Relation, NAVIGATION_RELATIONS};
 use crate::set;
 use crate::summary::DocSummary;
 
@@ -45,7 +45,7 @@ fn archive_missing_marker(cx: &mut Checker) {
 
 /// Whether the document part of archive-missing-marker fires for it.
 fn behaves_as_archive(summary: &DocSummary) -> bool {
-    summary.current_elsewhere || summary.link("next-archive").is_some()
+    summary.current_elsewhere || summary.link(Relation::NextArchive).is_some()
 }
 
 /// The set part: a document that others link to as an archive.
@@ -55,7 +55,7 @@ fn archive_missing_marker_in_set(cx: &mut SetChecker) {
     // A prev-archive target is a completed archive by definition; a
     // next-archive target without fh:archive may be unfinished, and is
     // next-archive-unsealed's.
-    for rel in ["prev-archive"] {
+    for rel in [Relation::PrevArchive] {
         for (from, link, to) in set.edges(rel) {
             let summary = set.summary(to);
             let exempt = summary.is_archive()
@@ -137,9 +137,12 @@ fn next_archive_unsealed(cx: &mut Checker) {
 /// subscription document or a document that is no archive at all.
 fn next_archive_unsealed_in_set(cx: &mut SetChecker) {
     let set = cx.set;
-    for (from, link, to) in set.edges("next-archive") {
+    for (from, link, to) in set.edges(Relation::NextArchive) {
         // The document part already compares with the document's own current.
-        let own_current = set.summary(from).link("current").and_then(|c| c.target.as_ref());
+        let own_current = set
+            .summary(from)
+            .link(Relation::Current)
+            .and_then(|c| c.target.as_ref());
         if from == to || own_current.is_some_and(|c| Some(c) == link.target.as_ref()) {
             continue;
         }

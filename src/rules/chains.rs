@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::SetChecker;
 use super::{rule, Rule};
 use crate::diagnostic::{DocId, Pending, Span};
+use crate::feed::Relation;
 use crate::set::{self, FeedSet, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::NavLink;
 
@@ -20,10 +21,10 @@ fn missing_prev_archive(cx: &mut SetChecker) {
     let set = cx.set;
     let mut reported = HashSet::new();
     // A next-archive target that is no archive is next-archive-unsealed's.
-    for (from, link, to) in set.edges("next-archive") {
+    for (from, link, to) in set.edges(Relation::NextArchive) {
         if from == to
             || !set.summary(to).is_archive_like()
-            || set.summary(to).link("prev-archive").is_some()
+            || set.summary(to).link(Relation::PrevArchive).is_some()
             || !reported.insert(to)
         {
             continue;
@@ -36,11 +37,12 @@ fn missing_prev_archive(cx: &mut SetChecker) {
                 .help(format!("add <link rel=\"prev-archive\" href=\"...\"/> naming {}", set.name(from))),
         );
     }
-    for (from, link, to) in set.edges("current") {
+    for (from, link, to) in set.edges(Relation::Current) {
         let subscription = set.summary(to);
         let is_subscription =
             !subscription.is_archive() && !subscription.current_elsewhere && subscription.complete_marker.is_none();
-        if from == to || !is_subscription || subscription.link("prev-archive").is_some() || !reported.insert(to) {
+        if from == to || !is_subscription || subscription.link(Relation::PrevArchive).is_some() || !reported.insert(to)
+        {
             continue;
         }
         cx.report(
@@ -62,12 +64,12 @@ pub static MISSING_NEXT_ARCHIVE: Rule = rule!(
 fn missing_next_archive(cx: &mut SetChecker) {
     let set = cx.set;
     let mut reported = HashSet::new();
-    for (later, link, earlier) in set.edges("prev-archive") {
+    for (later, link, earlier) in set.edges(Relation::PrevArchive) {
         // The newest archive is followed by the subscription document, which
         // it must not link to: only archives that an archive follows count.
         if later == earlier
             || !set.summary(later).is_archive_like()
-            || set.summary(earlier).link("next-archive").is_some()
+            || set.summary(earlier).link(Relation::NextArchive).is_some()
             || !reported.insert(earlier)
         {
             continue;
@@ -101,14 +103,14 @@ fn key(doc: DocId, link: &NavLink) -> LinkKey {
 /// cycle of either relation are left to the cycle rules.
 fn asymmetries(
     set: &FeedSet,
-    forward: &str,
-    backward: &str,
+    forward: Relation,
+    backward: Relation,
     answered_when: fn(&FeedSet, DocId, DocId) -> bool,
     note: &str,
 ) -> Vec<(LinkKey, LinkKey, Pending<Span>)> {
     let on_cycle: HashSet<DocId> = [forward, backward]
         .iter()
-        .flat_map(|rel| set.cycles(rel))
+        .flat_map(|rel| set.cycles(*rel))
         .flatten()
         .copied()
         .collect();
@@ -148,8 +150,8 @@ fn asymmetries(
 /// not reported again from the other side.
 fn report_asymmetries(
     cx: &mut SetChecker,
-    forward: &str,
-    backward: &str,
+    forward: Relation,
+    backward: Relation,
     answered_when: fn(&FeedSet, DocId, DocId) -> bool,
     note: &str,
 ) {
@@ -168,8 +170,8 @@ fn archive_chain_asymmetric(cx: &mut SetChecker) {
     // that names the subscription document is next-archive-unsealed's.
     report_asymmetries(
         cx,
-        "next-archive",
-        "prev-archive",
+        Relation::NextArchive,
+        Relation::PrevArchive,
         |set, from, to| set.summary(to).is_archive() && set.summary(from).is_archive_like(),
         "RFC 5005 §4: prev-archive names the immediately preceding archive and next-archive the immediately following one, so neighbours name each other",
     );
@@ -185,7 +187,7 @@ pub static ARCHIVE_CHAIN_CYCLE: Rule = rule!(
 /// cycle is shortened in the middle.
 const CYCLE_SHOWN: usize = 8;
 
-fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
+fn report_cycles(cx: &mut SetChecker, rels: [Relation; 2]) {
     let set = cx.set;
     for rel in rels {
         for cycle in set.cycles(rel) {
@@ -227,7 +229,7 @@ fn report_cycles(cx: &mut SetChecker, rels: [&str; 2]) {
 }
 
 fn archive_chain_cycle(cx: &mut SetChecker) {
-    report_cycles(cx, ["prev-archive", "next-archive"]);
+    report_cycles(cx, [Relation::PrevArchive, Relation::NextArchive]);
 }
 
 pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
@@ -264,7 +266,7 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
     let set = cx.set;
     for chain in &set.chains {
         for archive in &chain.archives {
-            let Some(current) = set.summary(*archive).link("current") else {
+            let Some(current) = set.summary(*archive).link(Relation::Current) else {
                 continue;
             };
             let Some(target) = &current.target else { continue };
@@ -297,7 +299,9 @@ fn archive_current_mismatch(cx: &mut SetChecker) {
         .feeds()
         .filter(|(d, s)| s.is_archive() && set.chain_of(*d).is_none())
         .map(|(d, _)| d);
-    for ((doc, link), (reference_doc, reference)) in dissenters(set, "current", orphans, |set, doc| set.group_of(doc)) {
+    for ((doc, link), (reference_doc, reference)) in
+        dissenters(set, Relation::Current, orphans, |set, doc| set.group_of(doc))
+    {
         cx.report(
             SetChecker::at(
                 doc,
@@ -324,7 +328,7 @@ type DocLink<'r> = (DocId, &'r NavLink);
 /// tie): `(dissenting link, the link most share)`, in a stable order.
 fn dissenters<'r>(
     set: &FeedSet<'r>,
-    rel: &str,
+    rel: Relation,
     docs: impl Iterator<Item = DocId>,
     group_of: fn(&FeedSet, DocId) -> DocId,
 ) -> Vec<(DocLink<'r>, DocLink<'r>)> {
@@ -370,7 +374,7 @@ pub static ARCHIVE_ORPHAN: Rule = rule!(
 fn archive_orphan(cx: &mut SetChecker) {
     let set = cx.set;
     for (archive, summary) in set.feeds().filter(|(_, s)| s.is_archive()) {
-        let Some(subscription) = set.follow(archive, "current").filter(|s| *s != archive) else {
+        let Some(subscription) = set.follow(archive, Relation::Current).filter(|s| *s != archive) else {
             continue;
         };
         if !set::is_subscription(set.summary(subscription)) {
@@ -401,7 +405,7 @@ pub static ARCHIVE_SELF_MISMATCH: Rule = rule!(
 fn archive_self_mismatch(cx: &mut SetChecker) {
     let set = cx.set;
     let mut reported = HashSet::new();
-    for rel in ARCHIVE_RELATIONS.iter().chain(&PAGING_RELATIONS) {
+    for rel in ARCHIVE_RELATIONS.into_iter().chain(PAGING_RELATIONS) {
         for (from, link, to) in set.edges(rel) {
             let (Some(target), Some(self_link)) = (&link.target, &set.summary(to).self_link) else {
                 continue;
@@ -471,8 +475,12 @@ pub static ARCHIVE_ORDER: Rule = rule!(
 fn archive_order(cx: &mut SetChecker) {
     let set = cx.set;
     // Pairs (earlier, later) from both directions of the chain.
-    let backward = set.edges("prev-archive").map(|(later, _, earlier)| (earlier, later));
-    let forward = set.edges("next-archive").map(|(earlier, _, later)| (earlier, later));
+    let backward = set
+        .edges(Relation::PrevArchive)
+        .map(|(later, _, earlier)| (earlier, later));
+    let forward = set
+        .edges(Relation::NextArchive)
+        .map(|(earlier, _, later)| (earlier, later));
     let mut seen = HashSet::new();
     let pairs: Vec<(DocId, DocId)> = backward
         .chain(forward)
@@ -506,13 +514,13 @@ pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
 fn paging_chain_asymmetric(cx: &mut SetChecker) {
     report_asymmetries(
         cx,
-        "next",
-        "previous",
+        Relation::Next,
+        Relation::Previous,
         |_, _, _| true,
         "RFC 5005 §3: next names the immediately following document and previous the immediately preceding one",
     );
     let set = cx.set;
-    for rel in ["first", "last"] {
+    for rel in [Relation::First, Relation::Last] {
         for ((doc, link), (reference_doc, reference)) in
             dissenters(set, rel, set.feeds().map(|(d, _)| d), |set, doc| {
                 set.paging_group_of(doc)
@@ -535,7 +543,11 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
                 )
                 .note(format!(
                     "RFC 5005 §3: \"{rel}\" refers to the furthest {} document in the series, the same for every page",
-                    if rel == "first" { "preceding" } else { "following" }
+                    if rel == Relation::First {
+                        "preceding"
+                    } else {
+                        "following"
+                    }
                 ))
                 .help(format!("make every page's {rel} link name the same document")),
             );
@@ -550,5 +562,5 @@ pub static PAGING_CHAIN_CYCLE: Rule = rule!(
 );
 
 fn paging_chain_cycle(cx: &mut SetChecker) {
-    report_cycles(cx, ["next", "previous"]);
+    report_cycles(cx, [Relation::Next, Relation::Previous]);
 }
