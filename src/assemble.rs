@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 use url::Url;
 
+use crate::analyze::Outcome;
 use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending, Span};
 use crate::document::Document;
 use crate::hash::FastMap;
@@ -12,8 +13,6 @@ use crate::options::Options;
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::FeedSet;
 use crate::suppress::{self, Suppression};
-
-use crate::analyze::Outcome;
 
 /// Everything a run found.
 #[derive(Debug, Default)]
@@ -29,9 +28,7 @@ impl Report {
     pub fn count(&self, level: Level) -> usize {
         self.diagnostics.iter().filter(|d| d.level == level).count()
     }
-}
 
-impl Report {
     /// The documents' findings, then the set rules' and `extra` findings
     /// about the set (the fetcher's), then suppressions, sorted.
     pub(crate) fn assemble(
