@@ -2,6 +2,8 @@
 //! levels, suppressions, sorting and folding, into the [`Report`] the
 //! renderers write.
 
+use std::path::PathBuf;
+
 use rayon::prelude::*;
 use url::Url;
 
@@ -20,9 +22,31 @@ pub struct Report {
     pub documents: Vec<Document>,
     /// Sorted by file, then byte offset, then rule.
     pub diagnostics: Vec<Diagnostic>,
-    /// Paths that could not be read: the run failed for them (exit status 2).
-    pub failures: Vec<String>,
+    /// What could not be linted at all: the run failed for it (exit status 2).
+    pub failures: Vec<Failure>,
 }
+
+/// Something named to lint that could not be: a path that does not exist or
+/// cannot be read, a directory that cannot be walked, a URL named on the
+/// command line that cannot be fetched or is not a feed.
+#[derive(Debug)]
+pub enum Failure {
+    Unreadable { path: PathBuf, error: std::io::Error },
+    Unwalkable { path: PathBuf, message: String },
+    Unfetchable { url: String, message: String },
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Unreadable { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            Failure::Unwalkable { path, message } => write!(f, "cannot walk {}: {message}", path.display()),
+            Failure::Unfetchable { url, message } => write!(f, "cannot lint {url}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
 
 impl Report {
     pub fn count(&self, level: Level) -> usize {

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use url::Url;
 
+use crate::assemble::Failure;
 use crate::options::Options;
 
 /// A thing to lint, as given on the command line.
@@ -43,7 +44,7 @@ pub(crate) fn url_spaces(inputs: &[Input], options: &Options) -> Vec<Url> {
         .collect()
 }
 
-pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<String>) -> Vec<Job> {
+pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<Failure>) -> Vec<Job> {
     let mut jobs = Vec::new();
     for input in inputs {
         match input {
@@ -71,7 +72,7 @@ pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<S
     jobs
 }
 
-fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<String>) {
+fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<Failure>) {
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
@@ -84,7 +85,10 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
-                failures.push(format!("cannot walk {}: {error}", root.display()));
+                failures.push(Failure::Unwalkable {
+                    path: root.to_owned(),
+                    message: error.to_string(),
+                });
                 continue;
             }
         };

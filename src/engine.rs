@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::{self, Named, Outcome};
-use crate::assemble::Report;
+use crate::assemble::{Failure, Report};
 use crate::discover::{self, Input, Job, Origin, Read};
 use crate::options::Options;
 
@@ -16,7 +16,7 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let mut failures = Vec::new();
     let url_spaces = discover::url_spaces(&inputs, options);
     let jobs = discover::gather(inputs, options, &mut failures);
-    let outcomes: Vec<Result<Option<Outcome>, String>> =
+    let outcomes: Vec<Result<Option<Outcome>, Failure>> =
         jobs.into_par_iter().map(|job| run_job(job, options)).collect();
     let mut done = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
@@ -51,7 +51,7 @@ pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces
     )
 }
 
-fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
+fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
     let (bytes, path) = match job.origin {
         Origin::Bytes(bytes) if bytes.len() as u64 > options.max_file_size() => {
             let named = Named {
@@ -79,7 +79,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
                 };
                 return Ok(Some(analyze::too_large(named, size, options)));
             }
-            Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
+            Err(error) => return Err(Failure::Unreadable { path, error }),
         },
     };
     if !job.explicit && !discover::looks_like_xml(&bytes) {
@@ -91,4 +91,31 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, String> {
         url: job.url,
     };
     Ok(analyze::lint_document(named, bytes, job.explicit, options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assemble::Failure;
+
+    #[test]
+    fn a_path_that_cannot_be_read_is_a_typed_failure_and_the_others_are_linted() {
+        let fixture = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/testsuite/rules/archive-missing-current/fail-no-current.atom"
+        );
+        let inputs = vec![Input::Path("no/such/feed.atom".into()), Input::Path(fixture.into())];
+        let report = lint(inputs, &Options::default());
+        match &report.failures[..] {
+            [Failure::Unreadable { path, error }] => {
+                assert_eq!(path.to_str(), Some("no/such/feed.atom"));
+                assert_eq!(error.kind(), std::io::ErrorKind::NotFound);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(report.documents.len(), 1);
+        assert!(report.failures[0]
+            .to_string()
+            .starts_with("cannot read no/such/feed.atom: "));
+    }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use url::Url;
 
 use crate::analyze::{lint_document, Named, Outcome};
-use crate::assemble::Report;
+use crate::assemble::{Failure, Report};
 use crate::diagnostic::{Pending, Span};
 use crate::feed::Relation;
 use crate::options::Options;
@@ -164,7 +164,7 @@ pub fn lint_urls(
     limits: &Limits,
     options: &Options,
     progress: &mut dyn FnMut(usize, u64),
-) -> Result<Report, String> {
+) -> Result<Report, Failure> {
     let agent = agent(limits);
     let origins: HashSet<url::Origin> = start.iter().map(Url::origin).collect();
     let mut queue: VecDeque<(Url, Origin)> = start.iter().map(|u| (u.clone(), None)).collect();
@@ -189,7 +189,12 @@ pub fn lint_urls(
         let fetched = match fetch(&agent, &url, limits) {
             Ok(fetched) => fetched,
             Err(error) => match origin {
-                None => return Err(format!("cannot lint {url}: {error}")),
+                None => {
+                    return Err(Failure::Unfetchable {
+                        url: url.to_string(),
+                        message: error.to_string(),
+                    })
+                }
                 Some(span) => {
                     findings.push(fetch_problem(&url, &error, span, limits));
                     continue;
@@ -210,9 +215,10 @@ pub fn lint_urls(
             && outcome.document.summary.is_none()
             && outcome.diagnostics.iter().any(|d| d.rule == "unknown-document")
         {
-            return Err(format!(
-                "cannot lint {url}: it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)"
-            ));
+            return Err(Failure::Unfetchable {
+                url: url.to_string(),
+                message: "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
+            });
         }
         if final_url != url {
             outcome.document.aliases.push(url.clone());

@@ -65,7 +65,7 @@ pub mod summary;
 pub mod suppress;
 pub mod xml;
 
-pub use assemble::Report;
+pub use assemble::{Failure, Report};
 pub use config::{Levels, UnknownRule};
 pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::Input;

@@ -421,7 +421,7 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCo
     }
     match report {
         Ok(report) => finish(args, format, &report),
-        Err(message) => fail(&message),
+        Err(failure) => fail(&failure.to_string()),
     }
 }
 
