@@ -22,13 +22,12 @@ use crate::suppress;
 use crate::xml;
 
 /// What analyzing one document gives: the document as the run keeps it,
-/// its findings, and the findings its suppressions would get if unused.
+/// its findings, and the level its unused suppressions are reported at.
 pub(crate) struct Outcome {
     pub document: Document,
     pub diagnostics: Vec<Diagnostic>,
-    /// One `unused-suppression` finding per suppression, kept only for the
-    /// suppressions that turn out to suppress nothing.
-    pub unused: Vec<Diagnostic>,
+    /// The level of `unused-suppression` in this document, if it is on.
+    pub unused_level: Option<Level>,
 }
 
 /// The single lines between the lines a finding points at, shown so that
@@ -89,7 +88,7 @@ pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> O
             suppressions: Vec::new(),
         },
         diagnostics,
-        unused: Vec::new(),
+        unused_level: None,
     }
 }
 
@@ -170,20 +169,27 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         .filter_map(|(rule, pending)| Some(locator.resolve(pending, rule.id, level_of(rule)?, 0)))
         .collect();
     drop(locator);
-    // Where unused suppressions will point, resolved while the text is here.
+    // Where unused suppressions would point, located while the text is here.
     let unused_level = level_of(&UNUSED_SUPPRESSION);
-    let unused = unused_level.map_or_else(Vec::new, |level| {
-        rules::xml::report_unused(&suppressions, 0, &source, level)
-    });
+    if unused_level.is_some() {
+        let mut locator = source.locator();
+        for suppression in &mut suppressions {
+            suppression.located = Some(locator.span(0, suppression.at.clone(), true, None).into());
+        }
+    }
     let snippets = options.keep_sources.then(|| {
-        let spans = diagnostics.iter().chain(&unused).flat_map(|d| &d.spans);
+        let spans = diagnostics.iter().flat_map(|d| &d.spans);
         let places = spans.flat_map(|span| {
             let end = (span.line_end != span.line_start).then(|| span.end_place());
             std::iter::once(span.start_place()).chain(end)
         });
         let summary_places = summary.iter().flat_map(DocSummary::places);
+        let suppression_places = suppressions.iter().filter_map(|s| Some(s.located?.start_place()));
         let gaps = diagnostics.iter().flat_map(|d| lines_between(source.text(), d));
-        Snippets::cut(source.text(), places.chain(summary_places).chain(gaps))
+        Snippets::cut(
+            source.text(),
+            places.chain(summary_places).chain(suppression_places).chain(gaps),
+        )
     });
     Some(Outcome {
         document: Document {
@@ -196,7 +202,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             suppressions,
         },
         diagnostics,
-        unused,
+        unused_level,
     })
 }
 

@@ -68,36 +68,31 @@ impl Report {
         }
         report.check_set(url_spaces, options);
         report.add_set_findings(extra, options);
-        report.apply_suppressions(unused);
+        report.apply_suppressions(unused, options.max_per_rule);
         report.sort();
         report.fold(options.max_per_rule);
         report
     }
 
-    /// Adds a document and its findings; returns its `unused-suppression`
-    /// findings, which stand only if nothing turns out to be suppressed.
-    fn add(&mut self, outcome: Outcome) -> Vec<Diagnostic> {
+    /// Adds a document and its findings; returns the level of its
+    /// `unused-suppression` findings, which are made once every finding
+    /// has met the suppressions.
+    fn add(&mut self, outcome: Outcome) -> Option<Level> {
         let doc = self.documents.len();
         let Outcome {
             document,
-            diagnostics,
-            unused,
+            mut diagnostics,
+            unused_level,
         } = outcome;
-        let mut diagnostics = diagnostics;
-        let mut unused = unused;
         // A document's own findings point into it alone; the analysis did
         // not know the number it gets here. (Its summary names no document:
         // set rules give its places theirs.)
-        let spans = diagnostics
-            .iter_mut()
-            .chain(unused.iter_mut())
-            .flat_map(|d| d.spans.iter_mut());
-        for span in spans {
+        for span in diagnostics.iter_mut().flat_map(|d| d.spans.iter_mut()) {
             span.doc = doc;
         }
         self.diagnostics.extend(diagnostics);
         self.documents.push(document);
-        unused
+        unused_level
     }
 
     /// Runs the set rules over the summaries of all documents.
@@ -135,21 +130,18 @@ impl Report {
 
     /// Drops the findings that `feedlint-disable` comments cover, then
     /// reports the suppressions that covered none.
-    fn apply_suppressions(&mut self, unused: Vec<Vec<Diagnostic>>) {
+    fn apply_suppressions(&mut self, unused_levels: Vec<Option<Level>>, max_per_rule: usize) {
         let mut suppressions: Vec<Vec<Suppression>> = self
             .documents
             .iter_mut()
             .map(|d| std::mem::take(&mut d.suppressions))
             .collect();
         suppress::apply(&mut self.diagnostics, &mut suppressions);
-        for ((document, suppressions), unused) in self.documents.iter_mut().zip(suppressions).zip(unused) {
-            // `unused` holds one finding per suppression, in the same order.
-            let still_unused = unused
-                .into_iter()
-                .zip(suppressions.iter())
-                .filter(|(_, s)| !s.used)
-                .map(|(d, _)| d);
-            self.diagnostics.extend(still_unused);
+        for (doc, (document, suppressions)) in self.documents.iter_mut().zip(suppressions).enumerate() {
+            if let Some(level) = unused_levels[doc] {
+                let stale = rules::xml::unused_findings(&suppressions, doc, level, max_per_rule);
+                self.diagnostics.extend(stale);
+            }
             document.suppressions = suppressions;
         }
     }

@@ -7,7 +7,8 @@
 use url::Url;
 
 use crate::date::{self, Instant};
-use crate::diagnostic::{DocId, Span};
+pub use crate::diagnostic::Location;
+use crate::diagnostic::{small, DocId, Span};
 use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Relation, ATOM_NS};
 use crate::source::Source;
 
@@ -51,63 +52,6 @@ impl EntrySummary {
     /// Where the id's text is, in its document.
     pub fn location(&self) -> &Location {
         &self.at
-    }
-}
-
-/// A [`Span`] without its document, in a quarter of the space: what a run
-/// keeps of every place a set rule may point at. Offsets fit: the parser
-/// itself keeps them in 32 bits, and documents are limited to 4 GiB.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Location {
-    byte_start: u32,
-    byte_end: u32,
-    line_start: u32,
-    column_start: u32,
-    line_end: u32,
-    column_end: u32,
-}
-
-impl Location {
-    /// The span of this place in document `doc`.
-    pub fn in_doc(&self, doc: DocId) -> Span {
-        Span {
-            doc,
-            byte_start: self.byte_start as usize,
-            byte_end: self.byte_end as usize,
-            line_start: self.line_start as usize,
-            column_start: self.column_start as usize,
-            line_end: self.line_end as usize,
-            column_end: self.column_end as usize,
-            is_primary: true,
-            label: None,
-        }
-    }
-
-    /// Where it starts, as a place to show.
-    pub fn start_place(&self) -> crate::snippet::Place {
-        crate::snippet::Place {
-            offset: self.byte_start as usize,
-            line: self.line_start as usize,
-            column: self.column_start as usize,
-        }
-    }
-}
-
-/// An offset, line or column in 32 bits (see [`Place`]).
-fn small(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-impl From<Span> for Location {
-    fn from(span: Span) -> Self {
-        Location {
-            byte_start: small(span.byte_start),
-            byte_end: small(span.byte_end),
-            line_start: small(span.line_start),
-            column_start: small(span.column_start),
-            line_end: small(span.line_end),
-            column_end: small(span.column_end),
-        }
     }
 }
 

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::xml::Node;
 
-use crate::diagnostic::{Diagnostic, DocId};
+use crate::diagnostic::{Diagnostic, DocId, Location};
 use crate::hash::FastMap;
 
 const DISABLE: &str = "feedlint-disable";
@@ -28,6 +28,9 @@ pub struct Suppression {
     pub scope: Range<usize>,
     /// The rule id inside the comment, where `unused-suppression` points.
     pub at: Range<usize>,
+    /// `at` with its lines and columns, found while the text is at hand:
+    /// the finding itself is made only if the suppression stays unused.
+    pub located: Option<Location>,
     /// Whether it suppressed at least one finding.
     pub used: bool,
 }
@@ -69,6 +72,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
                 directive,
                 scope: scope.clone(),
                 at: start..start + word.len(),
+                located: None,
                 used: false,
             });
         }
