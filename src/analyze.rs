@@ -32,10 +32,10 @@ pub(crate) struct Outcome {
 
 /// The single lines between the lines a finding points at, shown so that
 /// its snippet reads as the source does (longer gaps are marked `·`).
-fn lines_between<'d>(text: &'d str, diagnostic: &'d Diagnostic) -> impl Iterator<Item = Place> + 'd {
+fn lines_between(text: &str, diagnostic: &Diagnostic) -> Vec<Place> {
     let mut lines: Vec<(usize, usize)> = diagnostic.spans.iter().map(|s| (s.line_start, s.byte_start)).collect();
     lines.sort_unstable();
-    let gaps: Vec<Place> = lines
+    lines
         .windows(2)
         .filter(|pair| pair[1].0 == pair[0].0 + 2)
         .filter_map(|pair| {
@@ -50,8 +50,7 @@ fn lines_between<'d>(text: &'d str, diagnostic: &'d Diagnostic) -> impl Iterator
                 column: 1,
             })
         })
-        .collect();
-    gaps.into_iter()
+        .collect()
 }
 
 /// The start of a document.

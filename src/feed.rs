@@ -113,7 +113,12 @@ pub const NAVIGATION_RELATIONS: [&str; 7] = [
     Relation::Previous.as_str(),
     Relation::Next.as_str(),
 ];
-pub const PAGING_RELATIONS: [&str; 4] = ["first", "last", "previous", "next"];
+pub const PAGING_RELATIONS: [&str; 4] = [
+    Relation::First.as_str(),
+    Relation::Last.as_str(),
+    Relation::Previous.as_str(),
+    Relation::Next.as_str(),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocKind {

@@ -150,7 +150,8 @@ fn window(text: &str, place: Place) -> Window {
     }
 }
 
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+/// `offset`, moved back to the start of the character it falls in.
+pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     while !text.is_char_boundary(offset) {
         offset -= 1;
     }

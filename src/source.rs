@@ -6,6 +6,7 @@ use std::ops::Range;
 use encoding_rs::Encoding;
 
 use crate::diagnostic::{Diagnostic, DocId, Level, Pending, Span};
+use crate::snippet::floor_char_boundary;
 
 /// One document's text, as UTF-8.
 #[derive(Debug)]
@@ -186,13 +187,6 @@ impl Locator<'_> {
             label,
         }
     }
-}
-
-fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
 }
 
 /// Turns the bytes of an XML document into UTF-8 text, as XML 1.0 Appendix F
