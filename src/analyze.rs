@@ -11,8 +11,8 @@ use url::Url;
 use crate::diagnostic::{Diagnostic, Level, Pending};
 use crate::document::Document;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::hash::{FastMap, FastSet};
 use crate::options::Options;
+use crate::rule_id::RuleMap;
 use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
 use crate::snippet::{Place, Snippets};
@@ -111,11 +111,8 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     }
     // Every rule's level for this document, looked up once; then by id,
     // in constant time per finding.
-    let levels: FastMap<&'static str, Option<Level>> = rules::RULES
-        .iter()
-        .map(|rule| (rule.id, options.levels.level_for(rule, path.as_deref())))
-        .collect();
-    let level_of = |rule: &Rule| levels.get(rule.id).copied().flatten();
+    let levels = RuleMap::from_fn(|id| options.levels.level_for(rules::by_id(id), path.as_deref()));
+    let level_of = |rule: &Rule| levels[rule.id];
     let source = Source::new(text);
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;
@@ -139,9 +136,14 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     suppressions = suppress::gather(feed.everywhere.suppressions.iter());
                     // A rule that a suppression names is folded only once
                     // the suppressions have met its findings (in the report).
-                    let named: FastSet<&str> = suppressions.iter().map(|s| s.rule.as_str()).collect();
+                    let mut named = RuleMap::filled(false);
+                    for suppression in &suppressions {
+                        if let Ok(rule) = suppression.rule {
+                            named[rule] = true;
+                        }
+                    }
                     let limit = |rule: &'static Rule| {
-                        if named.contains(rule.id) {
+                        if named[rule.id] {
                             0
                         } else {
                             options.max_per_rule

@@ -12,6 +12,7 @@ use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending, Span
 use crate::document::Document;
 use crate::hash::FastMap;
 use crate::options::Options;
+use crate::rule_id::RuleId;
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::FeedSet;
 use crate::suppress::{self, Suppression};
@@ -157,10 +158,10 @@ impl Report {
         if max == 0 {
             return;
         }
-        let mut shown: FastMap<(DocId, &'static str), usize> = FastMap::default();
+        let mut shown: FastMap<(DocId, RuleId), usize> = FastMap::default();
         // Per group past its limit: the index in `kept` of its folding
         // finding, and how many it stands for.
-        let mut folds: FastMap<(DocId, &'static str), (usize, usize)> = FastMap::default();
+        let mut folds: FastMap<(DocId, RuleId), (usize, usize)> = FastMap::default();
         let mut kept = Vec::with_capacity(self.diagnostics.len());
         for diagnostic in std::mem::take(&mut self.diagnostics) {
             let group = (diagnostic.primary().doc, diagnostic.rule);

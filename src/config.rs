@@ -4,7 +4,7 @@
 //! `files` globs match the file, the config file's `[rules]`, and the rule's
 //! default. `--deny warnings` then raises warnings to errors.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -13,7 +13,8 @@ use toml::Spanned;
 use url::Url;
 
 use crate::diagnostic::Level;
-use crate::rules::{self, Rule};
+use crate::rule_id::{RuleId, RuleMap, UnknownRule};
+use crate::rules::Rule;
 
 /// The config file's name, looked up from the current directory upwards.
 pub const CONFIG_FILE: &str = "feedlint.toml";
@@ -24,10 +25,13 @@ const LEVEL_WORDS: &str = "error, warning, info, off";
 /// A rule's setting: a level, or `None` for off.
 type Setting = Option<Level>;
 
+/// Each rule's setting where one is made (`None`: not set there).
+type Settings = RuleMap<Option<Setting>>;
+
 #[derive(Debug, Clone, Default)]
 pub struct Levels {
-    command_line: HashMap<&'static str, Setting>,
-    file: HashMap<&'static str, Setting>,
+    command_line: Settings,
+    file: Settings,
     overrides: Vec<Override>,
     deny_warnings: bool,
 }
@@ -37,28 +41,7 @@ struct Override {
     /// The directory the globs are relative to: the config file's.
     root: PathBuf,
     files: GlobSet,
-    rules: HashMap<&'static str, Setting>,
-}
-
-/// A rule id that no rule has.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UnknownRule(pub String);
-
-impl std::fmt::Display for UnknownRule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match rules::suggest(&self.0) {
-            Some(near) => write!(
-                f,
-                "unknown rule '{}'; did you mean '{near}'? (see 'feedlint rules' for the accepted ids)",
-                self.0
-            ),
-            None => write!(
-                f,
-                "unknown rule '{}' (see 'feedlint rules' for the accepted ids)",
-                self.0
-            ),
-        }
-    }
+    rules: Settings,
 }
 
 impl Levels {
@@ -69,20 +52,17 @@ impl Levels {
             self.deny_warnings = true;
             return Ok(());
         }
-        let rule = rules::find(id).ok_or_else(|| UnknownRule(id.to_owned()))?;
-        self.command_line.insert(rule.id, level);
+        let id: RuleId = id.parse()?;
+        self.command_line[id] = Some(level);
         Ok(())
     }
 
     /// The level of a rule's findings in the document at `path` (`None`
     /// for standard input), or `None` if the rule is off there.
     pub fn level_for(&self, rule: &Rule, path: Option<&Path>) -> Setting {
-        let setting = self
-            .command_line
-            .get(rule.id)
+        let setting = self.command_line[rule.id]
             .or_else(|| self.matching_override(rule, path))
-            .or_else(|| self.file.get(rule.id))
-            .copied()
+            .or(self.file[rule.id])
             .unwrap_or(Some(rule.level))?;
         Some(if self.deny_warnings && setting == Level::Warning {
             Level::Error
@@ -100,14 +80,14 @@ impl Levels {
     /// their findings are then filtered per document.
     pub fn enabled_anywhere(&self, rule: &Rule) -> bool {
         self.level(rule).is_some()
-            || (!self.command_line.contains_key(rule.id)
+            || (self.command_line[rule.id].is_none()
                 && self
                     .overrides
                     .iter()
-                    .any(|o| o.rules.get(rule.id).is_some_and(Option::is_some)))
+                    .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some())))
     }
 
-    fn matching_override(&self, rule: &Rule, path: Option<&Path>) -> Option<&Setting> {
+    fn matching_override(&self, rule: &Rule, path: Option<&Path>) -> Option<Setting> {
         if self.overrides.is_empty() {
             return None;
         }
@@ -115,7 +95,7 @@ impl Levels {
         self.overrides.iter().rev().find_map(|o| {
             let relative = path.strip_prefix(&o.root).ok()?;
             if o.files.is_match(relative) {
-                o.rules.get(rule.id)
+                o.rules[rule.id]
             } else {
                 None
             }
@@ -191,25 +171,26 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         })?),
         None => None,
     };
-    let settings =
-        |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<HashMap<&'static str, Setting>, ConfigError> {
-            let mut settings = HashMap::new();
-            for (id, level) in table {
-                let rule = rules::find(id.get_ref())
-                    .ok_or_else(|| at(Some(id.span()), &UnknownRule(id.get_ref().clone()).to_string()))?;
-                let setting = match level.get_ref().as_str() {
-                    "off" => None,
-                    word => Some(Level::parse(word).ok_or_else(|| {
-                        at(
-                            Some(level.span()),
-                            &format!("invalid level '{word}' for rule '{}'; accepted: {LEVEL_WORDS}", rule.id),
-                        )
-                    })?),
-                };
-                settings.insert(rule.id, setting);
-            }
-            Ok(settings)
-        };
+    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<Settings, ConfigError> {
+        let mut settings = Settings::default();
+        for (id, level) in table {
+            let rule: RuleId = id
+                .get_ref()
+                .parse()
+                .map_err(|e: UnknownRule| at(Some(id.span()), &e.to_string()))?;
+            let setting = match level.get_ref().as_str() {
+                "off" => None,
+                word => Some(Level::parse(word).ok_or_else(|| {
+                    at(
+                        Some(level.span()),
+                        &format!("invalid level '{word}' for rule '{rule}'; accepted: {LEVEL_WORDS}"),
+                    )
+                })?),
+            };
+            settings[rule] = Some(setting);
+        }
+        Ok(settings)
+    };
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -255,7 +236,7 @@ mod tests {
     use super::*;
 
     fn rule(id: &str) -> &'static Rule {
-        rules::find(id).unwrap()
+        crate::rules::by_id(id.parse().unwrap())
     }
 
     #[test]

@@ -7,6 +7,8 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::rule_id::RuleId;
+
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -76,7 +78,7 @@ pub struct Span {
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub level: Level,
     pub message: String,
     /// The primary span comes first; secondary spans follow.
@@ -168,7 +170,7 @@ impl<S> Pending<S> {
 }
 
 impl Pending<Span> {
-    pub fn into_diagnostic(self, rule: &'static str, level: Level) -> Diagnostic {
+    pub fn into_diagnostic(self, rule: RuleId, level: Level) -> Diagnostic {
         let primary = Span {
             is_primary: true,
             label: self.primary_label,
@@ -234,7 +236,7 @@ impl<S> Folding<S> {
     }
 
     /// The one finding that stands for those not shown, if any were not.
-    pub fn finish(self, rule: &str) -> Option<Pending<S>> {
+    pub fn finish(self, rule: RuleId) -> Option<Pending<S>> {
         let at = self.first_folded?;
         Some(folding_finding(at, rule, self.folded, self.max))
     }
@@ -242,7 +244,7 @@ impl<S> Folding<S> {
 
 /// The finding that stands for `n` findings of `rule` not shown, at the
 /// first of them.
-pub fn folding_finding<S>(at: S, rule: &str, n: usize, max: usize) -> Pending<S> {
+pub fn folding_finding<S>(at: S, rule: RuleId, n: usize, max: usize) -> Pending<S> {
     let plural = if n == 1 { "" } else { "s" };
     let mut finding = Pending::new(at, format!("{n} more {rule} finding{plural} in this document, not shown"))
         .label(format!("the first of {n} more"))

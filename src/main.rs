@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use feedlint::config::{self, Config};
 use feedlint::report::{self, Format};
-use feedlint::{rules, Input, Level, Levels, Options};
+use feedlint::{rules, Input, Level, Levels, Options, RuleId};
 use url::Url;
 
 mod alloc;
@@ -248,7 +248,7 @@ fn list_rules(format: ListFormat) -> ExitCode {
                 .iter()
                 .map(|rule| {
                     serde_json::json!({
-                        "id": rule.id,
+                        "id": rule.id.as_str(),
                         "level": rule.level,
                         "scope": rule.scope.as_str(),
                         "summary": rule.summary,
@@ -263,11 +263,9 @@ fn list_rules(format: ListFormat) -> ExitCode {
 }
 
 fn explain(id: &str) -> ExitCode {
-    match rules::find(id) {
-        Some(rule) => write_out(ExitCode::SUCCESS, |out| out.write_all(rule.doc.as_bytes())),
-        None => fail(&format!(
-            "unknown rule '{id}' (see 'feedlint rules' for the accepted ids)"
-        )),
+    match id.parse::<RuleId>() {
+        Ok(id) => write_out(ExitCode::SUCCESS, |out| out.write_all(id.doc().as_bytes())),
+        Err(unknown) => fail(&unknown.to_string()),
     }
 }
 

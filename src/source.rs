@@ -6,6 +6,7 @@ use std::ops::Range;
 use encoding_rs::Encoding;
 
 use crate::diagnostic::{Diagnostic, DocId, Level, Pending, Span};
+use crate::rule_id::RuleId;
 use crate::snippet::floor_char_boundary;
 
 /// One document's text, as UTF-8.
@@ -143,7 +144,7 @@ pub struct Locator<'s> {
 
 impl Locator<'_> {
     /// A document rule's finding with its byte ranges turned into spans.
-    pub fn resolve(&mut self, pending: Pending, rule: &'static str, level: Level, doc: DocId) -> Diagnostic {
+    pub fn resolve(&mut self, pending: Pending, rule: RuleId, level: Level, doc: DocId) -> Diagnostic {
         let mut spans = Vec::with_capacity(1 + pending.secondary.len());
         spans.push(self.span(doc, pending.primary, true, pending.primary_label));
         for (range, label) in pending.secondary {

@@ -13,6 +13,7 @@ use crate::xml::Node;
 
 use crate::diagnostic::{Diagnostic, DocId, Location};
 use crate::hash::FastMap;
+use crate::rule_id::RuleId;
 
 const DISABLE: &str = "feedlint-disable";
 const DISABLE_NEXT: &str = "feedlint-disable-next";
@@ -20,8 +21,8 @@ const DISABLE_NEXT: &str = "feedlint-disable-next";
 /// One rule named in a suppression comment.
 #[derive(Debug, Clone)]
 pub struct Suppression {
-    /// The rule id as written.
-    pub rule: String,
+    /// The rule named, or the word as written if no rule has that id.
+    pub rule: Result<RuleId, String>,
     /// Which comment form it came from, for messages.
     pub directive: &'static str,
     /// Where in the document findings are suppressed (byte offsets).
@@ -68,7 +69,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
             // `word` is a slice of `rest`: its offset is the pointer distance.
             let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
             found.push(Suppression {
-                rule: word.to_owned(),
+                rule: word.parse().map_err(|_| word.to_owned()),
                 directive,
                 scope: scope.clone(),
                 at: start..start + word.len(),
@@ -113,7 +114,7 @@ impl<'a, 'i> NextElements<'a, 'i> {
 /// O(n log n) in findings and suppressions whatever their number.
 pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppression>]) {
     // The findings of each document that has suppressions, by rule.
-    let mut findings: FastMap<(DocId, &str), Vec<(usize, usize)>> = FastMap::default();
+    let mut findings: FastMap<(DocId, RuleId), Vec<(usize, usize)>> = FastMap::default();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
         let primary = diagnostic.primary();
         if suppressions.get(primary.doc).is_some_and(|s| !s.is_empty()) {
@@ -124,10 +125,12 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppress
         }
     }
     let mut suppressed = vec![false; diagnostics.len()];
-    let mut by_rule: FastMap<(DocId, &str), Vec<usize>> = FastMap::default();
+    let mut by_rule: FastMap<(DocId, RuleId), Vec<usize>> = FastMap::default();
     for (doc, list) in suppressions.iter().enumerate() {
         for (k, suppression) in list.iter().enumerate() {
-            by_rule.entry((doc, suppression.rule.as_str())).or_default().push(k);
+            if let Ok(rule) = suppression.rule {
+                by_rule.entry((doc, rule)).or_default().push(k);
+            }
         }
     }
     let mut used = Vec::new();
@@ -178,16 +181,23 @@ mod tests {
     #[test]
     fn comments_name_rules_and_scopes() {
         let text =
-            "<feed><!-- feedlint-disable-next a-rule, b-rule --><link/><x/><!--feedlint-disable c-rule--></feed>";
+            "<feed><!-- feedlint-disable-next invalid-date, b-rule --><link/><x/><!--feedlint-disable archive-order--></feed>";
         let xml = crate::xml::parse(text).unwrap();
         let comments: Vec<Node> = xml.root().descendants().filter(Node::is_comment).collect();
         let found = gather(comments);
-        let rules: Vec<&str> = found.iter().map(|s| s.rule.as_str()).collect();
-        assert_eq!(rules, ["a-rule", "b-rule", "c-rule"]);
-        assert_eq!(&text[found[0].at.clone()], "a-rule");
+        let rules: Vec<_> = found.iter().map(|s| s.rule.clone()).collect();
+        assert_eq!(
+            rules,
+            [
+                Ok(RuleId::InvalidDate),
+                Err("b-rule".to_owned()),
+                Ok(RuleId::ArchiveOrder)
+            ]
+        );
+        assert_eq!(&text[found[0].at.clone()], "invalid-date");
         assert_eq!(&text[found[1].at.clone()], "b-rule");
         assert_eq!(&text[found[0].scope.clone()], "<link/>");
-        assert_eq!(&text[found[2].at.clone()], "c-rule");
+        assert_eq!(&text[found[2].at.clone()], "archive-order");
         assert_eq!(&text[found[2].scope.clone()], "</feed>");
     }
 

@@ -74,7 +74,7 @@ fn summary(report: &Report) -> Summary {
 
 fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
     JsonDiagnostic {
-        rule: diagnostic.rule,
+        rule: diagnostic.rule.as_str(),
         level: diagnostic.level,
         message: &diagnostic.message,
         file: file_of(report, diagnostic.primary()),

@@ -64,7 +64,7 @@ fn file_of<'r>(report: &'r Report, span: &Span) -> &'r str {
 
 /// The spec section a diagnostic's rule enforces.
 fn spec_of(diagnostic: &Diagnostic) -> &'static str {
-    rules::find(diagnostic.rule).map_or("", |rule| rule.spec)
+    rules::by_id(diagnostic.rule).spec
 }
 
 /// Where a rule's documentation lives, relative to the project.

@@ -27,16 +27,16 @@ fn help_uri(rule: &Rule) -> String {
 
 /// The first paragraph of a rule document's "What it checks".
 fn full_description(rule: &Rule) -> &'static str {
-    let section = rule.doc.split("## What it checks").nth(1).unwrap_or(rule.summary);
+    let section = rule.id.doc().split("## What it checks").nth(1).unwrap_or(rule.summary);
     section.trim_start().split("\n\n").next().unwrap_or(rule.summary).trim()
 }
 
 fn rule_descriptor(rule: &Rule) -> Value {
     json!({
-        "id": rule.id,
+        "id": rule.id.as_str(),
         "shortDescription": { "text": rule.summary },
         "fullDescription": { "text": full_description(rule) },
-        "help": { "text": rule.doc, "markdown": rule.doc },
+        "help": { "text": rule.id.doc(), "markdown": rule.id.doc() },
         "helpUri": help_uri(rule),
         "defaultConfiguration": { "level": level(rule.level) },
         "properties": { "tags": [format!("scope:{}", rule.scope.as_str().replace(" + ", "+"))], "spec": rule.spec },
@@ -93,7 +93,12 @@ fn location(uri: &str, span: &Span) -> Value {
 /// its line, so that it survives edits above it.
 fn fingerprint(diagnostic: &Diagnostic, uri: &str, occurrence: usize) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in [diagnostic.rule, uri, &diagnostic.message, &occurrence.to_string()] {
+    for part in [
+        diagnostic.rule.as_str(),
+        uri,
+        &diagnostic.message,
+        &occurrence.to_string(),
+    ] {
         for byte in part.bytes().chain([0]) {
             hash ^= u64::from(byte);
             hash = hash.wrapping_mul(0x0100_0000_01b3);
@@ -131,7 +136,7 @@ pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 text.push_str(help);
             }
             json!({
-                "ruleId": diagnostic.rule,
+                "ruleId": diagnostic.rule.as_str(),
                 "ruleIndex": rules::RULES.iter().position(|r| r.id == diagnostic.rule).unwrap_or_default(),
                 "level": level(diagnostic.level),
                 "message": { "text": text },

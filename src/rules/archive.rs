@@ -12,7 +12,7 @@ const ADD_ARCHIVE_MARKER: &str =
     "add <fh:archive/> to the head section (with xmlns:fh=\"http://purl.org/syndication/history/1.0\")";
 
 pub static ARCHIVE_MISSING_MARKER: Rule = rule!(
-    "archive-missing-marker", Warning, DocAndSet, Some(archive_missing_marker), set: Some(archive_missing_marker_in_set),
+    ArchiveMissingMarker, Warning, DocAndSet, Some(archive_missing_marker), set: Some(archive_missing_marker_in_set),
     summary: "a document that behaves as an archive has no fh:archive",
     spec: "RFC 5005 §4",
 );
@@ -85,7 +85,7 @@ fn archive_missing_marker_in_set(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_MISSING_CURRENT: Rule = rule!(
-    "archive-missing-current", Warning, Doc, Some(archive_missing_current),
+    ArchiveMissingCurrent, Warning, Doc, Some(archive_missing_current),
     summary: "an archive document does not link to its subscription document",
     spec: "RFC 5005 §4",
 );
@@ -107,7 +107,7 @@ fn archive_missing_current(cx: &mut Checker) {
 }
 
 pub static NEXT_ARCHIVE_UNSEALED: Rule = rule!(
-    "next-archive-unsealed", Error, DocAndSet, Some(next_archive_unsealed), set: Some(next_archive_unsealed_in_set),
+    NextArchiveUnsealed, Error, DocAndSet, Some(next_archive_unsealed), set: Some(next_archive_unsealed_in_set),
     summary: "a next-archive link points at a document that is not a sealed archive",
     spec: "RFC 5005 §4",
 );
@@ -165,7 +165,7 @@ fn next_archive_unsealed_in_set(cx: &mut SetChecker) {
 }
 
 pub static SELF_REFERENCING_LINK: Rule = rule!(
-    "self-referencing-link", Error, Doc, Some(self_referencing_link),
+    SelfReferencingLink, Error, Doc, Some(self_referencing_link),
     summary: "an archive or paging link points at the document itself",
     spec: "RFC 5005 §3, §4, §6",
 );
@@ -206,7 +206,7 @@ fn self_referencing_link(cx: &mut Checker) {
 }
 
 pub static DUPLICATE_NAVIGATION_LINK: Rule = rule!(
-    "duplicate-navigation-link", Error, Doc, Some(duplicate_navigation_link),
+    DuplicateNavigationLink, Error, Doc, Some(duplicate_navigation_link),
     summary: "two head-section links with the same navigation relation and different targets",
     spec: "RFC 5005 §3, §4",
 );
@@ -242,7 +242,7 @@ fn duplicate_navigation_link(cx: &mut Checker) {
 }
 
 pub static LEGACY_PREVIOUS_ARCHIVE: Rule = rule!(
-    "legacy-previous-archive", Warning, Doc, Some(legacy_previous_archive),
+    LegacyPreviousArchive, Warning, Doc, Some(legacy_previous_archive),
     summary: "archives linked with the feed-history draft's rel=\"previous\" instead of prev-archive",
     spec: "draft-nottingham-atompub-feed-history-05 §4; RFC 5005 §4",
 );
@@ -273,7 +273,7 @@ fn legacy_previous_archive(cx: &mut Checker) {
 }
 
 pub static ARCHIVE_MISSING_SELF: Rule = rule!(
-    "archive-missing-self", Info, Doc, Some(archive_missing_self),
+    ArchiveMissingSelf, Info, Doc, Some(archive_missing_self),
     summary: "an archive document has no self link",
     spec: "draft-nottingham-atompub-feed-history-05 §6",
 );

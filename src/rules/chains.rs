@@ -12,7 +12,7 @@ use crate::set::{self, FeedSet, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::NavLink;
 
 pub static MISSING_PREV_ARCHIVE: Rule = rule!(
-    "missing-prev-archive", Error, Set, None, set: Some(missing_prev_archive),
+    MissingPrevArchive, Error, Set, None, set: Some(missing_prev_archive),
     summary: "a document with an available preceding archive has no prev-archive link",
     spec: "RFC 5005 §4",
 );
@@ -56,7 +56,7 @@ fn missing_prev_archive(cx: &mut SetChecker) {
 }
 
 pub static MISSING_NEXT_ARCHIVE: Rule = rule!(
-    "missing-next-archive", Warning, Set, None, set: Some(missing_next_archive),
+    MissingNextArchive, Warning, Set, None, set: Some(missing_next_archive),
     summary: "an archive that another archive names as prev-archive has no next-archive link",
     spec: "RFC 5005 §4",
 );
@@ -85,7 +85,7 @@ fn missing_next_archive(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_CHAIN_ASYMMETRIC: Rule = rule!(
-    "archive-chain-asymmetric", Error, Set, None, set: Some(archive_chain_asymmetric),
+    ArchiveChainAsymmetric, Error, Set, None, set: Some(archive_chain_asymmetric),
     summary: "prev-archive and next-archive links of neighbouring archives contradict each other",
     spec: "RFC 5005 §4",
 );
@@ -178,7 +178,7 @@ fn archive_chain_asymmetric(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_CHAIN_CYCLE: Rule = rule!(
-    "archive-chain-cycle", Error, Set, None, set: Some(archive_chain_cycle),
+    ArchiveChainCycle, Error, Set, None, set: Some(archive_chain_cycle),
     summary: "following prev-archive or next-archive links returns to a document already visited",
     spec: "RFC 5005 §6",
 );
@@ -233,7 +233,7 @@ fn archive_chain_cycle(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
-    "archive-link-dangling", Warning, Set, None, set: Some(archive_link_dangling),
+    ArchiveLinkDangling, Warning, Set, None, set: Some(archive_link_dangling),
     summary: "an archive link points inside the linted tree, but no document is there",
     spec: "RFC 5005 §4.1",
 );
@@ -257,7 +257,7 @@ fn archive_link_dangling(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_CURRENT_MISMATCH: Rule = rule!(
-    "archive-current-mismatch", Warning, Set, None, set: Some(archive_current_mismatch),
+    ArchiveCurrentMismatch, Warning, Set, None, set: Some(archive_current_mismatch),
     summary: "archives of one chain name different current documents, or not the subscription document that reaches them",
     spec: "RFC 5005 §4",
 );
@@ -366,7 +366,7 @@ fn dissenters<'r>(
 }
 
 pub static ARCHIVE_ORPHAN: Rule = rule!(
-    "archive-orphan", Warning, Set, None, set: Some(archive_orphan),
+    ArchiveOrphan, Warning, Set, None, set: Some(archive_orphan),
     summary: "an archive is not reachable through prev-archive links from its subscription document",
     spec: "RFC 5005 §4.2",
 );
@@ -397,7 +397,7 @@ fn archive_orphan(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_SELF_MISMATCH: Rule = rule!(
-    "archive-self-mismatch", Warning, Set, None, set: Some(archive_self_mismatch),
+    ArchiveSelfMismatch, Warning, Set, None, set: Some(archive_self_mismatch),
     summary: "a document's self link differs from the IRI by which the other documents reach it",
     spec: "draft-nottingham-atompub-feed-history-05 §6; RFC 5005 §4",
 );
@@ -427,7 +427,7 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_ID_MISMATCH: Rule = rule!(
-    "archive-id-mismatch", Warning, Set, None, set: Some(archive_id_mismatch),
+    ArchiveIdMismatch, Warning, Set, None, set: Some(archive_id_mismatch),
     summary: "documents of one archive chain carry different feed-level atom:id values",
     spec: "RFC 4287 §4.2.6; RFC 5005 §4",
 );
@@ -467,7 +467,7 @@ fn archive_id_mismatch(cx: &mut SetChecker) {
 }
 
 pub static ARCHIVE_ORDER: Rule = rule!(
-    "archive-order", Warning, Set, None, set: Some(archive_order),
+    ArchiveOrder, Warning, Set, None, set: Some(archive_order),
     summary: "an archive is updated later than the document that follows it",
     spec: "RFC 5005 §4",
 );
@@ -506,7 +506,7 @@ fn archive_order(cx: &mut SetChecker) {
 }
 
 pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
-    "paging-chain-asymmetric", Warning, Set, None, set: Some(paging_chain_asymmetric),
+    PagingChainAsymmetric, Warning, Set, None, set: Some(paging_chain_asymmetric),
     summary: "next and previous links of neighbouring pages contradict each other, or pages disagree on first or last",
     spec: "RFC 5005 §3",
 );
@@ -556,7 +556,7 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
 }
 
 pub static PAGING_CHAIN_CYCLE: Rule = rule!(
-    "paging-chain-cycle", Error, Set, None, set: Some(paging_chain_cycle),
+    PagingChainCycle, Error, Set, None, set: Some(paging_chain_cycle),
     summary: "following next or previous links returns to a page already visited",
     spec: "RFC 5005 §6",
 );

@@ -3,19 +3,19 @@
 use super::{rule, Rule};
 
 pub static ARCHIVE_UNAVAILABLE: Rule = rule!(
-    "archive-unavailable", Warning, Set, None,
+    ArchiveUnavailable, Warning, Set, None,
     summary: "a followed archive or page answers HTTP 403, 404 or 410",
     spec: "RFC 5005 §4.1, §4.2",
 );
 
 pub static FETCH_FAILED: Rule = rule!(
-    "fetch-failed", Warning, Set, None,
+    FetchFailed, Warning, Set, None,
     summary: "a followed link fails with another HTTP status, a network error or an unusable answer",
     spec: "RFC 5005 §4.2",
 );
 
 pub static FETCH_LIMIT_REACHED: Rule = rule!(
-    "fetch-limit-reached", Info, Set, None,
+    FetchLimitReached, Info, Set, None,
     summary: "a fetch limit (documents, bytes, seconds, redirects) stopped the walk",
     spec: "RFC 5005 §6",
 );

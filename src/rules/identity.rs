@@ -11,7 +11,7 @@ use crate::feed::{is, DocKind, Text, AT_NS};
 use crate::summary::EntrySummary;
 
 pub static INVALID_DATE: Rule = rule!(
-    "invalid-date", Error, Doc, Some(invalid_date),
+    InvalidDate, Error, Doc, Some(invalid_date),
     summary: "an Atom date or a deleted entry's when is not an RFC 3339 date-time",
     spec: "RFC 4287 §3.3; RFC 6721 §3; RFC 3339 §5.6",
 );
@@ -53,7 +53,7 @@ fn invalid_date(cx: &mut Checker) {
 }
 
 pub static RSS_INVALID_DATE: Rule = rule!(
-    "rss-invalid-date", Warning, Doc, Some(rss_invalid_date),
+    RssInvalidDate, Warning, Doc, Some(rss_invalid_date),
     summary: "an RSS lastBuildDate or pubDate is not an RFC 822 date",
     spec: "RSS 2.0; RFC 822 §5",
 );
@@ -89,7 +89,7 @@ fn rss_invalid_date(cx: &mut Checker) {
 }
 
 pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
-    "ambiguous-duplicate-entry", Warning, DocAndSet, Some(ambiguous_duplicate_entry), set: Some(ambiguous_duplicate_entry_in_set),
+    AmbiguousDuplicateEntry, Warning, DocAndSet, Some(ambiguous_duplicate_entry), set: Some(ambiguous_duplicate_entry_in_set),
     summary: "two entries with the same identity and the same update time, so no rule picks a winner",
     spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
 );
@@ -167,7 +167,7 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
 }
 
 pub static MALFORMED_UUID_URN: Rule = rule!(
-    "malformed-uuid-urn", Warning, Doc, Some(malformed_uuid_urn),
+    MalformedUuidUrn, Warning, Doc, Some(malformed_uuid_urn),
     summary: "an id starting with urn:uuid: is not a well-formed UUID",
     spec: "RFC 4122 §3",
 );

@@ -9,7 +9,7 @@ use crate::feed::{is_atom_link, start_tag, Base, IriAttribute, XML_NS};
 use crate::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
-    "link-missing-href", Error, Doc, Some(link_missing_href),
+    LinkMissingHref, Error, Doc, Some(link_missing_href),
     summary: "an atom:link has no href",
     spec: "RFC 4287 §4.2.7.1",
 );
@@ -32,7 +32,7 @@ fn link_missing_href(cx: &mut Checker) {
 }
 
 pub static INVALID_IRI: Rule = rule!(
-    "invalid-iri", Error, Doc, Some(invalid_iri),
+    InvalidIri, Error, Doc, Some(invalid_iri),
     summary: "a link href, xml:base or deleted-entry ref is not a valid IRI reference",
     spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
 );
@@ -92,7 +92,7 @@ fn invalid_iri(cx: &mut Checker) {
 }
 
 pub static UNRESOLVABLE_RELATIVE_IRI: Rule = rule!(
-    "unresolvable-relative-iri", Error, Doc, Some(unresolvable_relative_iri),
+    UnresolvableRelativeIri, Error, Doc, Some(unresolvable_relative_iri),
     summary: "a relative href or xml:base cannot be made absolute",
     spec: "RFC 5005 §1.2; RFC 3986 §5.1; XML Base §4.2",
 );

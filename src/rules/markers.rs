@@ -15,7 +15,7 @@ fn qualified(node: Node<'_, '_>) -> String {
 }
 
 pub static FH_MARKER_MISPLACED: Rule = rule!(
-    "fh-marker-misplaced", Error, Doc, Some(fh_marker_misplaced),
+    FhMarkerMisplaced, Error, Doc, Some(fh_marker_misplaced),
     summary: "fh:complete or fh:archive outside the head section, where consumers never look",
     spec: "RFC 5005 §2, §4",
 );
@@ -47,7 +47,7 @@ fn fh_marker_misplaced(cx: &mut Checker) {
 }
 
 pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
-    "fh-marker-not-empty", Warning, Doc, Some(fh_marker_not_empty),
+    FhMarkerNotEmpty, Warning, Doc, Some(fh_marker_not_empty),
     summary: "fh:complete or fh:archive has content, but it is an empty element",
     spec: "RFC 5005 §2, §4",
 );
@@ -73,7 +73,7 @@ fn fh_marker_not_empty(cx: &mut Checker) {
 }
 
 pub static FH_MARKER_DUPLICATE: Rule = rule!(
-    "fh-marker-duplicate", Warning, Doc, Some(fh_marker_duplicate),
+    FhMarkerDuplicate, Warning, Doc, Some(fh_marker_duplicate),
     summary: "the same feed-history marker appears twice in one head section",
     spec: "RFC 5005 §2, §4",
 );
@@ -99,7 +99,7 @@ fn fh_marker_duplicate(cx: &mut Checker) {
 }
 
 pub static FH_UNKNOWN_ELEMENT: Rule = rule!(
-    "fh-unknown-element", Warning, Doc, Some(fh_unknown_element),
+    FhUnknownElement, Warning, Doc, Some(fh_unknown_element),
     summary: "an element in the feed-history namespace other than fh:complete and fh:archive",
     spec: "RFC 5005 §1.1, §2, §4",
 );
@@ -128,7 +128,7 @@ fn fh_unknown_element(cx: &mut Checker) {
 }
 
 pub static NAMESPACE_NEAR_MISS: Rule = rule!(
-    "namespace-near-miss", Error, Doc, Some(namespace_near_miss),
+    NamespaceNearMiss, Error, Doc, Some(namespace_near_miss),
     summary: "a feed-history, tombstone or Atom element in a namespace that is almost, but not exactly, the right one",
     spec: "Namespaces in XML §2.3",
 );
@@ -177,7 +177,7 @@ fn links_with_any<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[&str]) -> 
 }
 
 pub static MIXED_COMPLETE_ARCHIVE: Rule = rule!(
-    "mixed-complete-archive", Error, Doc, Some(mixed_complete_archive),
+    MixedCompleteArchive, Error, Doc, Some(mixed_complete_archive),
     summary: "fh:complete together with archive markers or archive links",
     spec: "RFC 5005 §1, §2",
 );
@@ -218,7 +218,7 @@ fn mixed_complete_archive(cx: &mut Checker) {
 }
 
 pub static MIXED_COMPLETE_PAGED: Rule = rule!(
-    "mixed-complete-paged", Warning, Doc, Some(mixed_complete_paged),
+    MixedCompletePaged, Warning, Doc, Some(mixed_complete_paged),
     summary: "fh:complete together with paging links",
     spec: "RFC 5005 §1, §2",
 );
@@ -248,7 +248,7 @@ fn mixed_complete_paged(cx: &mut Checker) {
 }
 
 pub static MIXED_PAGED_ARCHIVED: Rule = rule!(
-    "mixed-paged-archived", Warning, Doc, Some(mixed_paged_archived),
+    MixedPagedArchived, Warning, Doc, Some(mixed_paged_archived),
     summary: "paging links together with archive markers or archive links",
     spec: "RFC 5005 §1",
 );

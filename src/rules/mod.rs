@@ -3,12 +3,14 @@
 //! function. [`RULES`] lists them all; nothing else needs to know a rule.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
 use crate::diagnostic::{DocId, Span};
 use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
+use crate::rule_id::{RuleId, RuleMap};
 use crate::set::FeedSet;
 use crate::summary::Location;
 
@@ -50,16 +52,16 @@ pub type DocCheck = fn(&mut Checker<'_, '_, '_>);
 pub type SetCheck = fn(&mut SetChecker<'_, '_>);
 
 pub struct Rule {
-    /// Stable id: users write it in configs, so it never changes.
-    pub id: &'static str,
+    /// Stable id: users write it in configs, so it never changes. Its
+    /// documentation (`rules/ID.md`, for `feedlint explain`) is
+    /// [`RuleId::doc`].
+    pub id: RuleId,
     pub level: Level,
     pub scope: Scope,
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// The section of the specification the rule enforces.
     pub spec: &'static str,
-    /// The rule's documentation (`rules/ID.md`), for `feedlint explain`.
-    pub doc: &'static str,
     /// The check on one document; `None` for set rules and for findings
     /// the engine itself makes (e.g. `xml-malformed`).
     pub check: Option<DocCheck>,
@@ -70,23 +72,23 @@ pub struct Rule {
 
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id)
+        f.write_str(self.id.as_str())
     }
 }
 
-/// Declares a rule; its documentation is `rules/ID.md`, embedded.
+/// Declares a rule. Its id is the [`RuleId`] variant of its `rules/ID.md`
+/// (`ArchiveOrphan` for `rules/archive-orphan.md`).
 macro_rules! rule {
-    ($id:literal, $level:ident, $scope:ident, $check:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
+    ($id:ident, $level:ident, $scope:ident, $check:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::rule!($id, $level, $scope, $check, set: None, summary: $summary, spec: $spec)
     };
-    ($id:literal, $level:ident, $scope:ident, $check:expr, set: $set:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
+    ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::Rule {
-            id: $id,
+            id: $crate::rule_id::RuleId::$id,
             level: $crate::diagnostic::Level::$level,
             scope: $crate::rules::Scope::$scope,
             summary: $summary,
             spec: $spec,
-            doc: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $id, ".md")),
             check: $check,
             set_check: $set,
         }
@@ -159,38 +161,17 @@ pub static RULES: &[&Rule] = &[
     &fetching::FETCH_LIMIT_REACHED,
 ];
 
-pub fn find(id: &str) -> Option<&'static Rule> {
-    RULES.iter().copied().find(|rule| rule.id == id)
-}
-
-/// The rule id nearest to an unknown one, for "did you mean": at most a
-/// quarter of its characters (and at least two) edited away, ties to the
-/// first in the catalog.
-pub fn suggest(unknown: &str) -> Option<&'static str> {
-    let unknown = unknown.to_ascii_lowercase();
-    let most = (unknown.chars().count() / 4).max(2);
-    RULES
-        .iter()
-        .map(|rule| (edit_distance(&unknown, rule.id), rule.id))
-        .filter(|&(distance, _)| distance <= most)
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, id)| id)
-}
-
-/// Levenshtein distance, in characters (two rows: linear memory).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+/// The rule of an id.
+pub fn by_id(id: RuleId) -> &'static Rule {
+    static BY_ID: OnceLock<RuleMap<Option<&'static Rule>>> = OnceLock::new();
+    let by_id = BY_ID.get_or_init(|| {
+        let mut map = RuleMap::filled(None);
+        for &rule in RULES {
+            map[rule.id] = Some(rule);
         }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
+        map
+    });
+    by_id[id].expect("every rule id is in RULES (tested)")
 }
 
 /// How many findings of a rule to keep as it runs (0: all); the rest are
@@ -317,16 +298,18 @@ impl<'s, 'r> SetChecker<'s, 'r> {
 }
 
 #[cfg(test)]
-mod suggestion_tests {
+mod registry_tests {
+    use super::*;
+
     #[test]
-    fn near_misses_of_rule_ids_are_suggested() {
-        assert_eq!(super::suggest("archive-orphn"), Some("archive-orphan"));
-        assert_eq!(super::suggest("Invalid-Date"), Some("invalid-date"));
-        assert_eq!(
-            super::suggest("deleted-entry-missing-whn"),
-            Some("deleted-entry-missing-when")
-        );
-        assert_eq!(super::suggest("no-such-thing-at-all"), None);
-        assert_eq!(super::edit_distance("kitten", "sitting"), 3);
+    fn every_rule_id_has_exactly_one_rule() {
+        let mut seen = RuleMap::filled(0);
+        for rule in RULES {
+            seen[rule.id] += 1;
+        }
+        for (id, &count) in seen.iter() {
+            assert_eq!(count, 1, "{id}: listed {count} times in RULES");
+            assert_eq!(by_id(id).id, id);
+        }
     }
 }

@@ -4,7 +4,7 @@ use super::{rule, Checker, Rule};
 use crate::feed::{self, ATOM_NS, NAVIGATION_RELATIONS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
-    "paging-prev-alias", Warning, Doc, Some(paging_prev_alias),
+    PagingPrevAlias, Warning, Doc, Some(paging_prev_alias),
     summary: "a head-section link uses rel=\"prev\"; RFC 5005 defines \"previous\"",
     spec: "RFC 5005 §3",
 );
@@ -22,7 +22,7 @@ fn paging_prev_alias(cx: &mut Checker) {
 }
 
 pub static LINK_RELATION_TYPO: Rule = rule!(
-    "link-relation-typo", Warning, Doc, Some(link_relation_typo),
+    LinkRelationTypo, Warning, Doc, Some(link_relation_typo),
     summary: "a rel value that is a near miss of an RFC 5005 relation",
     spec: "RFC 5005 §3, §4",
 );
@@ -215,7 +215,7 @@ fn link_relation_typo(cx: &mut Checker) {
 }
 
 pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
-    "navigation-link-in-entry", Warning, Doc, Some(navigation_link_in_entry),
+    NavigationLinkInEntry, Warning, Doc, Some(navigation_link_in_entry),
     summary: "an RFC 5005 navigation relation on a link inside an entry, where it means nothing",
     spec: "RFC 5005 §3, §4",
 );
@@ -253,7 +253,7 @@ fn navigation_link_in_entry(cx: &mut Checker) {
 }
 
 pub static PAGING_LINK_PAST_END: Rule = rule!(
-    "paging-link-past-end", Error, Doc, Some(paging_link_past_end),
+    PagingLinkPastEnd, Error, Doc, Some(paging_link_past_end),
     summary: "the first page links to a previous page, or the last page to a next one",
     spec: "RFC 5005 §3",
 );

@@ -36,7 +36,7 @@ fn when_of(tombstone: Node) -> Option<Instant> {
 }
 
 pub static DELETED_ENTRY_MISSING_REF: Rule = rule!(
-    "deleted-entry-missing-ref", Error, Doc, Some(deleted_entry_missing_ref),
+    DeletedEntryMissingRef, Error, Doc, Some(deleted_entry_missing_ref),
     summary: "an at:deleted-entry has no ref naming the deleted entry",
     spec: "RFC 6721 §3",
 );
@@ -70,7 +70,7 @@ fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, no
 }
 
 pub static DELETED_ENTRY_MISSING_WHEN: Rule = rule!(
-    "deleted-entry-missing-when", Error, Doc, Some(deleted_entry_missing_when),
+    DeletedEntryMissingWhen, Error, Doc, Some(deleted_entry_missing_when),
     summary: "an at:deleted-entry has no when saying when the entry was deleted",
     spec: "RFC 6721 §3",
 );
@@ -86,7 +86,7 @@ fn deleted_entry_missing_when(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_INVALID_REF: Rule = rule!(
-    "deleted-entry-invalid-ref", Error, Doc, Some(deleted_entry_invalid_ref),
+    DeletedEntryInvalidRef, Error, Doc, Some(deleted_entry_invalid_ref),
     summary: "a deleted entry's ref is empty or relative, but must be an entry's atom:id (an absolute IRI)",
     spec: "RFC 6721 §3; RFC 4287 §4.2.6",
 );
@@ -119,13 +119,13 @@ fn deleted_entry_invalid_ref(cx: &mut Checker) {
 }
 
 pub static DUPLICATE_DELETED_ENTRY: Rule = rule!(
-    "duplicate-deleted-entry", Error, Doc, Some(duplicate_deleted_entry),
+    DuplicateDeletedEntry, Error, Doc, Some(duplicate_deleted_entry),
     summary: "two at:deleted-entry elements with the same ref and when",
     spec: "RFC 6721 §3",
 );
 
 pub static EQUIVALENT_DELETED_ENTRY: Rule = rule!(
-    "equivalent-deleted-entry", Warning, Doc, Some(equivalent_deleted_entry),
+    EquivalentDeletedEntry, Warning, Doc, Some(equivalent_deleted_entry),
     summary: "two at:deleted-entry elements with the same ref and when values that name the same instant",
     spec: "RFC 6721 §3",
 );
@@ -190,7 +190,7 @@ fn equivalent_deleted_entry(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_CARDINALITY: Rule = rule!(
-    "deleted-entry-cardinality", Error, Doc, Some(deleted_entry_cardinality),
+    DeletedEntryCardinality, Error, Doc, Some(deleted_entry_cardinality),
     summary: "more than one at:by, at:comment or atom:source in an at:deleted-entry",
     spec: "RFC 6721 §3",
 );
@@ -220,7 +220,7 @@ fn deleted_entry_cardinality(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_INVALID_BY: Rule = rule!(
-    "deleted-entry-invalid-by", Error, Doc, Some(deleted_entry_invalid_by),
+    DeletedEntryInvalidBy, Error, Doc, Some(deleted_entry_invalid_by),
     summary: "at:by is not an Atom Person construct",
     spec: "RFC 6721 §3; RFC 4287 §3.2",
 );
@@ -256,7 +256,7 @@ fn deleted_entry_invalid_by(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_INVALID_COMMENT: Rule = rule!(
-    "deleted-entry-invalid-comment", Error, Doc, Some(deleted_entry_invalid_comment),
+    DeletedEntryInvalidComment, Error, Doc, Some(deleted_entry_invalid_comment),
     summary: "at:comment is not an Atom Text construct",
     spec: "RFC 6721 §3; RFC 4287 §3.1",
 );
@@ -297,7 +297,7 @@ fn deleted_entry_invalid_comment(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_MISPLACED: Rule = rule!(
-    "deleted-entry-misplaced", Error, Doc, Some(deleted_entry_misplaced),
+    DeletedEntryMisplaced, Error, Doc, Some(deleted_entry_misplaced),
     summary: "an at:deleted-entry that is neither a child of atom:feed nor the root of a Deleted Entry Document",
     spec: "RFC 6721 §3, §4",
 );
@@ -319,7 +319,7 @@ fn deleted_entry_misplaced(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_MISSING_SOURCE: Rule = rule!(
-    "deleted-entry-missing-source", Warning, Doc, Some(deleted_entry_missing_source),
+    DeletedEntryMissingSource, Warning, Doc, Some(deleted_entry_missing_source),
     summary: "a Deleted Entry Document, or a signed deleted entry, has no atom:source",
     spec: "RFC 6721 §3, §5",
 );
@@ -347,7 +347,7 @@ fn deleted_entry_missing_source(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_MAC_SIGNATURE: Rule = rule!(
-    "deleted-entry-mac-signature", Warning, Doc, Some(deleted_entry_mac_signature),
+    DeletedEntryMacSignature, Warning, Doc, Some(deleted_entry_mac_signature),
     summary: "a deleted entry is signed with an HMAC instead of a public-key signature",
     spec: "RFC 6721 §5",
 );
@@ -407,7 +407,7 @@ fn latest_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> FastMap<&'a str, (In
 }
 
 pub static DELETED_ENTRY_STILL_PRESENT: Rule = rule!(
-    "deleted-entry-still-present", Info, Doc, Some(deleted_entry_still_present),
+    DeletedEntryStillPresent, Info, Doc, Some(deleted_entry_still_present),
     summary: "an entry is still published although a later tombstone deletes it",
     spec: "RFC 6721 §3",
 );
@@ -441,7 +441,7 @@ fn deleted_entry_still_present(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_SUPERSEDED: Rule = rule!(
-    "deleted-entry-superseded", Info, Doc, Some(deleted_entry_superseded),
+    DeletedEntrySuperseded, Info, Doc, Some(deleted_entry_superseded),
     summary: "a tombstone is older than a republished entry with the same id",
     spec: "RFC 6721 §3",
 );
@@ -474,7 +474,7 @@ fn deleted_entry_superseded(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_AFTER_FEED_UPDATE: Rule = rule!(
-    "deleted-entry-after-feed-update", Warning, Doc, Some(deleted_entry_after_feed_update),
+    DeletedEntryAfterFeedUpdate, Warning, Doc, Some(deleted_entry_after_feed_update),
     summary: "a deletion is dated after the feed's own atom:updated",
     spec: "RFC 4287 §4.2.15; RFC 6721 §3",
 );
@@ -506,7 +506,7 @@ fn deleted_entry_after_feed_update(cx: &mut Checker) {
 }
 
 pub static DELETED_ENTRY_UNKNOWN_REF: Rule = rule!(
-    "deleted-entry-unknown-ref", Info, Set, None, set: Some(deleted_entry_unknown_ref),
+    DeletedEntryUnknownRef, Info, Set, None, set: Some(deleted_entry_unknown_ref),
     summary: "in a complete archive chain, a tombstone names an entry that none of its documents holds",
     spec: "RFC 6721 §7",
 );

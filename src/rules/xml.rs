@@ -3,54 +3,54 @@
 
 use super::{rule, Rule};
 use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending};
+use crate::rule_id::RuleId;
 use crate::suppress::Suppression;
 
 pub static XML_MALFORMED: Rule = rule!(
-    "xml-malformed", Error, Doc, None,
+    XmlMalformed, Error, Doc, None,
     summary: "the document is not well-formed, namespace-well-formed XML in a known encoding",
     spec: "XML 1.0 §2.1, §2.8, §4.1, §4.3.3; Namespaces in XML §3, §6, §7; RFC 6721 §4",
 );
 
 pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
-    "external-dtd-not-read", Info, Doc, None,
+    ExternalDtdNotRead, Info, Doc, None,
     summary: "an entity reference could not be expanded: its declaration is in an external DTD or entity feedlint does not read",
     spec: "XML 1.0 §4.1 (WFC and VC: Entity Declared), §5.1",
 );
 
 pub static UNKNOWN_DOCUMENT: Rule = rule!(
-    "unknown-document", Info, Doc, None,
+    UnknownDocument, Info, Doc, None,
     summary: "a file named on the command line is not a feed or Deleted Entry Document",
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
 );
 
 pub static FILE_TOO_LARGE: Rule = rule!(
-    "file-too-large", Error, Doc, None,
+    FileTooLarge, Error, Doc, None,
     summary: "a file is larger than --max-file-size and was not read",
     spec: "feedlint",
 );
 
 pub static UNUSED_SUPPRESSION: Rule = rule!(
-    "unused-suppression", Warning, Doc, None,
+    UnusedSuppression, Warning, Doc, None,
     summary: "a feedlint-disable comment suppresses no finding",
     spec: "feedlint",
 );
 
 /// The `unused-suppression` finding for a suppression that matched nothing.
 pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
-    let rule = &suppression.rule;
-    let (message, help) = match super::find(rule) {
-        None => (
-            format!("{} names unknown rule '{rule}'", suppression.directive),
-            match super::suggest(rule) {
+    let (message, help) = match &suppression.rule {
+        Err(unknown) => (
+            format!("{} names unknown rule '{unknown}'", suppression.directive),
+            match RuleId::suggest(unknown) {
                 Some(near) => format!("did you mean '{near}'? (see 'feedlint rules')"),
                 None => "use a rule id from 'feedlint rules'".to_owned(),
             },
         ),
-        Some(_) if suppression.scope.is_empty() => (
+        Ok(rule) if suppression.scope.is_empty() => (
             format!("{} {rule} is followed by no element to apply to", suppression.directive),
             "put the comment right before the element, or remove it".to_owned(),
         ),
-        Some(_) => (
+        Ok(rule) => (
             format!(
                 "{} {rule} suppresses nothing: no {rule} finding is in its scope",
                 suppression.directive
