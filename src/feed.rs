@@ -102,23 +102,65 @@ impl std::fmt::Display for Relation {
     }
 }
 
-/// The RFC 5005 relations that tie the documents of a logical feed together,
-/// as strings, for the rules on one document.
-pub const NAVIGATION_RELATIONS: [&str; 7] = [
-    Relation::PrevArchive.as_str(),
-    Relation::NextArchive.as_str(),
-    Relation::Current.as_str(),
-    Relation::First.as_str(),
-    Relation::Last.as_str(),
-    Relation::Previous.as_str(),
-    Relation::Next.as_str(),
-];
-pub const PAGING_RELATIONS: [&str; 4] = [
-    Relation::First.as_str(),
-    Relation::Last.as_str(),
-    Relation::Previous.as_str(),
-    Relation::Next.as_str(),
-];
+/// The relations of paged feeds (RFC 5005 §3).
+pub const PAGING_RELATIONS: [Relation; 4] = [Relation::First, Relation::Last, Relation::Previous, Relation::Next];
+/// The relations of archived feeds (RFC 5005 §4).
+pub const ARCHIVE_RELATIONS: [Relation; 3] = [Relation::PrevArchive, Relation::NextArchive, Relation::Current];
+
+/// A link's relation, normalized (see [`normalize_relation`]) and typed
+/// where the rules follow it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rel {
+    Navigation(Relation),
+    /// `self` (RFC 4287 §4.2.7.2).
+    Itself,
+    /// Any other relation, normalized: `alternate`, `prev`, extension IRIs.
+    Other(String),
+}
+
+impl Rel {
+    /// The relation of a `rel` attribute's value (`None`: absent).
+    pub fn of(rel: Option<&str>) -> Rel {
+        // Navigation relations and `self` first, without allocating.
+        if let Some(relation) = navigation_relation(rel) {
+            return Rel::Navigation(relation);
+        }
+        let normalized = normalize_relation(rel);
+        if normalized == "self" {
+            Rel::Itself
+        } else {
+            Rel::Other(normalized)
+        }
+    }
+
+    /// The navigation relation, if it is one.
+    pub fn navigation(&self) -> Option<Relation> {
+        match self {
+            Rel::Navigation(relation) => Some(*relation),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Rel::Navigation(relation) => relation.as_str(),
+            Rel::Itself => "self",
+            Rel::Other(other) => other,
+        }
+    }
+}
+
+impl PartialEq<Relation> for Rel {
+    fn eq(&self, other: &Relation) -> bool {
+        *self == Rel::Navigation(*other)
+    }
+}
+
+impl std::fmt::Display for Rel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocKind {
@@ -179,12 +221,12 @@ pub fn normalize_relation(rel: Option<&str>) -> String {
 /// The RFC 5005 navigation relation a `rel` value names, if any, compared
 /// as [`normalize_relation`] does but without allocating (it is asked for
 /// every link of every entry).
-pub fn navigation_relation(rel: Option<&str>) -> Option<&'static str> {
+pub fn navigation_relation(rel: Option<&str>) -> Option<Relation> {
     let rel = rel?.trim();
     let rel = rel.strip_prefix(IANA_RELATION_PREFIX).unwrap_or(rel);
-    NAVIGATION_RELATIONS
+    Relation::ALL
         .into_iter()
-        .find(|name| name.eq_ignore_ascii_case(rel))
+        .find(|relation| relation.as_str().eq_ignore_ascii_case(rel))
 }
 
 /// The base URI in scope for an element: the document URL, then every
@@ -272,8 +314,7 @@ impl<'a, 'input> Entry<'a, 'input> {
 #[derive(Debug, Clone)]
 pub struct Link<'a, 'input> {
     pub node: Node<'a, 'input>,
-    /// The normalized relation (see [`normalize_relation`]).
-    pub rel: String,
+    pub rel: Rel,
     pub rel_range: Option<Range<usize>>,
     pub href: Option<&'a str>,
     pub href_range: Option<Range<usize>>,
@@ -523,7 +564,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             entries,
         } = parts;
         doc.everywhere = everywhere;
-        doc.self_index = links.iter().position(|l| l.rel == "self");
+        doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
         (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
         doc
     }
@@ -553,7 +594,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let target = href.and_then(|href| self.resolve(node, href).ok());
         Link {
             node,
-            rel: normalize_relation(node.attribute("rel")),
+            rel: Rel::of(node.attribute("rel")),
             rel_range: attribute_value_range(node, "rel"),
             href,
             href_range: attribute_value_range(node, "href"),
@@ -641,15 +682,15 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         self.self_index.map(|i| &self.links[i])
     }
 
-    pub fn links_with<'s>(&'s self, rel: &'s str) -> impl Iterator<Item = &'s Link<'a, 'input>> + 's {
+    pub fn links_with(&self, rel: Relation) -> impl Iterator<Item = &Link<'a, 'input>> + '_ {
         self.links.iter().filter(move |l| l.rel == rel)
     }
 
-    pub fn first_link(&self, rel: &str) -> Option<&Link<'a, 'input>> {
+    pub fn first_link(&self, rel: Relation) -> Option<&Link<'a, 'input>> {
         self.links.iter().find(|l| l.rel == rel)
     }
 
-    pub fn has_link(&self, rel: &str) -> bool {
+    pub fn has_link(&self, rel: Relation) -> bool {
         self.first_link(rel).is_some()
     }
 
@@ -727,14 +768,23 @@ mod tests {
 
 #[cfg(test)]
 mod relation_tests {
-    use super::{normalize_relation, Relation, NAVIGATION_RELATIONS};
+    use super::{normalize_relation, Rel, Relation};
 
     #[test]
     fn relations_read_as_rfc_5005_names_them() {
         for relation in Relation::ALL {
             assert_eq!(Relation::of(relation.as_str()), Some(relation));
-            assert!(NAVIGATION_RELATIONS.contains(&relation.as_str()));
+            assert_eq!(Rel::of(Some(relation.as_str())), relation);
         }
+        assert_eq!(Rel::of(Some("NEXT-Archive")), Relation::NextArchive);
+        assert_eq!(Rel::of(Some("Self")), Rel::Itself);
+        assert_eq!(Rel::of(Some("prev")), Rel::Other("prev".to_owned()));
+        assert_eq!(Rel::of(None), Rel::Other("alternate".to_owned()));
+        assert_eq!(
+            Rel::of(Some("urn:X:Rel")).as_str(),
+            "urn:X:Rel",
+            "extension IRIs keep their case"
+        );
         let registered = normalize_relation(Some("http://www.iana.org/assignments/relation/Prev-Archive"));
         assert_eq!(Relation::of(&registered), Some(Relation::PrevArchive));
         assert_eq!(Relation::of("prev"), None, "the alias is not a navigation relation");

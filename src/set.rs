@@ -11,10 +11,9 @@ use url::Url;
 use crate::diagnostic::DocId;
 use crate::document::Document;
 use crate::feed::Relation;
+pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::{DocSummary, NavLink};
 
-pub const ARCHIVE_RELATIONS: [Relation; 3] = [Relation::PrevArchive, Relation::NextArchive, Relation::Current];
-pub const PAGING_RELATIONS: [Relation; 4] = [Relation::First, Relation::Last, Relation::Previous, Relation::Next];
 /// The relations that lead one way through a chain, and so can loop.
 pub const CYCLE_RELATIONS: [Relation; 4] = [
     Relation::PrevArchive,

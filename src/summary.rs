@@ -99,7 +99,7 @@ impl DocSummary {
             .links
             .iter()
             .filter_map(|l| {
-                let rel = Relation::of(&l.rel)?;
+                let rel = l.rel.navigation()?;
                 Some(NavLink {
                     rel,
                     target: l.target.clone(),
@@ -168,7 +168,7 @@ impl DocSummary {
             self_link,
             archive_marker,
             complete_marker,
-            current_elsewhere: feed.links_with("current").any(|l| feed.points_elsewhere(l)),
+            current_elsewhere: feed.links_with(Relation::Current).any(|l| feed.points_elsewhere(l)),
             links,
             feed_id,
             feed_updated,

@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{rule, Checker, Rule};
-use crate::feed::{start_tag, FeedDoc, Relation, NAVIGATION_RELATIONS};
+use crate::feed::{start_tag, FeedDoc, Relation};
 use crate::set;
 use crate::summary::DocSummary;
 
@@ -25,9 +25,9 @@ fn archive_missing_marker(cx: &mut Checker) {
     let evidence = feed
         .links
         .iter()
-        .find(|l| (l.rel == "current" && feed.points_elsewhere(l)) || l.rel == "next-archive");
+        .find(|l| (l.rel == Relation::Current && feed.points_elsewhere(l)) || l.rel == Relation::NextArchive);
     let Some(link) = evidence else { return };
-    let why = if link.rel == "current" {
+    let why = if link.rel == Relation::Current {
         "it links to its subscription document with rel=\"current\""
     } else {
         "it has a next-archive link, so a newer document follows it"
@@ -95,7 +95,7 @@ fn archive_missing_current(cx: &mut Checker) {
     let Some(archive) = feed.archive.first() else {
         return;
     };
-    if feed.has_link("current") {
+    if feed.has_link(Relation::Current) {
         return;
     }
     cx.report(
@@ -114,13 +114,13 @@ pub static NEXT_ARCHIVE_UNSEALED: Rule = rule!(
 
 fn next_archive_unsealed(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(current) = feed.first_link("current") else {
+    let Some(current) = feed.first_link(Relation::Current) else {
         return;
     };
     let Some(current_key) = current.target_key() else {
         return;
     };
-    for next in feed.links_with("next-archive") {
+    for next in feed.links_with(Relation::NextArchive) {
         if next.target_key() == Some(current_key) {
             cx.report(
                 Checker::at(next.span(), "next-archive points at the subscription document, which is not a sealed archive")
@@ -174,9 +174,9 @@ fn self_referencing_link(cx: &mut Checker) {
     let feed = cx.feed;
     let is_archive = !feed.archive.is_empty();
     for link in &feed.links {
-        let checked = match link.rel.as_str() {
-            "prev-archive" | "next-archive" | "previous" | "next" => true,
-            "current" => is_archive,
+        let checked = match link.rel.navigation() {
+            Some(Relation::PrevArchive | Relation::NextArchive | Relation::Previous | Relation::Next) => true,
+            Some(Relation::Current) => is_archive,
             _ => false,
         };
         if !checked || !feed.is_self_target(link) {
@@ -190,7 +190,7 @@ fn self_referencing_link(cx: &mut Checker) {
         if let Some(self_link) = feed.self_link().filter(|s| s.target_key() == link.target_key()) {
             finding = finding.secondary(self_link.span(), "the document's own self link");
         }
-        let (note, help) = if link.rel == "current" {
+        let (note, help) = if link.rel == Relation::Current {
             (
                 "an archive's current link names the subscription document, which is a different document",
                 "point current at the subscription document, or remove fh:archive if this is the subscription document",
@@ -213,13 +213,13 @@ pub static DUPLICATE_NAVIGATION_LINK: Rule = rule!(
 
 fn duplicate_navigation_link(cx: &mut Checker) {
     let feed = cx.feed;
-    let mut first_by_rel: HashMap<&str, &crate::feed::Link> = HashMap::new();
+    let mut first_by_rel: HashMap<Relation, &crate::feed::Link> = HashMap::new();
     for link in &feed.links {
-        if !NAVIGATION_RELATIONS.contains(&link.rel.as_str()) {
+        let Some(rel) = link.rel.navigation() else {
             continue;
-        }
-        let Some(first) = first_by_rel.get(link.rel.as_str()) else {
-            first_by_rel.insert(&link.rel, link);
+        };
+        let Some(first) = first_by_rel.get(&rel) else {
+            first_by_rel.insert(rel, link);
             continue;
         };
         if first.target_key() == link.target_key() {
@@ -251,9 +251,11 @@ pub static LEGACY_PREVIOUS_ARCHIVE: Rule = rule!(
 /// a document that has no `prev-archive` and no other paging link.
 pub(super) fn is_legacy_previous(feed: &FeedDoc) -> bool {
     feed.complete.is_empty()
-        && feed.has_link("previous")
-        && !feed.has_link("prev-archive")
-        && !["next", "first", "last"].iter().any(|rel| feed.has_link(rel))
+        && feed.has_link(Relation::Previous)
+        && !feed.has_link(Relation::PrevArchive)
+        && ![Relation::Next, Relation::First, Relation::Last]
+            .into_iter()
+            .any(|rel| feed.has_link(rel))
 }
 
 fn legacy_previous_archive(cx: &mut Checker) {
@@ -261,7 +263,7 @@ fn legacy_previous_archive(cx: &mut Checker) {
     if !is_legacy_previous(feed) {
         return;
     }
-    let Some(previous) = feed.first_link("previous") else {
+    let Some(previous) = feed.first_link(Relation::Previous) else {
         return;
     };
     cx.report(

@@ -4,7 +4,7 @@
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
-use crate::feed::{self, start_tag, FeedDoc, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};
+use crate::feed::{self, start_tag, FeedDoc, Relation, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};
 
 fn is_marker(node: Node<'_, '_>) -> bool {
     feed::is(node, FH_NS, "complete") || feed::is(node, FH_NS, "archive")
@@ -169,10 +169,10 @@ fn namespace_near_miss(cx: &mut Checker) {
 }
 
 /// The head-section links with any of `relations`, in document order.
-fn links_with_any<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[&str]) -> Vec<&'d feed::Link<'a, 'i>> {
+fn links_with_any<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[Relation]) -> Vec<&'d feed::Link<'a, 'i>> {
     feed.links
         .iter()
-        .filter(|l| relations.contains(&l.rel.as_str()))
+        .filter(|l| l.rel.navigation().is_some_and(|rel| relations.contains(&rel)))
         .collect()
 }
 
@@ -198,9 +198,9 @@ fn mixed_complete_archive(cx: &mut Checker) {
         conflicts += 1;
     }
     for link in &feed.links {
-        let conflicting = match link.rel.as_str() {
-            "prev-archive" | "next-archive" => true,
-            "current" => feed.points_elsewhere(link),
+        let conflicting = match link.rel.navigation() {
+            Some(Relation::PrevArchive | Relation::NextArchive) => true,
+            Some(Relation::Current) => feed.points_elsewhere(link),
             _ => false,
         };
         if conflicting {
@@ -256,8 +256,8 @@ pub static MIXED_PAGED_ARCHIVED: Rule = rule!(
 fn mixed_paged_archived(cx: &mut Checker) {
     let feed = cx.feed;
     // A lone feed-history-draft `previous` is reported by legacy-previous-archive.
-    let relations: &[&str] = if super::archive::is_legacy_previous(feed) {
-        &["first", "last", "next"]
+    let relations: &[Relation] = if super::archive::is_legacy_previous(feed) {
+        &[Relation::First, Relation::Last, Relation::Next]
     } else {
         &PAGING_RELATIONS
     };
@@ -265,7 +265,7 @@ fn mixed_paged_archived(cx: &mut Checker) {
     let Some(first_paging) = paging.first() else {
         return;
     };
-    let archive_links = links_with_any(feed, &["prev-archive", "next-archive"]);
+    let archive_links = links_with_any(feed, &[Relation::PrevArchive, Relation::NextArchive]);
     if feed.archive.is_empty() && archive_links.is_empty() {
         return;
     }

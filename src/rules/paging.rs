@@ -1,7 +1,7 @@
 //! Paged feeds (RFC 5005 §3) and the relation names of navigation links.
 
 use super::{rule, Checker, Rule};
-use crate::feed::{self, ATOM_NS, NAVIGATION_RELATIONS};
+use crate::feed::{self, Rel, Relation, ATOM_NS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
     PagingPrevAlias, Warning, Doc, Some(paging_prev_alias),
@@ -11,7 +11,11 @@ pub static PAGING_PREV_ALIAS: Rule = rule!(
 
 fn paging_prev_alias(cx: &mut Checker) {
     let feed = cx.feed;
-    for link in feed.links_with("prev") {
+    for link in feed
+        .links
+        .iter()
+        .filter(|l| matches!(&l.rel, Rel::Other(rel) if rel == "prev"))
+    {
         cx.report(
             Checker::at(link.rel_span(), "rel=\"prev\" is not the RFC 5005 paging relation")
                 .label("use \"previous\"")
@@ -172,8 +176,9 @@ fn intended_relation(rel: &str) -> Option<&'static str> {
         "nextarchive" | "archivenext" => return Some("next-archive"),
         _ => {}
     }
-    NAVIGATION_RELATIONS
+    Relation::ALL
         .into_iter()
+        .map(Relation::as_str)
         // On four-letter names a substitution is another word ("text", "lost").
         .find(|target| joined.len() >= 4 && joined != *target && one_edit_apart(&joined, target, target.len() > 4))
 }
@@ -198,7 +203,7 @@ fn one_edit_apart(a: &str, b: &str, substitution: bool) -> bool {
 fn link_relation_typo(cx: &mut Checker) {
     let feed = cx.feed;
     for link in &feed.links {
-        let Some(intended) = intended_relation(&link.rel) else {
+        let Some(intended) = intended_relation(link.rel.as_str()) else {
             continue;
         };
         let written = link.node.attribute("rel").unwrap_or_default();
@@ -260,7 +265,10 @@ pub static PAGING_LINK_PAST_END: Rule = rule!(
 
 fn paging_link_past_end(cx: &mut Checker) {
     let feed = cx.feed;
-    for (end, beyond, side) in [("first", "previous", "preceding"), ("last", "next", "following")] {
+    for (end, beyond, side) in [
+        (Relation::First, Relation::Previous, "preceding"),
+        (Relation::Last, Relation::Next, "following"),
+    ] {
         let Some(end_link) = feed.links_with(end).find(|l| feed.is_self_target(l)) else {
             continue;
         };
