@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::diagnostic::{Diagnostic, Level, Pending};
+use crate::diagnostic::{Diagnostic, DocSpan, Level, Pending};
 use crate::document::Document;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::options::Options;
@@ -25,15 +25,20 @@ use crate::xml;
 /// its findings, and the level its unused suppressions are reported at.
 pub(crate) struct Outcome {
     pub document: Document,
-    pub diagnostics: Vec<Diagnostic>,
+    /// Its findings, whose places name no document yet.
+    pub diagnostics: Vec<Diagnostic<DocSpan>>,
     /// The level of `unused-suppression` in this document, if it is on.
     pub unused_level: Option<Level>,
 }
 
 /// The single lines between the lines a finding points at, shown so that
 /// its snippet reads as the source does (longer gaps are marked `·`).
-fn lines_between(text: &str, diagnostic: &Diagnostic) -> Vec<Place> {
-    let mut lines: Vec<(usize, usize)> = diagnostic.spans.iter().map(|s| (s.line_start, s.byte_start)).collect();
+fn lines_between(text: &str, diagnostic: &Diagnostic<DocSpan>) -> Vec<Place> {
+    let mut lines: Vec<(usize, usize)> = diagnostic
+        .spans
+        .iter()
+        .map(|s| (s.at.line_start(), s.at.byte_start()))
+        .collect();
     lines.sort_unstable();
     lines
         .windows(2)
@@ -72,7 +77,7 @@ pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> O
                 .label("this file")
                 .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
                 .help("raise --max-file-size if the file is a legitimate feed");
-            source.locator().resolve(finding, FILE_TOO_LARGE.id, level, 0)
+            source.locator().resolve(finding, FILE_TOO_LARGE.id, level)
         })
         .into_iter()
         .collect();
@@ -165,9 +170,9 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         }
     }
     let mut locator = source.locator();
-    let diagnostics: Vec<Diagnostic> = findings
+    let diagnostics: Vec<Diagnostic<DocSpan>> = findings
         .into_iter()
-        .filter_map(|(rule, pending)| Some(locator.resolve(pending, rule.id, level_of(rule)?, 0)))
+        .filter_map(|(rule, pending)| Some(locator.resolve(pending, rule.id, level_of(rule)?)))
         .collect();
     drop(locator);
     // Where unused suppressions would point, located while the text is here.
@@ -175,14 +180,14 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     if unused_level.is_some() {
         let mut locator = source.locator();
         for suppression in &mut suppressions {
-            suppression.located = Some(locator.span(0, suppression.at.clone(), true, None).into());
+            suppression.located = Some(locator.locate(suppression.at.clone()));
         }
     }
     let snippets = options.keep_sources.then(|| {
         let spans = diagnostics.iter().flat_map(|d| &d.spans);
         let places = spans.flat_map(|span| {
-            let end = (span.line_end != span.line_start).then(|| span.end_place());
-            std::iter::once(span.start_place()).chain(end)
+            let end = (span.at.line_end() != span.at.line_start()).then(|| span.at.end_place());
+            std::iter::once(span.at.start_place()).chain(end)
         });
         let summary_places = summary.iter().flat_map(DocSummary::places);
         let suppression_places = suppressions.iter().filter_map(|s| Some(s.located?.start_place()));

@@ -82,16 +82,12 @@ impl Report {
         let doc = self.documents.len();
         let Outcome {
             document,
-            mut diagnostics,
+            diagnostics,
             unused_level,
         } = outcome;
-        // A document's own findings point into it alone; the analysis did
-        // not know the number it gets here. (Its summary names no document:
-        // set rules give its places theirs.)
-        for span in diagnostics.iter_mut().flat_map(|d| d.spans.iter_mut()) {
-            span.doc = doc;
-        }
-        self.diagnostics.extend(diagnostics);
+        // The document's places name no document until here, where it gets
+        // its number (as its summary's do until a set rule reads them).
+        self.diagnostics.extend(diagnostics.into_iter().map(|d| d.in_doc(doc)));
         self.documents.push(document);
         unused_level
     }

@@ -75,14 +75,16 @@ pub struct Span {
     pub label: Option<String>,
 }
 
-/// One finding.
+/// One finding. Its spans are [`Span`]s, which name their document; a
+/// document's own rules make `Diagnostic<DocSpan>`s, whose places name none
+/// until the run gives the document its number ([`Diagnostic::in_doc`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
+pub struct Diagnostic<S = Span> {
     pub rule: RuleId,
     pub level: Level,
     pub message: String,
     /// The primary span comes first; secondary spans follow.
-    pub spans: Vec<Span>,
+    pub spans: Vec<S>,
     pub notes: Vec<String>,
     pub help: Option<String>,
     /// How many findings of the rule in this document this one stands for,
@@ -110,9 +112,43 @@ impl Span {
     }
 }
 
-impl Diagnostic {
-    pub fn primary(&self) -> &Span {
+impl<S> Diagnostic<S> {
+    pub fn primary(&self) -> &S {
         &self.spans[0]
+    }
+}
+
+/// A span of a document that has no number in a run yet: a [`Span`]
+/// without `doc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DocSpan {
+    pub at: Location,
+    pub is_primary: bool,
+    pub label: Option<String>,
+}
+
+impl DocSpan {
+    pub fn in_doc(self, doc: DocId) -> Span {
+        Span {
+            is_primary: self.is_primary,
+            label: self.label,
+            ..self.at.in_doc(doc)
+        }
+    }
+}
+
+impl Diagnostic<DocSpan> {
+    /// The finding with its places in document `doc`.
+    pub fn in_doc(self, doc: DocId) -> Diagnostic {
+        Diagnostic {
+            rule: self.rule,
+            level: self.level,
+            message: self.message,
+            spans: self.spans.into_iter().map(|span| span.in_doc(doc)).collect(),
+            notes: self.notes,
+            help: self.help,
+            folded: self.folded,
+        }
     }
 }
 
@@ -268,6 +304,18 @@ pub struct Location {
 }
 
 impl Location {
+    /// The place from `start` to `end`.
+    pub fn between(start: crate::snippet::Place, end: crate::snippet::Place) -> Location {
+        Location {
+            byte_start: small(start.offset),
+            byte_end: small(end.offset),
+            line_start: small(start.line),
+            column_start: small(start.column),
+            line_end: small(end.line),
+            column_end: small(end.column),
+        }
+    }
+
     /// The span of this place in document `doc`.
     pub fn in_doc(&self, doc: DocId) -> Span {
         Span {
@@ -291,22 +339,30 @@ impl Location {
             column: self.column_start as usize,
         }
     }
+
+    /// Where it ends, as a place to show.
+    pub fn end_place(&self) -> crate::snippet::Place {
+        crate::snippet::Place {
+            offset: self.byte_end as usize,
+            line: self.line_end as usize,
+            column: self.column_end as usize,
+        }
+    }
+
+    pub fn byte_start(&self) -> usize {
+        self.byte_start as usize
+    }
+
+    pub fn line_start(&self) -> usize {
+        self.line_start as usize
+    }
+
+    pub fn line_end(&self) -> usize {
+        self.line_end as usize
+    }
 }
 
 /// An offset, line or column in 32 bits (see [`Place`]).
 pub(crate) fn small(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
-}
-
-impl From<Span> for Location {
-    fn from(span: Span) -> Self {
-        Location {
-            byte_start: small(span.byte_start),
-            byte_end: small(span.byte_end),
-            line_start: small(span.line_start),
-            column_start: small(span.column_start),
-            line_end: small(span.line_end),
-            column_end: small(span.column_end),
-        }
-    }
 }

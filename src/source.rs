@@ -5,9 +5,9 @@ use std::ops::Range;
 
 use encoding_rs::Encoding;
 
-use crate::diagnostic::{Diagnostic, DocId, Level, Pending, Span};
+use crate::diagnostic::{Diagnostic, DocSpan, Level, Location, Pending};
 use crate::rule_id::RuleId;
-use crate::snippet::floor_char_boundary;
+use crate::snippet::{floor_char_boundary, Place};
 
 /// One document's text, as UTF-8.
 #[derive(Debug)]
@@ -41,6 +41,16 @@ struct Mark {
 /// The most bytes scanned to locate an offset, once the text up to it has
 /// been scanned once.
 const STRIDE: usize = 16 * 1024;
+
+impl Mark {
+    fn place(self) -> Place {
+        Place {
+            offset: self.offset,
+            line: self.line,
+            column: self.column,
+        }
+    }
+}
 
 const START: Mark = Mark {
     offset: 0,
@@ -143,12 +153,20 @@ pub struct Locator<'s> {
 }
 
 impl Locator<'_> {
-    /// A document rule's finding with its byte ranges turned into spans.
-    pub fn resolve(&mut self, pending: Pending, rule: RuleId, level: Level, doc: DocId) -> Diagnostic {
+    /// A document rule's finding with its byte ranges turned into places.
+    pub fn resolve(&mut self, pending: Pending, rule: RuleId, level: Level) -> Diagnostic<DocSpan> {
         let mut spans = Vec::with_capacity(1 + pending.secondary.len());
-        spans.push(self.span(doc, pending.primary, true, pending.primary_label));
+        spans.push(DocSpan {
+            at: self.locate(pending.primary),
+            is_primary: true,
+            label: pending.primary_label,
+        });
         for (range, label) in pending.secondary {
-            spans.push(self.span(doc, range, false, Some(label)));
+            spans.push(DocSpan {
+                at: self.locate(range),
+                is_primary: false,
+                label: Some(label),
+            });
         }
         Diagnostic {
             rule,
@@ -167,26 +185,16 @@ impl Locator<'_> {
         (mark.line, mark.column)
     }
 
-    pub fn span(&mut self, doc: DocId, range: Range<usize>, is_primary: bool, label: Option<String>) -> Span {
+    /// The lines and columns of a byte range. Offsets inside a multi-byte
+    /// character are moved back to its start.
+    pub fn locate(&mut self, range: Range<usize>) -> Location {
         let byte_start = floor_char_boundary(self.text, range.start.min(self.text.len()));
         let byte_end = floor_char_boundary(self.text, range.end.clamp(byte_start, self.text.len()));
         let start = self.marks.locate(self.text, byte_start);
         // The end is found from the start: spans are short, and the marks
         // need no second search.
         let end = advance(self.text, start, byte_end);
-        let (line_start, column_start) = (start.line, start.column);
-        let (line_end, column_end) = (end.line, end.column);
-        Span {
-            doc,
-            byte_start,
-            byte_end,
-            line_start,
-            column_start,
-            line_end,
-            column_end,
-            is_primary,
-            label,
-        }
+        Location::between(start.place(), end.place())
     }
 }
 

@@ -85,7 +85,7 @@ impl DocSummary {
     pub fn of(feed: &FeedDoc<'_, '_>, source: &Source) -> Self {
         // One locator for every span, asked mostly in document order.
         let mut at = source.locator();
-        let mut span = |range| Location::from(at.span(0, range, true, None));
+        let mut span = |range| at.locate(range);
         let root = span(start_tag(feed.root));
         let archive_marker = feed.archive.first().map(|m| span(start_tag(*m)));
         let complete_marker = feed.complete.first().map(|m| span(start_tag(*m)));
