@@ -106,7 +106,8 @@ impl Levels {
 /// What the config file sets.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
-    pub base_url: Option<Url>,
+    /// `base-url`, checked to be an absolute URL.
+    pub base_url: Option<String>,
     pub levels: Levels,
 }
 
@@ -163,12 +164,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     };
     let raw: RawConfig = toml::from_str(text).map_err(|e| at(e.span(), e.message().trim()))?;
     let base_url = match raw.base_url {
-        Some(value) => Some(Url::parse(value.get_ref()).map_err(|e| {
-            at(
-                Some(value.span()),
-                &format!("base-url \"{}\" is not an absolute URL ({e})", value.get_ref()),
-            )
-        })?),
+        Some(value) => Some(
+            Url::parse(value.get_ref())
+                .map_err(|e| {
+                    at(
+                        Some(value.span()),
+                        &format!("base-url \"{}\" is not an absolute URL ({e})", value.get_ref()),
+                    )
+                })?
+                .into(),
+        ),
         None => None,
     };
     let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<Settings, ConfigError> {
@@ -262,7 +267,7 @@ mod tests {
             Path::new("/site/feedlint.toml"),
         )
         .unwrap();
-        assert_eq!(config.base_url.unwrap().as_str(), "https://example.org/");
+        assert_eq!(config.base_url.unwrap(), "https://example.org/");
         let mut levels = config.levels;
         let (legacy, self_rule) = (rule("legacy-previous-archive"), rule("archive-missing-self"));
         let old = Some(Path::new("/site/legacy/2003/feed.atom"));

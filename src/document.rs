@@ -18,16 +18,23 @@ pub struct Document {
     pub name: String,
     /// The file, for per-path settings; `None` for standard input.
     pub path: Option<PathBuf>,
-    pub url: Option<Url>,
+    pub(crate) url: Option<Url>,
     /// Other URLs that name the document: the URL a fetch asked for, when
     /// it was redirected.
-    pub aliases: Vec<Url>,
+    pub(crate) aliases: Vec<Url>,
     /// The windows of the lines that findings (and the places set rules
     /// may point at) are on, kept only when asked for: the text format's
     /// snippets. The text itself is never kept.
-    pub snippets: Option<Snippets>,
+    pub(crate) snippets: Option<Snippets>,
     /// What the set checks need of the document, once its DOM is gone.
-    pub summary: Option<DocSummary>,
+    pub(crate) summary: Option<DocSummary>,
     /// The `feedlint-disable` comments of the document.
-    pub suppressions: Vec<Suppression>,
+    pub(crate) suppressions: Vec<Suppression>,
+}
+
+impl Document {
+    /// Where the document is published, if known.
+    pub fn url(&self) -> Option<&str> {
+        self.url.as_ref().map(Url::as_str)
+    }
 }

@@ -9,7 +9,7 @@ use url::Url;
 use crate::analyze::{self, Named, Outcome};
 use crate::assemble::{Failure, Report};
 use crate::discover::{self, Input, Job, Origin, Read};
-use crate::options::Options;
+use crate::options::{absolute_url, InvalidUrl, Options};
 
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
@@ -30,25 +30,52 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     report
 }
 
-/// Lints one document given as bytes (an editor buffer, a test, a fuzzer).
-pub fn lint_bytes(name: &str, url: Option<Url>, bytes: &[u8], options: &Options) -> Report {
-    lint_in_memory(vec![(name.to_owned(), url, bytes.to_vec())], &[], options)
+/// A document held in memory, as an editor has it.
+#[derive(Debug, Clone)]
+pub struct InMemory {
+    /// What findings call it: a file name, a buffer's title.
+    pub name: String,
+    /// Where it is published, if known: relative links resolve against it,
+    /// and the set rules match links to documents by it.
+    pub url: Option<String>,
+    pub bytes: Vec<u8>,
 }
 
-/// Lints documents held in memory as one set: `(name, URL, bytes)` each.
-/// `url_spaces` are the URL prefixes under which a linked document is
-/// expected to be among them (see `archive-link-dangling`).
-pub fn lint_in_memory(documents: Vec<(String, Option<Url>, Vec<u8>)>, url_spaces: &[Url], options: &Options) -> Report {
+/// Lints one document given as bytes (an editor buffer, a test, a fuzzer).
+pub fn lint_bytes(name: &str, url: Option<&str>, bytes: &[u8], options: &Options) -> Result<Report, InvalidUrl> {
+    let document = InMemory {
+        name: name.to_owned(),
+        url: url.map(str::to_owned),
+        bytes: bytes.to_vec(),
+    };
+    lint_in_memory(vec![document], &[], options)
+}
+
+/// Lints documents held in memory as one set. `url_spaces` are the URL
+/// prefixes under which a linked document is expected to be among them
+/// (see `archive-link-dangling`). Every URL must be absolute.
+pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &Options) -> Result<Report, InvalidUrl> {
+    let url_spaces = url_spaces
+        .iter()
+        .map(|space| absolute_url(space))
+        .collect::<Result<Vec<Url>, _>>()?;
+    let documents = documents
+        .into_iter()
+        .map(|document| {
+            let url = document.url.as_deref().map(absolute_url).transpose()?;
+            Ok((document.name, url, document.bytes))
+        })
+        .collect::<Result<Vec<_>, InvalidUrl>>()?;
     let outcomes: Vec<Option<Outcome>> = documents
         .into_par_iter()
         .map(|(name, url, bytes)| analyze::lint_document(Named { name, path: None, url }, bytes, true, options))
         .collect();
-    Report::assemble(
+    Ok(Report::assemble(
         outcomes.into_iter().flatten().collect(),
-        url_spaces,
+        &url_spaces,
         Vec::new(),
         options,
-    )
+    ))
 }
 
 fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
@@ -97,6 +124,26 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
 mod tests {
     use super::*;
     use crate::assemble::Failure;
+
+    #[test]
+    fn urls_given_to_the_library_must_be_absolute() {
+        let feed = b"<feed xmlns='http://www.w3.org/2005/Atom'/>";
+        let error = lint_bytes("a.atom", Some("feeds/a.atom"), feed, &Options::default()).unwrap_err();
+        assert_eq!(error.url, "feeds/a.atom");
+        assert!(
+            error.to_string().starts_with("'feeds/a.atom' is not an absolute URL: "),
+            "{error}"
+        );
+        let documents = vec![InMemory {
+            name: "a.atom".to_owned(),
+            url: Some("https://example.org/a.atom".to_owned()),
+            bytes: feed.to_vec(),
+        }];
+        assert!(lint_in_memory(documents.clone(), &["example.org"], &Options::default()).is_err());
+        let report = lint_in_memory(documents, &["https://example.org/"], &Options::default()).unwrap();
+        assert_eq!(report.documents[0].url(), Some("https://example.org/a.atom"));
+        assert!(Options::default().with_base_url("/site/").is_err());
+    }
 
     #[test]
     fn a_path_that_cannot_be_read_is_a_typed_failure_and_the_others_are_linted() {

@@ -19,6 +19,14 @@
 //!
 //! [`lint`], [`lint_bytes`] and [`lint_in_memory`] run them all.
 //!
+//! The API is what this page re-exports: documents go in as paths
+//! ([`Input`]) or bytes with URLs as text ([`InMemory`]); a [`Report`] of
+//! [`Diagnostic`]s ([`RuleId`], [`Level`], message, [`Span`]s with byte
+//! offsets, lines and columns) comes out. Errors are types ([`InvalidUrl`],
+//! [`UnknownRule`], [`Failure`]), and no other crate's type appears in it.
+//! The modules are the implementation, public for the tests, benchmarks
+//! and fuzzers; they may change between releases.
+//!
 //! Linting one document held in memory, as an editor integration would:
 //!
 //! ```
@@ -32,8 +40,8 @@
 //!   <link rel="current" href="index.atom"/>
 //!   <link rel="next-archive" href="index.atom"/>
 //! </feed>"#;
-//! let url = url::Url::parse("https://example.org/2003/11.atom").unwrap();
-//! let report = lint_bytes("11.atom", Some(url), feed, &Options::default());
+//! let url = "https://example.org/2003/11.atom";
+//! let report = lint_bytes("11.atom", Some(url), feed, &Options::default()).unwrap();
 //!
 //! let finding = &report.diagnostics[0];
 //! assert_eq!(finding.rule, "next-archive-unsealed");
@@ -71,6 +79,6 @@ pub use config::Levels;
 pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::Input;
 pub use document::Document;
-pub use engine::{lint, lint_bytes, lint_in_memory};
-pub use options::{Options, DEFAULT_MAX_FILE_SIZE};
+pub use engine::{lint, lint_bytes, lint_in_memory, InMemory};
+pub use options::{InvalidUrl, Options, DEFAULT_MAX_FILE_SIZE};
 pub use rule_id::{RuleId, UnknownRule};

@@ -346,14 +346,24 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         }
     }
     let format = output_format(&args);
-    let options = Options {
-        levels,
-        base_url: args.base_url.clone().or(config.base_url),
-        url: args.url.clone(),
-        keep_sources: format == Format::Text,
-        max_file_size: args.max_file_size,
-        max_per_rule: args.max_per_rule,
-    };
+    let mut options = Options::default();
+    options.levels = levels;
+    options.keep_sources = format == Format::Text;
+    options.max_file_size = args.max_file_size;
+    options.max_per_rule = args.max_per_rule;
+    let base_url = args.base_url.as_ref().map(Url::to_string).or(config.base_url);
+    if let Some(base_url) = base_url {
+        options = match options.with_base_url(&base_url) {
+            Ok(options) => options,
+            Err(invalid) => return fail(&invalid.to_string()),
+        };
+    }
+    if let Some(url) = &args.url {
+        options = match options.with_url(url.as_str()) {
+            Ok(options) => options,
+            Err(invalid) => return fail(&invalid.to_string()),
+        };
+    }
     let report = feedlint::lint(inputs, &options);
     finish(&args, format, &report)
 }
@@ -396,12 +406,10 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCo
         same_origin: args.same_origin,
     };
     let format = output_format(args);
-    let options = Options {
-        levels,
-        keep_sources: format == Format::Text,
-        max_per_rule: args.max_per_rule,
-        ..Options::default()
-    };
+    let mut options = Options::default();
+    options.levels = levels;
+    options.keep_sources = format == Format::Text;
+    options.max_per_rule = args.max_per_rule;
     let show_progress = !args.quiet && io::stderr().is_terminal();
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {

@@ -4,14 +4,15 @@ use url::Url;
 
 use crate::config::Levels;
 
-/// What a run is told besides the paths.
+/// What a run is told besides the paths. The URLs are set with
+/// [`Options::with_base_url`] and [`Options::with_url`], which check them.
 #[derive(Debug, Clone)]
 pub struct Options {
     pub levels: Levels,
     /// Where the linted directory (or a named file's directory) is published.
-    pub base_url: Option<Url>,
+    pub(crate) base_url: Option<Url>,
     /// The URL of the single document linted (a file or stdin).
-    pub url: Option<Url>,
+    pub(crate) url: Option<Url>,
     /// Keep windows of the documents' lines, for the text renderer's
     /// snippets (set findings show snippets of several documents).
     pub keep_sources: bool,
@@ -39,7 +40,45 @@ impl Default for Options {
 /// The largest file read by default: 256 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;
 
+/// A URL given to feedlint that is not an absolute URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidUrl {
+    pub url: String,
+    /// Why, as the URL parser says it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for InvalidUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "'{}' is not an absolute URL: {}", self.url, self.reason)
+    }
+}
+
+impl std::error::Error for InvalidUrl {}
+
+/// `url` parsed as an absolute URL.
+pub(crate) fn absolute_url(url: &str) -> Result<Url, InvalidUrl> {
+    Url::parse(url).map_err(|e| InvalidUrl {
+        url: url.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
 impl Options {
+    /// Where the linted directory (or a named file's directory) is
+    /// published (`--base-url`).
+    pub fn with_base_url(mut self, url: &str) -> Result<Self, InvalidUrl> {
+        self.base_url = Some(absolute_url(url)?);
+        Ok(self)
+    }
+
+    /// The URL of the single document linted, a file or standard input
+    /// (`--url`).
+    pub fn with_url(mut self, url: &str) -> Result<Self, InvalidUrl> {
+        self.url = Some(absolute_url(url)?);
+        Ok(self)
+    }
+
     pub(crate) fn max_file_size(&self) -> u64 {
         if self.max_file_size == 0 {
             DEFAULT_MAX_FILE_SIZE

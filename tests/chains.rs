@@ -1,6 +1,6 @@
 //! Archive chains across many documents, linted in memory.
 
-use feedlint::{lint_in_memory, Options, Report};
+use feedlint::{lint_in_memory, InMemory, Options, Report};
 use url::Url;
 
 const ORIGIN: &str = "https://example.org/";
@@ -11,7 +11,7 @@ fn url(path: &str) -> Url {
 
 /// An archive `n` of `count`: archive 0 is the oldest; the newest is
 /// followed by the subscription document.
-fn archive(n: usize, count: usize, prev: Option<usize>) -> (String, Option<Url>, Vec<u8>) {
+fn archive(n: usize, count: usize, prev: Option<usize>) -> InMemory {
     let path = format!("archive/{n}.atom");
     let mut links = format!("<link rel=\"current\" href=\"{ORIGIN}index.atom\"/>");
     if let Some(prev) = prev {
@@ -26,7 +26,11 @@ fn archive(n: usize, count: usize, prev: Option<usize>) -> (String, Option<Url>,
          <fh:archive/><link rel=\"self\" href=\"{n}.atom\"/>{links}\
          <entry><id>tag:example.org,2024:entry-{n}</id><updated>2024-01-01T00:00:00Z</updated></entry></feed>"
     );
-    (path.clone(), Some(url(&path)), xml.into_bytes())
+    InMemory {
+        url: Some(url(&path).into()),
+        name: path,
+        bytes: xml.into_bytes(),
+    }
 }
 
 fn chain(count: usize, oldest_prev: Option<usize>) -> Report {
@@ -40,8 +44,12 @@ fn chain(count: usize, oldest_prev: Option<usize>) -> Report {
          <at:deleted-entry ref=\"tag:example.org,2024:entry-0\" when=\"2024-01-15T00:00:00Z\"/></feed>",
         count - 1
     );
-    documents.push(("index.atom".to_owned(), Some(url("index.atom")), index.into_bytes()));
-    lint_in_memory(documents, &[Url::parse(ORIGIN).unwrap()], &Options::default())
+    documents.push(InMemory {
+        name: "index.atom".to_owned(),
+        url: Some(url("index.atom").into()),
+        bytes: index.into_bytes(),
+    });
+    lint_in_memory(documents, &[ORIGIN], &Options::default()).unwrap()
 }
 
 /// Every walk over the chain is iterative and visits each document once:

@@ -57,11 +57,10 @@ fn fixture_url(path: &Path) -> Option<Url> {
 
 fn lint_fixture(path: &Path, keep_sources: bool) -> Report {
     let bytes = fs::read(path).unwrap();
-    let options = Options {
-        keep_sources,
-        ..Options::default()
-    };
-    lint_bytes(&relative(path), fixture_url(path), &bytes, &options)
+    let mut options = Options::default();
+    options.keep_sources = keep_sources;
+    let url = fixture_url(path);
+    lint_bytes(&relative(path), url.as_ref().map(Url::as_str), &bytes, &options).unwrap()
 }
 
 /// `(rule, line)` → count, from `{rule}`, `{rule:+N}`, `{rule:-N}` and
@@ -179,10 +178,11 @@ fn case_options(case: &Path) -> Options {
         return Options::default();
     }
     let config = feedlint::config::load(&path).expect("the case's feedlint.toml is valid");
-    Options {
-        base_url: config.base_url,
-        levels: config.levels,
-        ..Options::default()
+    let mut options = Options::default();
+    options.levels = config.levels;
+    match config.base_url {
+        Some(base_url) => options.with_base_url(&base_url).unwrap(),
+        None => options,
     }
 }
 

@@ -5,12 +5,10 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let url = url::Url::parse("https://example.org/feed/index.atom").ok();
-    let options = feedlint::Options {
-        keep_sources: true,
-        ..feedlint::Options::default()
-    };
-    let report = feedlint::lint_bytes("fuzz.atom", url, data, &options);
+    let mut options = feedlint::Options::default();
+    options.keep_sources = true;
+    let url = Some("https://example.org/feed/index.atom");
+    let report = feedlint::lint_bytes("fuzz.atom", url, data, &options).unwrap();
     for format in [
         feedlint::report::Format::Text,
         feedlint::report::Format::Json,

@@ -20,14 +20,16 @@ fuzz_target!(|data: &[u8]| {
         } else {
             format!("{n}.atom")
         };
-        let url = url::Url::parse("https://example.org/").unwrap().join(&name).ok();
-        documents.push((name, url, rest[..end].to_vec()));
+        documents.push(feedlint::InMemory {
+            url: Some(format!("https://example.org/{name}")),
+            name,
+            bytes: rest[..end].to_vec(),
+        });
         n += 1;
         if end == rest.len() || n == 16 {
             break;
         }
         rest = &rest[end + SEPARATOR.len()..];
     }
-    let spaces = [url::Url::parse("https://example.org/").unwrap()];
-    feedlint::lint_in_memory(documents, &spaces, &feedlint::Options::default());
+    feedlint::lint_in_memory(documents, &["https://example.org/"], &feedlint::Options::default()).unwrap();
 });
