@@ -252,16 +252,32 @@ pub struct Text<'a> {
 
 impl<'a> Text<'a> {
     pub fn of(node: Node<'a, '_>) -> Text<'a> {
-        let value = node.text().unwrap_or_default().trim();
-        let range = match node.first_child().filter(Node::is_text) {
-            Some(text) if !value.is_empty() => {
-                let range = text.range();
-                let raw = &node.document().input_text()[range.clone()];
-                let lead = raw.len() - raw.trim_start().len();
-                let trail = raw.len() - raw.trim_end().len();
-                range.start + lead..range.end - trail
-            }
-            _ => start_tag(node),
+        let Some(child) = node.first_child().filter(Node::is_text) else {
+            return Text {
+                value: "",
+                range: start_tag(node),
+            };
+        };
+        let value = child.text().unwrap_or_default().trim();
+        if value.is_empty() {
+            return Text {
+                value,
+                range: start_tag(node),
+            };
+        }
+        let input = node.document().input_text();
+        // Text written plainly is a slice of the document: its place is
+        // where the slice is. Decoded text (references, CDATA) is placed
+        // by trimming what is written.
+        let offset = (value.as_ptr() as usize).wrapping_sub(input.as_ptr() as usize);
+        let range = if offset <= input.len() && value.len() <= input.len() - offset {
+            offset..offset + value.len()
+        } else {
+            let range = child.range();
+            let raw = &input[range.clone()];
+            let lead = raw.len() - raw.trim_start().len();
+            let trail = raw.len() - raw.trim_end().len();
+            range.start + lead..range.end - trail
         };
         Text { value, range }
     }
@@ -287,26 +303,59 @@ pub struct Entry<'a, 'input> {
     pub updated_at: Option<Instant>,
 }
 
-impl<'a, 'input> Entry<'a, 'input> {
-    fn of(kind: DocKind, node: Node<'a, 'input>) -> Option<Self> {
+/// The names an entry is read by, looked up once per document: each child
+/// is then matched by its name's number, not its text.
+struct EntryNames {
+    entry: Option<usize>,
+    id: Option<usize>,
+    updated: Option<usize>,
+}
+
+impl EntryNames {
+    fn of(xml: &Document<'_>, kind: DocKind) -> Self {
+        let find = |namespace, local| xml.name_index_of(namespace, local);
         match kind {
-            DocKind::Atom if is(node, ATOM_NS, "entry") => {
-                let updated = child_text(node, Some(ATOM_NS), "updated");
-                Some(Entry {
-                    node,
-                    id: child_text(node, Some(ATOM_NS), "id"),
-                    updated_at: updated.as_ref().and_then(|u| date::parse_rfc3339(u.value).ok()),
-                    updated,
-                })
-            }
-            DocKind::Rss if node.has_tag_name(None, "item") => Some(Entry {
-                node,
-                id: child_text(node, None, "guid"),
+            DocKind::Rss => EntryNames {
+                entry: find(None, "item"),
+                id: find(None, "guid"),
                 updated: None,
-                updated_at: None,
-            }),
-            _ => None,
+            },
+            _ => EntryNames {
+                entry: find(Some(ATOM_NS), "entry"),
+                id: find(Some(ATOM_NS), "id"),
+                updated: find(Some(ATOM_NS), "updated"),
+            },
         }
+    }
+}
+
+impl<'a, 'input> Entry<'a, 'input> {
+    /// The entry an element is, if it is one: its first id and first
+    /// update time, found in one pass over its children.
+    fn of(names: &EntryNames, node: Node<'a, 'input>) -> Option<Self> {
+        if node.name_index().is_none() || node.name_index() != names.entry {
+            return None;
+        }
+        let (mut id, mut updated) = (None, None);
+        for child in node.children() {
+            let Some(name) = child.name_index().map(Some) else {
+                continue;
+            };
+            if name == names.id && id.is_none() {
+                id = Some(Text::of(child));
+            } else if name == names.updated && updated.is_none() {
+                updated = Some(Text::of(child));
+            }
+            if id.is_some() && (updated.is_some() || names.updated.is_none()) {
+                break;
+            }
+        }
+        Some(Entry {
+            node,
+            id,
+            updated_at: updated.as_ref().and_then(|u: &Text| date::parse_rfc3339(u.value).ok()),
+            updated,
+        })
     }
 }
 
@@ -426,10 +475,28 @@ impl<'a, 'input> Gathered<'a, 'input> {
     }
 
     fn of(xml: &'a Document<'input>) -> Self {
-        let mut gathered = Gathered::default();
         // The document's few distinct names, classified once: each element
         // is then one table lookup, not a comparison of its name's text.
         let classes: Vec<NameClass> = (0..xml.name_count()).map(|i| NameClass::of(xml.name_at(i))).collect();
+        // The parser counted the elements of each name: every list is
+        // allocated once, at its size, instead of growing as it fills.
+        let mut sizes = [0; NameClass::COUNT];
+        for (index, class) in classes.iter().enumerate() {
+            sizes[*class as usize] += xml.elements_named(index);
+        }
+        let size = |class: NameClass| sizes[class as usize];
+        let may_carry_iri = size(NameClass::AtomLink) + size(NameClass::Tombstone);
+        let mut gathered = Gathered {
+            fh_elements: NodeList::with_capacity(size(NameClass::History)),
+            atom_links: NodeList::with_capacity(size(NameClass::AtomLink)),
+            iri_elements: NodeList::with_capacity(may_carry_iri),
+            iri_places: Vec::with_capacity(may_carry_iri),
+            suppressions: NodeList::default(),
+            tombstones: NodeList::with_capacity(size(NameClass::Tombstone)),
+            atom_ids: NodeList::with_capacity(size(NameClass::AtomId)),
+            atom_dates: NodeList::with_capacity(size(NameClass::AtomDate)),
+            lookalikes: NodeList::with_capacity(size(NameClass::Lookalike)),
+        };
         for node in xml.descendants() {
             if node.is_comment() {
                 if node
@@ -506,6 +573,8 @@ impl NameClass {
             _ => NameClass::Other,
         }
     }
+
+    const COUNT: usize = NameClass::Other as usize + 1;
 }
 
 /// Documents at least this large are read on all cores: the pass over all
@@ -574,6 +643,12 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let Some(head) = self.head else {
             return parts;
         };
+        let entries = match self.kind {
+            DocKind::Rss => self.xml.count_elements(None, "item"),
+            _ => self.xml.count_elements(Some(ATOM_NS), "entry"),
+        };
+        parts.entries.reserve_exact(entries);
+        let names = EntryNames::of(self.xml, self.kind);
         for child in head.children().filter(Node::is_element) {
             if is_atom_link(child) {
                 parts.links.push(self.link(child));
@@ -581,7 +656,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                 parts.complete.push(child);
             } else if is(child, FH_NS, "archive") {
                 parts.archive.push(child);
-            } else if let Some(entry) = Entry::of(self.kind, child) {
+            } else if let Some(entry) = Entry::of(&names, child) {
                 parts.entries.push(entry);
             }
         }

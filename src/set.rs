@@ -4,13 +4,12 @@
 //! [`DocSummary`]s; no DOM is alive any more. Every walk is iterative and
 //! visits each document once, so a 10,000-document chain costs linear time.
 
-use std::collections::HashMap;
-
 use url::Url;
 
 use crate::diagnostic::DocId;
 use crate::document::Document;
 use crate::feed::Relation;
+use crate::hash::FastMap;
 pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::{DocSummary, NavLink};
 
@@ -35,8 +34,11 @@ pub struct Chain {
 
 pub struct FeedSet<'r> {
     docs: &'r [Document],
-    by_url: HashMap<&'r str, DocId>,
-    by_self: HashMap<&'r str, DocId>,
+    /// By URL and by self IRI, with the fast hasher: every link of every
+    /// document is looked up here, and SipHash over URLs cost more than
+    /// the rest of the lookup.
+    by_url: FastMap<&'r str, DocId>,
+    by_self: FastMap<&'r str, DocId>,
     url_spaces: &'r [Url],
     /// Connected components over archive links, and over paging links.
     archive_group: Vec<DocId>,
@@ -53,8 +55,8 @@ pub struct FeedSet<'r> {
 
 impl<'r> FeedSet<'r> {
     pub fn new(docs: &'r [Document], url_spaces: &'r [Url]) -> Self {
-        let mut by_url = HashMap::new();
-        let mut by_self: HashMap<&str, Vec<DocId>> = HashMap::new();
+        let mut by_url = FastMap::default();
+        let mut by_self: FastMap<&str, Vec<DocId>> = FastMap::default();
         for (id, doc) in docs.iter().enumerate() {
             // Every document the run read has its URL indexed, so that a link
             // to a malformed one is not taken for a missing one.

@@ -243,6 +243,9 @@ pub struct Document<'input> {
     /// white space normalized), in the arena.
     pub(super) attribute_values: Vec<Str>,
     pub(super) names: Vec<NameData>,
+    /// How many elements have each name: what a reader of the tree can
+    /// size its lists by before it walks.
+    pub(super) name_uses: Vec<u32>,
     /// Namespace names; index 0 is "no namespace".
     pub(super) namespaces: StringTable,
     pub(super) arena: String,
@@ -269,6 +272,14 @@ pub struct NodeList<'a, 'input> {
 }
 
 impl<'a, 'input> NodeList<'a, 'input> {
+    /// An empty list with room for `n` nodes.
+    pub fn with_capacity(n: usize) -> Self {
+        NodeList {
+            doc: None,
+            ids: Vec::with_capacity(n),
+        }
+    }
+
     pub fn push(&mut self, node: Node<'a, 'input>) {
         self.doc = Some(node.doc);
         self.ids.push(node.id);
@@ -381,6 +392,26 @@ impl<'input> Document<'input> {
     /// [`Node::name_index`] is below it.
     pub fn name_count(&self) -> usize {
         self.names.len()
+    }
+
+    /// How many elements have the name with this index.
+    pub fn elements_named(&self, index: usize) -> usize {
+        self.name_uses[index] as usize
+    }
+
+    /// How many elements have this expanded name.
+    pub fn count_elements(&self, namespace: Option<&str>, local: &str) -> usize {
+        self.name_index_of(namespace, local)
+            .map_or(0, |index| self.elements_named(index))
+    }
+
+    /// The index of an expanded name (see [`Node::name_index`]), if the
+    /// document has it.
+    pub fn name_index_of(&self, namespace: Option<&str>, local: &str) -> Option<usize> {
+        (0..self.name_count()).find(|&i| {
+            let name = self.name_at(i);
+            name.namespace() == namespace && name.name() == local
+        })
     }
 
     /// The name with this index (see [`Node::name_index`]).

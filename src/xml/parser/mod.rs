@@ -260,6 +260,7 @@ impl<'input> Parser<'input> {
             nodes: Vec::with_capacity(text.len() / 32 + 1),
             attributes: Vec::with_capacity(text.len() / 128 + 1),
             names: Vec::new(),
+            name_uses: Vec::new(),
             namespaces: StringTable::default(),
             arena: String::new(),
             attribute_values: Vec::new(),
@@ -782,6 +783,7 @@ impl<'input> Parser<'input> {
             }
             _ => NONE,
         };
+        self.doc.name_uses[name as usize] += 1;
         let kind = Kind::Element {
             name,
             attributes,

@@ -169,6 +169,7 @@ impl NameTable {
         if self.slots[i].1 == NONE {
             let start = doc.name_text.len() as u32;
             doc.name_text.push_str(local);
+            doc.name_uses.push(0);
             doc.names.push(NameData {
                 namespace,
                 start,
