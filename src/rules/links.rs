@@ -122,8 +122,26 @@ fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static
 
 fn unresolvable_relative_iri(cx: &mut Checker) {
     let feed = cx.feed;
+    // Against a hierarchical base (or a broken one, reported elsewhere) only
+    // a network-path reference can fail (see `unresolvable_reason`). When
+    // the document's URL and every xml:base make such bases, as they do in
+    // nearly every feed, no other reference needs its base worked out.
+    let joins_any_path = |base: &Base| match base {
+        Base::Known(url) => !url.cannot_be_a_base(),
+        Base::Broken { .. } => true,
+        Base::Missing => false,
+    };
+    let only_network_paths_can_fail = joins_any_path(&feed.document_base)
+        && feed
+            .everywhere
+            .iri_attributes()
+            .filter(|a| a.attribute.namespace() == Some(XML_NS))
+            .all(|a| joins_any_path(&feed.base(a.node)));
     for IriAttribute { node, attribute, .. } in feed.everywhere.iri_attributes().filter(|a| a.valid) {
         let value = attribute.value();
+        if only_network_paths_can_fail && !value.starts_with("//") {
+            continue;
+        }
         let is_base = attribute.namespace() == Some(XML_NS);
         if !(is_base || is_atom_link(node)) || iri::has_scheme(value) {
             continue;
