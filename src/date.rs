@@ -140,19 +140,62 @@ fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), Date
 /// else, valid or not, is left to [`parse_rfc3339`]'s full reading, which
 /// also says what is wrong.
 fn canonical_rfc3339(b: &[u8]) -> Option<Instant> {
+    let f = canonical_fields(b)?;
+    instant(f.year, f.month, f.day, f.hour, f.minute, f.second, 0, f.offset).ok()
+}
+
+/// The fields of a date in the common form, read by position; not yet
+/// checked against the calendar and clock.
+struct Fields {
+    year: i64,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+    /// Minutes east of UTC.
+    offset: i64,
+}
+
+impl Fields {
+    /// The checks [`instant`] makes, without making the instant.
+    fn in_range(&self) -> bool {
+        (1..=12).contains(&self.month)
+            && (1..=days_in_month(self.year, self.month)).contains(&self.day)
+            && self.hour <= 23
+            && self.minute <= 59
+            && self.second <= 60
+    }
+}
+
+/// Whether `text` is an RFC 3339 `date-time` as Atom requires: the verdict
+/// of [`parse_rfc3339`], for a rule that needs no instant (every date of a
+/// feed is checked, and the instant costs as much as the reading).
+pub fn is_rfc3339(text: &str) -> bool {
+    match canonical_fields(text.as_bytes()) {
+        Some(fields) => fields.in_range(),
+        None => parse_rfc3339_fully(text).is_ok(),
+    }
+}
+
+/// The two ASCII digits at `b[i..i + 2]` as a number.
+#[inline(always)]
+fn two(b: &[u8], i: usize) -> Option<u32> {
+    let (tens, ones) = (b[i].wrapping_sub(b'0'), b[i + 1].wrapping_sub(b'0'));
+    (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
+}
+
+#[inline(always)]
+fn canonical_fields(b: &[u8]) -> Option<Fields> {
     let separators = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
     if b.len() < 20 || separators.iter().any(|&(i, c)| b[i] != c) {
         return None;
     }
-    let two = |i: usize| -> Option<u32> {
-        let (tens, ones) = (b[i].wrapping_sub(b'0'), b[i + 1].wrapping_sub(b'0'));
-        (tens < 10 && ones < 10).then(|| u32::from(tens) * 10 + u32::from(ones))
-    };
-    let year = i64::from(two(0)? * 100 + two(2)?);
+    let year = i64::from(two(b, 0)? * 100 + two(b, 2)?);
     let offset = match (&b[19..], b.len()) {
         (b"Z", 20) => 0,
         ([sign @ (b'+' | b'-'), _, _, b':', _, _], 25) => {
-            let (hours, minutes) = (two(20)?, two(23)?);
+            let (hours, minutes) = (two(b, 20)?, two(b, 23)?);
             if hours > 23 || minutes > 59 {
                 return None;
             }
@@ -165,7 +208,15 @@ fn canonical_rfc3339(b: &[u8]) -> Option<Instant> {
         }
         _ => return None,
     };
-    instant(year, two(5)?, two(8)?, two(11)?, two(14)?, two(17)?, 0, offset).ok()
+    Some(Fields {
+        year,
+        month: two(b, 5)?,
+        day: two(b, 8)?,
+        hour: two(b, 11)?,
+        minute: two(b, 14)?,
+        second: two(b, 17)?,
+        offset,
+    })
 }
 
 /// Parses an RFC 3339 `date-time` with Atom's restrictions: uppercase `T`
@@ -365,11 +416,20 @@ mod tests {
             "0000-01-01T00:00:00Z",
             "2003-12-13T18:30:02Z ",
             "2003-12-1xT18:30:02Z",
+            "1900-02-29T00:00:00Z",
+            "2000-02-29T00:00:00Z",
+            "2003-04-31T00:00:00Z",
+            "2003-04-00T00:00:00Z",
+            "2003-12-13T18:60:02Z",
+            "2003-12-13T18:30:61Z",
+            "2003-12-13T18:30:02+01:60",
+            "2003-12-13T18:30:02-23:59",
         ] {
             let quick = canonical_rfc3339(text.as_bytes());
             let full = parse_rfc3339_fully(text).ok();
             assert!(quick.is_none() || quick == full, "{text}: {quick:?} vs {full:?}");
             assert_eq!(parse_rfc3339(text).ok(), full, "{text}");
+            assert_eq!(is_rfc3339(text), full.is_some(), "{text}");
         }
     }
 

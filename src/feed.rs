@@ -428,6 +428,17 @@ pub struct IriAttribute<'a, 'input> {
     pub attribute: Attribute<'a, 'input>,
     /// Whether the value is a syntactically valid IRI reference.
     pub valid: bool,
+    /// Whether it is an `xml:base` (else an `href` or a `ref`).
+    pub is_base: bool,
+}
+
+/// Where [`Gathered`] found an IRI attribute on its element.
+#[derive(Debug, Clone, Copy)]
+struct IriPlace {
+    /// The attribute's index on the element.
+    place: u32,
+    valid: bool,
+    is_base: bool,
 }
 
 /// Elements and attributes found anywhere in the document, in document
@@ -444,7 +455,7 @@ pub struct Gathered<'a, 'input> {
     /// `at:deleted-entry`), and the attribute's place on it and its validity;
     /// read through [`Gathered::iri_attributes`].
     iri_elements: NodeList<'a, 'input>,
-    iri_places: Vec<(u32, bool)>,
+    iri_places: Vec<IriPlace>,
     /// Comments that start with `feedlint-disable`.
     pub suppressions: NodeList<'a, 'input>,
     /// Every `at:deleted-entry`, wherever it stands.
@@ -464,14 +475,23 @@ impl<'a, 'input> Gathered<'a, 'input> {
         self.iri_elements
             .iter()
             .zip(&self.iri_places)
-            .map(|(node, &(place, valid))| IriAttribute {
+            .map(|(node, &IriPlace { place, valid, is_base })| IriAttribute {
                 node,
                 attribute: node
                     .attributes()
                     .nth(place as usize)
                     .expect("gathered from this element"),
                 valid,
+                is_base,
             })
+    }
+
+    /// The elements that carry an `xml:base`, in document order.
+    pub fn xml_base_carriers(&self) -> impl Iterator<Item = Node<'a, 'input>> + '_ {
+        self.iri_elements
+            .iter()
+            .zip(&self.iri_places)
+            .filter_map(|(node, place)| place.is_base.then_some(node))
     }
 
     fn of(xml: &'a Document<'input>) -> Self {
@@ -526,16 +546,19 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 continue;
             }
             for (place, attribute) in node.attributes().enumerate() {
-                let carries_iri = match (attribute.namespace(), attribute.name()) {
-                    (Some(XML_NS), "base") => true,
-                    (None, "href") => is_link,
-                    (None, "ref") => is_tombstone,
-                    _ => false,
+                let (carries_iri, is_base) = match (attribute.namespace(), attribute.name()) {
+                    (Some(XML_NS), "base") => (true, true),
+                    (None, "href") => (is_link, false),
+                    (None, "ref") => (is_tombstone, false),
+                    _ => (false, false),
                 };
                 if carries_iri {
-                    let valid = iri::check_iri_reference(attribute.value()).is_ok();
                     gathered.iri_elements.push(node);
-                    gathered.iri_places.push((place as u32, valid));
+                    gathered.iri_places.push(IriPlace {
+                        place: place as u32,
+                        valid: iri::check_iri_reference(attribute.value()).is_ok(),
+                        is_base,
+                    });
                 }
             }
         }

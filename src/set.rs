@@ -9,8 +9,8 @@ use url::Url;
 use crate::diagnostic::DocId;
 use crate::document::Document;
 use crate::feed::Relation;
-use crate::hash::FastMap;
 pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
+use crate::hash::FastMap;
 use crate::summary::{DocSummary, NavLink};
 
 /// The relations that lead one way through a chain, and so can loop.

@@ -134,15 +134,19 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
     let only_network_paths_can_fail = joins_any_path(&feed.document_base)
         && feed
             .everywhere
-            .iri_attributes()
-            .filter(|a| a.attribute.namespace() == Some(XML_NS))
-            .all(|a| joins_any_path(&feed.base(a.node)));
-    for IriAttribute { node, attribute, .. } in feed.everywhere.iri_attributes().filter(|a| a.valid) {
+            .xml_base_carriers()
+            .all(|carrier| joins_any_path(&feed.base(carrier)));
+    for IriAttribute {
+        node,
+        attribute,
+        is_base,
+        ..
+    } in feed.everywhere.iri_attributes().filter(|a| a.valid)
+    {
         let value = attribute.value();
         if only_network_paths_can_fail && !value.starts_with("//") {
             continue;
         }
-        let is_base = attribute.namespace() == Some(XML_NS);
         if !(is_base || is_atom_link(node)) || iri::has_scheme(value) {
             continue;
         }
