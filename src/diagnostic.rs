@@ -39,7 +39,8 @@ impl Level {
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        // `pad`, so that widths (`{:<7}`) apply.
+        f.pad(self.as_str())
     }
 }
 

@@ -205,11 +205,18 @@ fn one_line(error: &clap::Error) -> String {
         Some(ContextValue::Strings(v)) => Some(v.join(", ")),
         _ => None,
     };
+    // clap's suggestion of the nearest option or value, kept on the line.
+    let suggestion = |kind| {
+        context(kind)
+            .map(|near| format!("did you mean '{near}'? "))
+            .unwrap_or_default()
+    };
     match error.kind() {
         ErrorKind::InvalidValue => format!(
-            "invalid value '{}' for '{}'; accepted: {}",
+            "invalid value '{}' for '{}'; {}accepted: {}",
             context(ContextKind::InvalidValue).unwrap_or_default(),
             context(ContextKind::InvalidArg).unwrap_or_default(),
+            suggestion(ContextKind::SuggestedValue),
             context(ContextKind::ValidValue).unwrap_or_default()
         ),
         ErrorKind::UnknownArgument => {
@@ -218,8 +225,9 @@ fn one_line(error: &clap::Error) -> String {
                 .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
                 .collect();
             format!(
-                "unknown option '{}'; accepted: {}, --help, --version",
+                "unknown option '{}'; {}accepted: {}, --help, --version",
                 context(ContextKind::InvalidArg).unwrap_or_default(),
+                suggestion(ContextKind::SuggestedArg),
                 options.join(", ")
             )
         }
@@ -233,16 +241,23 @@ fn one_line(error: &clap::Error) -> String {
 
 fn list_rules(format: ListFormat) -> ExitCode {
     write_out(ExitCode::SUCCESS, |out| match format {
-        ListFormat::Text => rules::RULES.iter().try_for_each(|rule| {
-            writeln!(
-                out,
-                "{:<28} {:<8} {:<10} {}",
-                rule.id,
-                rule.level,
-                rule.scope.as_str(),
-                rule.summary
-            )
-        }),
+        ListFormat::Text => {
+            let width = rules::RULES
+                .iter()
+                .map(|rule| rule.id.as_str().len())
+                .max()
+                .unwrap_or(0);
+            rules::RULES.iter().try_for_each(|rule| {
+                writeln!(
+                    out,
+                    "{:<width$}  {:<7}  {:<9}  {}",
+                    rule.id,
+                    rule.level,
+                    rule.scope.as_str(),
+                    rule.summary
+                )
+            })
+        }
         ListFormat::Json => {
             let list: Vec<_> = rules::RULES
                 .iter()

@@ -21,7 +21,8 @@ const DISABLE_NEXT: &str = "feedlint-disable-next";
 /// One rule named in a suppression comment.
 #[derive(Debug, Clone)]
 pub struct Suppression {
-    /// The rule named, or the word as written if no rule has that id.
+    /// The rule named, or the word as written if no rule has that id (empty
+    /// for a comment that names no rule at all).
     pub rule: Result<RuleId, String>,
     /// Which comment form it came from, for messages.
     pub directive: &'static str,
@@ -62,10 +63,24 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
             DISABLE => comment.range().end..text.len(),
             _ => next_elements.after(comment).map_or(0..0, |element| element.range()),
         };
-        for word in rest
+        let mut words = rest
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty())
-        {
+            .peekable();
+        if words.peek().is_none() {
+            // A comment that names no rule suppresses nothing: it is
+            // reported at its directive, which says what to add.
+            let start = rest_start - directive.len();
+            found.push(Suppression {
+                rule: Err(String::new()),
+                directive,
+                scope: 0..0,
+                at: start..rest_start,
+                located: None,
+                used: false,
+            });
+        }
+        for word in words {
             // `word` is a slice of `rest`: its offset is the pointer distance.
             let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
             found.push(Suppression {

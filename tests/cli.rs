@@ -68,8 +68,13 @@ fn exit_2_on_a_missing_path_but_the_others_are_linted() {
 
 #[test]
 fn usage_errors_are_exit_2_with_one_line_naming_the_accepted_values() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--format", "xml", "."], "accepted: text, concise, json, json-lines"),
+        (&["--format", "jsn", "."], "did you mean 'json'?"),
+        (
+            &["--formt", "json", "."],
+            "unknown option '--formt'; did you mean '--format'?",
+        ),
         (&["--max-file-size", "5000000000", "."], "not in 1..=4294967295"),
         (&["--allow", "no-such-rule", "."], "unknown rule 'no-such-rule'"),
         (&["--fail-on", "fatal", "."], "accepted: error, warning, info"),
@@ -337,6 +342,19 @@ fn rules_and_explain() {
     assert!(text
         .lines()
         .any(|l| l.starts_with("self-referencing-link") && l.contains("error")));
+    // Aligned columns: every summary starts in the same column.
+    let columns: std::collections::BTreeSet<usize> = text
+        .lines()
+        .zip(feedlint::rules::RULES)
+        .map(|(line, rule)| line.find(rule.summary).unwrap())
+        .collect();
+    assert_eq!(columns.len(), 1, "{text}");
+    let typo = feedlint(&["explain", "archive-orphn"]);
+    assert!(
+        stderr(&typo).contains("did you mean 'archive-orphan'?"),
+        "{}",
+        stderr(&typo)
+    );
 
     let explained = feedlint(&["explain", "self-referencing-link"]);
     assert_eq!(code(&explained), 0);

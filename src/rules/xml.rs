@@ -39,6 +39,13 @@ pub static UNUSED_SUPPRESSION: Rule = rule!(
 /// The `unused-suppression` finding for a suppression that matched nothing.
 pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
     let (message, help) = match &suppression.rule {
+        Err(unknown) if unknown.is_empty() => (
+            format!("{} names no rule, so it suppresses nothing", suppression.directive),
+            format!(
+                "name the rules to suppress: <!-- {} RULE[, RULE] --> (see 'feedlint rules')",
+                suppression.directive
+            ),
+        ),
         Err(unknown) => (
             format!("{} names unknown rule '{unknown}'", suppression.directive),
             match RuleId::suggest(unknown) {
@@ -58,9 +65,13 @@ pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
             format!("remove '{rule}' from the comment"),
         ),
     };
+    let note = match &suppression.rule {
+        Err(unknown) if unknown.is_empty() => "a suppression comment suppresses only the rules it names",
+        _ => "a stale suppression would hide the next real finding of this rule",
+    };
     Pending::new(at, message)
         .label("unused suppression")
-        .note("a stale suppression would hide the next real finding of this rule")
+        .note(note)
         .help(help)
 }
 
