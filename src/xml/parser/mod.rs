@@ -650,8 +650,14 @@ impl<'input> Parser<'input> {
                 if c.in_document() {
                     let open = self.open.last().expect("content is read inside an element");
                     let name = &c.s[open.qname.0..open.qname.1];
-                    let at = self.doc.nodes[open.node as usize].start as usize;
-                    return Err(c.error_at(at, format!("<{name}> is not closed before the end of the document")));
+                    // Where the text stops: a truncated file is reported
+                    // where it ends, naming the element still open (once,
+                    // so counting its line is no cost).
+                    let opened = self.doc.nodes[open.node as usize].start as usize;
+                    let line = 1 + memchr::memchr_iter(b'\n', &self.text.as_bytes()[..opened]).count();
+                    return Err(c.error(format!(
+                        "the document ends before <{name}> (opened on line {line}) is closed: is the file truncated?"
+                    )));
                 }
                 if self.open.len() > base {
                     let open = self.open.last().expect("above base");
