@@ -49,6 +49,16 @@ impl std::fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
+impl Failure {
+    /// The path or URL that could not be linted, as given.
+    pub fn input(&self) -> String {
+        match self {
+            Failure::Unreadable { path, .. } | Failure::Unwalkable { path, .. } => path.display().to_string(),
+            Failure::Unfetchable { url, .. } => url.clone(),
+        }
+    }
+}
+
 impl Report {
     pub fn count(&self, level: Level) -> usize {
         self.diagnostics.iter().filter(|d| d.level == level).count()

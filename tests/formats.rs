@@ -39,6 +39,34 @@ fn sarif_is_valid_sarif_2_1_0() {
 }
 
 #[test]
+fn inputs_that_cannot_be_linted_are_in_json_and_sarif_too() {
+    let json: Value = serde_json::from_slice(&feedlint(&["--format", "json", "no/such.atom", MULTILINE]).stdout).unwrap();
+    let failures = json["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0]["input"], "no/such.atom");
+    assert!(failures[0]["message"].as_str().unwrap().starts_with("cannot read no/such.atom: "));
+    assert_eq!(json["summary"]["documents"], 1, "the other file is still linted");
+    let clean: Value = serde_json::from_slice(&feedlint(&["--format", "json", MULTILINE]).stdout).unwrap();
+    assert_eq!(clean["failures"], Value::Array(Vec::new()));
+
+    let lines = stdout(&feedlint(&["--format", "json-lines", "no/such.atom"]));
+    let last: Value = serde_json::from_str(lines.lines().last().unwrap()).unwrap();
+    assert_eq!(last["failures"][0]["input"], "no/such.atom");
+
+    let output = feedlint(&["--format", "sarif", "no/such.atom", MULTILINE]);
+    assert_eq!(output.status.code(), Some(2));
+    let sarif: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    assert!(validator.is_valid(&sarif));
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notification = &invocation["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "error");
+    assert!(notification["message"]["text"].as_str().unwrap().contains("no/such.atom"));
+}
+
+#[test]
 fn sarif_has_what_code_scanning_reads() {
     let sarif: Value = serde_json::from_slice(&feedlint(&["--format", "sarif", SITE, MULTILINE]).stdout).unwrap();
     let run = &sarif["runs"][0];

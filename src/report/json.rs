@@ -15,6 +15,26 @@ struct JsonReport<'a> {
     tool: Tool,
     summary: Summary,
     diagnostics: Vec<JsonDiagnostic<'a>>,
+    failures: Vec<JsonFailure>,
+}
+
+/// An input that could not be linted at all (the run exits 2 for it).
+#[derive(Serialize)]
+struct JsonFailure {
+    /// The path or URL as given.
+    input: String,
+    message: String,
+}
+
+fn failures(report: &Report) -> Vec<JsonFailure> {
+    report
+        .failures
+        .iter()
+        .map(|failure| JsonFailure {
+            input: failure.input(),
+            message: failure.to_string(),
+        })
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -110,6 +130,7 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         },
         summary: summary(report),
         diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
+        failures: failures(report),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
@@ -123,11 +144,13 @@ pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> 
     #[derive(Serialize)]
     struct Last {
         summary: Summary,
+        failures: Vec<JsonFailure>,
     }
     serde_json::to_writer(
         &mut *out,
         &Last {
             summary: summary(report),
+            failures: failures(report),
         },
     )?;
     writeln!(out)

@@ -160,6 +160,14 @@ pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 }
             },
             "columnKind": "unicodeCodePoints",
+            "invocations": [{
+                // What could not be linted at all: the run failed for it.
+                "executionSuccessful": report.failures.is_empty(),
+                "toolExecutionNotifications": report.failures.iter().map(|failure| json!({
+                    "level": "error",
+                    "message": { "text": failure.to_string() },
+                })).collect::<Vec<_>>(),
+            }],
             "results": results,
         }]
     });
