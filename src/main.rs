@@ -268,7 +268,7 @@ fn list_rules(format: ListFormat) -> ExitCode {
                         "scope": rule.scope.as_str(),
                         "summary": rule.summary,
                         "spec": rule.spec,
-                        "url": format!("rules/{}.md", rule.id),
+                        "url": report::rule_doc_url(rule.id),
                     })
                 })
                 .collect();

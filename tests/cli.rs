@@ -159,7 +159,13 @@ fn json_matches_the_contract() {
     assert_eq!(unsealed["level"], "error");
     assert_eq!(unsealed["file"], "examples/site/feed/archive/2024-02.atom");
     assert_eq!(unsealed["spec"], "RFC 5005 §4");
-    assert_eq!(unsealed["url"], "rules/next-archive-unsealed.md");
+    assert_eq!(
+        unsealed["url"],
+        format!(
+            "https://github.com/feedlint/feedlint/blob/v{}/rules/next-archive-unsealed.md",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
     assert!(unsealed["help"].is_string());
     assert!(unsealed["notes"].as_array().unwrap().iter().all(Value::is_string));
 

@@ -1,6 +1,7 @@
 //! The machine formats on one case with errors, warnings, an info, a
 //! secondary span in another document and a span over several lines.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
@@ -40,11 +41,15 @@ fn sarif_is_valid_sarif_2_1_0() {
 
 #[test]
 fn inputs_that_cannot_be_linted_are_in_json_and_sarif_too() {
-    let json: Value = serde_json::from_slice(&feedlint(&["--format", "json", "no/such.atom", MULTILINE]).stdout).unwrap();
+    let json: Value =
+        serde_json::from_slice(&feedlint(&["--format", "json", "no/such.atom", MULTILINE]).stdout).unwrap();
     let failures = json["failures"].as_array().unwrap();
     assert_eq!(failures.len(), 1);
     assert_eq!(failures[0]["input"], "no/such.atom");
-    assert!(failures[0]["message"].as_str().unwrap().starts_with("cannot read no/such.atom: "));
+    assert!(failures[0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("cannot read no/such.atom: "));
     assert_eq!(json["summary"]["documents"], 1, "the other file is still linted");
     let clean: Value = serde_json::from_slice(&feedlint(&["--format", "json", MULTILINE]).stdout).unwrap();
     assert_eq!(clean["failures"], Value::Array(Vec::new()));
@@ -63,7 +68,10 @@ fn inputs_that_cannot_be_linted_are_in_json_and_sarif_too() {
     assert_eq!(invocation["executionSuccessful"], false);
     let notification = &invocation["toolExecutionNotifications"][0];
     assert_eq!(notification["level"], "error");
-    assert!(notification["message"]["text"].as_str().unwrap().contains("no/such.atom"));
+    assert!(notification["message"]["text"]
+        .as_str()
+        .unwrap()
+        .contains("no/such.atom"));
 }
 
 #[test]
@@ -149,6 +157,54 @@ fn github_annotations() {
         )),
         "{multiline}"
     );
+}
+
+#[test]
+fn github_paths_are_from_the_repository_root_and_truncation_is_said() {
+    // From a subdirectory, with `./`: the path GitHub knows is from the
+    // work tree's root.
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "github", "./site/feed/index.atom"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    assert!(
+        text.lines().all(|l| l.contains("file=examples/site/feed/index.atom,")),
+        "{text}"
+    );
+
+    // In a workflow, from GITHUB_WORKSPACE; more findings of a level than
+    // GitHub shows end with a notice that says so.
+    let workspace = common::scratch("github-workspace");
+    let links = "<link rel=\"prev\" href=\"https://example.org/p\"/>".repeat(12);
+    std::fs::create_dir_all(workspace.join("public")).unwrap();
+    std::fs::write(
+        workspace.join("public/feed.atom"),
+        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{links}</feed>"),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "github", "public/feed.atom"])
+        .current_dir(&workspace)
+        .env("GITHUB_WORKSPACE", &workspace)
+        .output()
+        .unwrap();
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 13, "{text}");
+    assert!(
+        lines[..12]
+            .iter()
+            .all(|l| l.starts_with("::warning file=public/feed.atom,")),
+        "{text}"
+    );
+    assert!(
+        lines[12].starts_with("::notice title=feedlint::feedlint found no errors, 12 warnings"),
+        "{text}"
+    );
+    assert!(lines[12].contains("so 2 are not shown here"), "{text}");
 }
 
 #[test]

@@ -2,10 +2,47 @@
 //! as annotations on the pull request.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
-use super::file_of;
 use crate::assemble::Report;
 use crate::diagnostic::Level;
+use crate::document::Document;
+
+/// How many annotations of each level GitHub shows for one step; the rest
+/// are dropped without a word.
+const SHOWN_PER_LEVEL: usize = 10;
+
+/// The directory annotation paths are relative to: the checkout
+/// (`GITHUB_WORKSPACE`), else the git work tree around the current
+/// directory. GitHub attaches an annotation to the diff only by such a path.
+fn repository_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty()) {
+        Some(workspace) => PathBuf::from(workspace),
+        None => {
+            let here = std::env::current_dir().ok()?;
+            here.ancestors().find(|dir| dir.join(".git").exists())?.to_path_buf()
+        }
+    };
+    std::fs::canonicalize(root).ok()
+}
+
+/// A document's path from the repository root, with `/` separators and no
+/// `./`; a document outside it (or read from stdin or a URL) keeps its name.
+fn annotation_path(document: &Document, root: Option<&Path>) -> String {
+    let relative = document
+        .path
+        .as_ref()
+        .zip(root)
+        .and_then(|(path, root)| Some(std::fs::canonicalize(path).ok()?.strip_prefix(root).ok()?.to_owned()));
+    match relative {
+        Some(relative) => relative
+            .components()
+            .map(|part| part.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => document.name.trim_start_matches("./").to_owned(),
+    }
+}
 
 /// Escapes a command's message (`%`, CR, LF), as the runner reads it.
 fn escape_data(text: &str) -> String {
@@ -18,6 +55,12 @@ fn escape_property(text: &str) -> String {
 }
 
 pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let root = repository_root();
+    let paths: Vec<String> = report
+        .documents
+        .iter()
+        .map(|document| annotation_path(document, root.as_deref()))
+        .collect();
     for diagnostic in &report.diagnostics {
         let span = diagnostic.primary();
         let command = match diagnostic.level {
@@ -26,7 +69,7 @@ pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             Level::Info => "notice",
         };
         let mut properties = vec![
-            ("file", escape_property(file_of(report, span))),
+            ("file", escape_property(&paths[span.doc])),
             ("line", span.line_start.to_string()),
             ("endLine", span.line_end.to_string()),
         ];
@@ -43,6 +86,17 @@ pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             message.push_str(help);
         }
         writeln!(out, "::{command} {}::{}", properties.join(","), escape_data(&message))?;
+    }
+    let hidden: usize = [Level::Error, Level::Warning, Level::Info]
+        .into_iter()
+        .map(|level| report.count(level).saturating_sub(SHOWN_PER_LEVEL))
+        .sum();
+    if hidden > 0 {
+        let message = format!(
+            "feedlint found {}; GitHub shows {SHOWN_PER_LEVEL} annotations of each level per step, so {hidden} are not shown here: the job log lists every finding, and --format sarif uploads them all to code scanning",
+            super::summary_line(report)
+        );
+        writeln!(out, "::notice title=feedlint::{}", escape_data(&message))?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span};
+use crate::rule_id::RuleId;
 use crate::rules;
 
 mod github;
@@ -67,9 +68,23 @@ fn spec_of(diagnostic: &Diagnostic) -> &'static str {
     rules::by_id(diagnostic.rule).spec
 }
 
-/// Where a rule's documentation lives, relative to the project.
+/// Where a rule's documentation is read: its `rules/ID.md` in the
+/// repository, at this release's tag, so that the link a user follows
+/// describes the rule as this version checks it.
+pub fn rule_doc_url(rule: RuleId) -> String {
+    concat!(
+        env!("CARGO_PKG_REPOSITORY"),
+        "/blob/v",
+        env!("CARGO_PKG_VERSION"),
+        "/rules/"
+    )
+    .to_owned()
+        + rule.as_str()
+        + ".md"
+}
+
 fn doc_url(diagnostic: &Diagnostic) -> String {
-    format!("rules/{}.md", diagnostic.rule)
+    rule_doc_url(diagnostic.rule)
 }
 
 /// "3 errors, 1 warning and no infos in 4 documents".

@@ -22,7 +22,7 @@ fn level(level: Level) -> &'static str {
 }
 
 fn help_uri(rule: &Rule) -> String {
-    format!("{REPOSITORY}/blob/main/rules/{}.md", rule.id)
+    super::rule_doc_url(rule.id)
 }
 
 /// The first paragraph of a rule document's "What it checks".
