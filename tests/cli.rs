@@ -131,7 +131,7 @@ fn json_matches_the_contract() {
         k.sort();
         k
     };
-    assert_eq!(keys(&report), ["diagnostics", "summary", "tool", "version"]);
+    assert_eq!(keys(&report), ["diagnostics", "failures", "summary", "tool", "version"]);
     assert_eq!(report["version"], 1);
     assert_eq!(report["tool"]["name"], "feedlint");
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
