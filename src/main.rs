@@ -101,6 +101,13 @@ struct LintArgs {
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     quiet: bool,
+    /// Write the report to this file instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output_file: Option<PathBuf>,
+    /// Print how many findings each rule has instead of the findings
+    /// (as JSON with --format json or json-lines).
+    #[arg(long)]
+    statistics: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -155,6 +162,24 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
 /// not worth a panic: the exit status still tells.
 fn say(message: impl Display) {
     let _ = writeln!(io::stderr().lock(), "feedlint: {message}");
+}
+
+/// Writes the report to `--output-file`; a file that cannot be written is
+/// said, and the run fails.
+fn write_file(
+    status: ExitCode,
+    path: &std::path::Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> ExitCode {
+    let written = std::fs::File::create(path).and_then(|file| {
+        let mut out = io::BufWriter::new(file);
+        write(&mut out)?;
+        out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()
+    });
+    match written {
+        Ok(()) => status,
+        Err(error) => fail(&format!("cannot write the report to {}: {error}", path.display())),
+    }
 }
 
 /// Writes to standard output; a closed pipe (`feedlint ... | head`) ends
@@ -451,7 +476,11 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        ColorChoice::Auto => {
+            args.output_file.is_none()
+                && io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     };
     let fail_on = match args.fail_on {
         FailOn::Error => Level::Error,
@@ -464,7 +493,17 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
     } else {
         u8::from(failing && !args.exit_zero)
     };
-    let written = write_out(ExitCode::from(status), |out| report::write(report, format, color, out));
+    let render = |out: &mut dyn Write| {
+        if args.statistics {
+            report::write_statistics(report, matches!(format, Format::Json | Format::JsonLines), out)
+        } else {
+            report::write(report, format, color, out)
+        }
+    };
+    let written = match &args.output_file {
+        Some(path) => write_file(ExitCode::from(status), path, render),
+        None => write_out(ExitCode::from(status), render),
+    };
     for failure in &report.failures {
         say(format_args!("error: {failure}"));
     }

@@ -709,3 +709,47 @@ fn unknown_rule_ids_get_a_suggestion() {
         "{unused}"
     );
 }
+
+#[test]
+fn statistics_count_findings_per_rule_folded_ones_included() {
+    let dir = scratch("statistics");
+    let links = "<link rel=\"prev\" href=\"https://example.org/p\"/>".repeat(12);
+    let feed = dir.join("feed.atom");
+    std::fs::write(
+        &feed,
+        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{links}</feed>"),
+    )
+    .unwrap();
+    let feed = feed.to_str().unwrap();
+    let output = feedlint(&["--statistics", "--max-per-rule", "3", feed]);
+    assert_eq!(code(&output), 0, "warnings only");
+    assert_eq!(stdout(&output), "12  warning  paging-prev-alias\n");
+    let counted = json(&feedlint(&["--statistics", "--format", "json", feed]));
+    assert_eq!(counted[0]["rule"], "paging-prev-alias");
+    assert_eq!(counted[0]["count"], 12);
+}
+
+#[test]
+fn output_file_takes_the_report_and_the_status_stays() {
+    let dir = scratch("output-file");
+    let target = dir.join("report.json");
+    let output = feedlint(&[
+        "--format",
+        "json",
+        "--output-file",
+        target.to_str().unwrap(),
+        "examples/site",
+    ]);
+    assert_eq!(code(&output), 1, "the site has errors");
+    assert_eq!(stdout(&output), "");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+    assert!(written["summary"]["errors"].as_u64().unwrap() > 0);
+    let unwritable = dir.join("no/such/dir/report.json");
+    let output = feedlint(&["-o", unwritable.to_str().unwrap(), "examples/site"]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("cannot write the report to"),
+        "{}",
+        stderr(&output)
+    );
+}

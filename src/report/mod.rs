@@ -41,6 +41,31 @@ pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) 
     }
 }
 
+/// How many findings each rule has at each level (`--statistics`), most
+/// first: a finding that stands for others counts them all. One line a
+/// rule and level, or with `json` one JSON array.
+pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io::Result<()> {
+    let mut counts: std::collections::BTreeMap<(RuleId, Level), usize> = std::collections::BTreeMap::new();
+    for diagnostic in &report.diagnostics {
+        *counts.entry((diagnostic.rule, diagnostic.level)).or_default() += diagnostic.folded.max(1);
+    }
+    let mut rows: Vec<((RuleId, Level), usize)> = counts.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    if json {
+        let rows: Vec<_> = rows
+            .iter()
+            .map(|((rule, level), count)| serde_json::json!({ "rule": rule, "level": level, "count": count }))
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &rows)?;
+        return writeln!(out);
+    }
+    let width = rows.first().map_or(1, |(_, count)| count.to_string().len());
+    for ((rule, level), count) in rows {
+        writeln!(out, "{count:>width$}  {level:<7}  {rule}")?;
+    }
+    Ok(())
+}
+
 /// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
 pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for diagnostic in &report.diagnostics {
