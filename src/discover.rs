@@ -45,6 +45,7 @@ pub(crate) fn url_spaces(inputs: &[Input], options: &Options) -> Vec<Url> {
 }
 
 pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<Failure>) -> Vec<Job> {
+    let overlap_possible = inputs.iter().filter(|i| matches!(i, Input::Path(_))).count() > 1;
     let mut jobs = Vec::new();
     for input in inputs {
         match input {
@@ -69,7 +70,35 @@ pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<F
             }
         }
     }
+    if overlap_possible {
+        jobs = without_duplicates(jobs);
+    }
     jobs
+}
+
+/// Each file once, however many inputs reach it (`feedlint DIR DIR`,
+/// `DIR DIR/index.atom`, `./DIR DIR`): linted twice, a file would be its
+/// own duplicate and its archives orphans. The first name given is kept; a
+/// file named explicitly anywhere is reported on as explicit.
+fn without_duplicates(jobs: Vec<Job>) -> Vec<Job> {
+    let mut first: std::collections::HashMap<PathBuf, usize> = std::collections::HashMap::new();
+    let mut kept: Vec<Job> = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        let key = match &job.origin {
+            Origin::File(path) => std::fs::canonicalize(path).ok(),
+            Origin::Bytes(_) => None,
+        };
+        match key.as_ref().and_then(|key| first.get(key)) {
+            Some(&index) => kept[index].explicit |= job.explicit,
+            None => {
+                if let Some(key) = key {
+                    first.insert(key, kept.len());
+                }
+                kept.push(job);
+            }
+        }
+    }
+    kept
 }
 
 fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<Failure>) {

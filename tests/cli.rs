@@ -766,3 +766,21 @@ fn pre_commit_hooks_run_as_one_process() {
     }
     assert!(!hooks.contains("|xml|"), "every .xml file is not a feed");
 }
+
+/// However many inputs reach a file, it is linted once: twice, it would be
+/// its own duplicate entry and its archives would be orphans.
+#[test]
+fn overlapping_inputs_lint_each_file_once() {
+    let alone = json(&feedlint(&["--format", "json", "examples/site"]));
+    for args in [
+        &["examples/site", "examples/site"][..],
+        &["examples/site", "examples/site/feed/index.atom"][..],
+        &["./examples/site", "examples/site/"][..],
+    ] {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let report = json(&feedlint(&all));
+        assert_eq!(report["summary"], alone["summary"], "{args:?}");
+        assert_eq!(rules_of(&report), rules_of(&alone), "{args:?}");
+    }
+}
