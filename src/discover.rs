@@ -137,10 +137,19 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
         jobs.push(Job {
             name: path.display().to_string(),
             url,
+            explicit: has_feed_extension(&path),
             origin: Origin::File(path),
-            explicit: false,
         });
     }
+}
+
+/// A file whose extension says it is a feed is reported on even when it is
+/// not one: an empty `index.atom`, an HTML error page saved as `feed.rss`
+/// or a `<feed>` without its namespace would otherwise pass silently.
+/// `.xml` says nothing (sitemaps, build files), so those are sniffed.
+fn has_feed_extension(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("atom") || e.eq_ignore_ascii_case("rss") || e.eq_ignore_ascii_case("atomdeleted"))
 }
 
 /// The URL of a file under `--base-url`, from its path segments.

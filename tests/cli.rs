@@ -288,8 +288,39 @@ fn a_malformed_file_does_not_stop_the_others() {
     std::fs::write(dir.join("b-binary.atom"), [0xFFu8, 0xD8, 0xFF, 0x00, 0x10]).unwrap();
     std::fs::copy(WARNING_ONLY, dir.join("c-fine.atom")).unwrap();
     let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
-    assert_eq!(rules_of(&report), ["xml-malformed", "archive-missing-current"]);
+    // The binary file is named .atom, so it is reported too.
+    assert_eq!(rules_of(&report), ["xml-malformed", "xml-malformed", "archive-missing-current"]);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A walked file whose extension says feed is reported on whatever it
+/// holds; other walked files are linted only when they are feeds.
+#[test]
+fn walked_files_named_as_feeds_never_pass_silently() {
+    let dir = scratch("named-as-feeds");
+    std::fs::write(dir.join("empty.atom"), "").unwrap();
+    std::fs::write(dir.join("error-page.rss"), "<html><body>502 Bad Gateway</body></html>").unwrap();
+    std::fs::write(dir.join("no-namespace.atom"), "<feed><title>t</title></feed>").unwrap();
+    std::fs::write(dir.join("sitemap.xml"), "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>").unwrap();
+    let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
+    let found: Vec<(String, String)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let file = d["file"].as_str().unwrap();
+            let name = Path::new(file).file_name().unwrap().to_string_lossy().into_owned();
+            (name, d["rule"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let expected = [
+        ("empty.atom", "xml-malformed"),
+        ("error-page.rss", "unknown-document"),
+        ("no-namespace.atom", "unknown-document"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(f, r)| (f.to_string(), r.to_string())).collect();
+    assert_eq!(found, expected);
+    assert_eq!(report["summary"]["documents"], 3, "the sitemap is skipped");
 }
 
 #[test]
