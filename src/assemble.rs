@@ -35,6 +35,9 @@ pub enum Failure {
     Unreadable { path: PathBuf, error: std::io::Error },
     Unwalkable { path: PathBuf, message: String },
     Unfetchable { url: String, message: String },
+    /// The paths named hold no feed at all: a run that lints nothing
+    /// should not pass as one that found nothing wrong.
+    NoFeeds { paths: Vec<PathBuf> },
 }
 
 impl std::fmt::Display for Failure {
@@ -43,6 +46,14 @@ impl std::fmt::Display for Failure {
             Failure::Unreadable { path, error } => write!(f, "cannot read {}: {error}", path.display()),
             Failure::Unwalkable { path, message } => write!(f, "cannot walk {}: {message}", path.display()),
             Failure::Unfetchable { url, message } => write!(f, "cannot lint {url}: {message}"),
+            Failure::NoFeeds { paths } => {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "no feed found in {}: nothing was linted (feeds are Atom, RSS and Deleted Entry Documents)",
+                    paths.join(", ")
+                )
+            }
         }
     }
 }
@@ -55,6 +66,11 @@ impl Failure {
         match self {
             Failure::Unreadable { path, .. } | Failure::Unwalkable { path, .. } => path.display().to_string(),
             Failure::Unfetchable { url, .. } => url.clone(),
+            Failure::NoFeeds { paths } => paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         }
     }
 }

@@ -13,6 +13,13 @@ use crate::options::{absolute_url, InvalidUrl, Options};
 
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
+    let paths: Vec<std::path::PathBuf> = inputs
+        .iter()
+        .filter_map(|input| match input {
+            Input::Path(path) => Some(path.clone()),
+            Input::Stdin(_) => None,
+        })
+        .collect();
     let mut failures = Vec::new();
     let url_spaces = discover::url_spaces(&inputs, options);
     let jobs = discover::gather(inputs, options, &mut failures);
@@ -26,6 +33,9 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
         }
     }
     let mut report = Report::assemble(done, &url_spaces, Vec::new(), options);
+    if report.documents.is_empty() && failures.is_empty() && !paths.is_empty() {
+        failures.push(Failure::NoFeeds { paths });
+    }
     report.failures.extend(failures);
     report
 }

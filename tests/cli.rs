@@ -815,3 +815,18 @@ fn overlapping_inputs_lint_each_file_once() {
         assert_eq!(rules_of(&report), rules_of(&alone), "{args:?}");
     }
 }
+
+/// A run that lints nothing fails: a wrong path in CI must not pass green.
+#[test]
+fn paths_without_any_feed_fail_the_run() {
+    let dir = scratch("no-feeds");
+    std::fs::write(dir.join("sitemap.xml"), "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>").unwrap();
+    let output = feedlint(&[dir.to_str().unwrap()]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("no feed found in"), "{}", stderr(&output));
+    let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
+    assert!(report["failures"][0]["message"].as_str().unwrap().starts_with("no feed found in"));
+    // Standard input is always a document.
+    let piped = run(&["-"], Some(b"<x/>"), &[]);
+    assert_eq!(code(&piped), 0, "{}", stderr(&piped));
+}
