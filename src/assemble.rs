@@ -32,12 +32,23 @@ pub struct Report {
 /// command line that cannot be fetched or is not a feed.
 #[derive(Debug)]
 pub enum Failure {
-    Unreadable { path: PathBuf, error: std::io::Error },
-    Unwalkable { path: PathBuf, message: String },
-    Unfetchable { url: String, message: String },
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Unwalkable {
+        path: PathBuf,
+        message: String,
+    },
+    Unfetchable {
+        url: String,
+        message: String,
+    },
     /// The paths named hold no feed at all: a run that lints nothing
     /// should not pass as one that found nothing wrong.
-    NoFeeds { paths: Vec<PathBuf> },
+    NoFeeds {
+        paths: Vec<PathBuf>,
+    },
 }
 
 impl std::fmt::Display for Failure {

@@ -148,8 +148,9 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
 /// or a `<feed>` without its namespace would otherwise pass silently.
 /// `.xml` says nothing (sitemaps, build files), so those are sniffed.
 fn has_feed_extension(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("atom") || e.eq_ignore_ascii_case("rss") || e.eq_ignore_ascii_case("atomdeleted"))
+    path.extension().is_some_and(|e| {
+        e.eq_ignore_ascii_case("atom") || e.eq_ignore_ascii_case("rss") || e.eq_ignore_ascii_case("atomdeleted")
+    })
 }
 
 /// The URL of a file under `--base-url`, from its path segments.
@@ -180,6 +181,8 @@ pub(crate) fn file_url(path: &Path) -> Option<Url> {
 
 pub(crate) enum Read {
     Whole(Vec<u8>),
+    /// Its first bytes did not pass the first look: not read further.
+    NotWanted,
     /// Over the limit: the file's size (unknown for a stream), and its
     /// first bytes for a look.
     TooLarge {
@@ -188,11 +191,17 @@ pub(crate) enum Read {
     },
 }
 
+/// How many bytes [`read_file`]'s first look sees.
+const FIRST_LOOK: u64 = 512;
+
 /// Reads a file unless it is larger than `limit`; the size is checked
 /// before reading and again while reading (a file can grow meanwhile).
-pub(crate) fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
+/// With `first_look`, a file whose first bytes it rejects is not read
+/// further: the audio and images beside a walked podcast feed cost one
+/// small read each, not their size.
+pub(crate) fn read_file(path: &Path, limit: u64, first_look: Option<fn(&[u8]) -> bool>) -> std::io::Result<Read> {
     use std::io::Read as _;
-    let file = std::fs::File::open(path)?;
+    let mut file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
     let mut bytes = Vec::new();
     if size > limit {
@@ -210,8 +219,14 @@ pub(crate) fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
     // file takes two or three reads.
     let most = limit.saturating_add(8192);
     let claimed = usize::try_from(size.saturating_add(1).min(most)).unwrap_or(usize::MAX);
+    if let Some(look) = first_look {
+        (&mut file).take(FIRST_LOOK).read_to_end(&mut bytes)?;
+        if !look(&bytes) {
+            return Ok(Read::NotWanted);
+        }
+    }
     bytes.reserve_exact(claimed.max(8192));
-    file.take(most).read_to_end(&mut bytes)?;
+    file.take(most - bytes.len() as u64).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         bytes.truncate(64 * 1024);
         return Ok(Read::TooLarge {
@@ -223,11 +238,63 @@ pub(crate) fn read_file(path: &Path, limit: u64) -> std::io::Result<Read> {
 }
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
-/// and white space) or is UTF-16.
+/// and white space), or is UTF-16 (a byte order mark, or `<` as a 16-bit
+/// unit). Audio and images (`ID3`, `0xFF 0xFB`, `0xFF 0xD8`, `0x89 PNG`)
+/// do not pass.
 pub(crate) fn looks_like_xml(bytes: &[u8]) -> bool {
+    if let [0xFE, 0xFF, ..] | [0xFF, 0xFE, ..] | [0x00, b'<', ..] | [b'<', 0x00, ..] = bytes {
+        return true;
+    }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    matches!(
-        bytes.iter().find(|b| !b.is_ascii_whitespace()),
-        Some(b'<' | 0xFE | 0xFF | 0x00)
-    )
+    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_look_passes_xml_and_not_media() {
+        for xml in [
+            &b"<?xml version='1.0'?><feed/>"[..],
+            b"\xEF\xBB\xBF\n  <rss/>",
+            b"\xFF\xFE<\x00f\x00",
+            b"\xFE\xFF\x00<\x00f",
+            b"<\x00f\x00",
+            b"\x00<\x00f",
+        ] {
+            assert!(looks_like_xml(xml), "{xml:?}");
+        }
+        for media in [
+            &b"ID3\x04\x00"[..],
+            b"\xFF\xFB\x90\x00",
+            b"\xFF\xD8\xFF\xE0",
+            b"\x89PNG\r\n",
+            b"",
+            b"hello <b>",
+        ] {
+            assert!(!looks_like_xml(media), "{media:?}");
+        }
+    }
+
+    #[test]
+    fn a_file_that_fails_the_first_look_is_not_read_on() {
+        let dir = std::env::temp_dir().join(format!("feedlint-first-look-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let audio = dir.join("episode.mp3");
+        let mut bytes = b"ID3".to_vec();
+        bytes.resize(4 * 1024 * 1024, 0x55);
+        std::fs::write(&audio, &bytes).unwrap();
+        assert!(matches!(
+            read_file(&audio, u64::MAX, Some(looks_like_xml)).unwrap(),
+            Read::NotWanted
+        ));
+        let feed = dir.join("feed.atom");
+        std::fs::write(&feed, "<feed/>").unwrap();
+        match read_file(&feed, u64::MAX, Some(looks_like_xml)).unwrap() {
+            Read::Whole(read) => assert_eq!(read, b"<feed/>"),
+            _ => panic!("the feed is read whole"),
+        }
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }

@@ -99,29 +99,31 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
             return Ok(Some(analyze::too_large(named, Some(bytes.len() as u64), options)));
         }
         Origin::Bytes(bytes) => (bytes, None),
-        Origin::File(path) => match discover::read_file(&path, options.max_file_size()) {
-            Ok(Read::Whole(bytes)) => (bytes, Some(path)),
-            Ok(Read::TooLarge { size, prefix }) => {
-                // A walked file too large to read is reported only if it
-                // looks like a feed; a video in the tree is not a finding.
-                let looks_like_feed =
-                    discover::looks_like_xml(&prefix) && analyze::root_name_is_feed(&String::from_utf8_lossy(&prefix));
-                if !job.explicit && !looks_like_feed {
-                    return Ok(None);
+        Origin::File(path) => {
+            // A walked file is read on only if it starts like XML.
+            let first_look = (!job.explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);
+            match discover::read_file(&path, options.max_file_size(), first_look) {
+                Ok(Read::Whole(bytes)) => (bytes, Some(path)),
+                Ok(Read::NotWanted) => return Ok(None),
+                Ok(Read::TooLarge { size, prefix }) => {
+                    // A walked file too large to read is reported only if it
+                    // looks like a feed; a video in the tree is not a finding.
+                    let looks_like_feed = discover::looks_like_xml(&prefix)
+                        && analyze::root_name_is_feed(&String::from_utf8_lossy(&prefix));
+                    if !job.explicit && !looks_like_feed {
+                        return Ok(None);
+                    }
+                    let named = Named {
+                        name: job.name,
+                        path: Some(path),
+                        url: job.url,
+                    };
+                    return Ok(Some(analyze::too_large(named, size, options)));
                 }
-                let named = Named {
-                    name: job.name,
-                    path: Some(path),
-                    url: job.url,
-                };
-                return Ok(Some(analyze::too_large(named, size, options)));
+                Err(error) => return Err(Failure::Unreadable { path, error }),
             }
-            Err(error) => return Err(Failure::Unreadable { path, error }),
-        },
+        }
     };
-    if !job.explicit && !discover::looks_like_xml(&bytes) {
-        return Ok(None);
-    }
     let named = Named {
         name: job.name,
         path,

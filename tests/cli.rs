@@ -289,7 +289,10 @@ fn a_malformed_file_does_not_stop_the_others() {
     std::fs::copy(WARNING_ONLY, dir.join("c-fine.atom")).unwrap();
     let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
     // The binary file is named .atom, so it is reported too.
-    assert_eq!(rules_of(&report), ["xml-malformed", "xml-malformed", "archive-missing-current"]);
+    assert_eq!(
+        rules_of(&report),
+        ["xml-malformed", "xml-malformed", "archive-missing-current"]
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -301,7 +304,11 @@ fn walked_files_named_as_feeds_never_pass_silently() {
     std::fs::write(dir.join("empty.atom"), "").unwrap();
     std::fs::write(dir.join("error-page.rss"), "<html><body>502 Bad Gateway</body></html>").unwrap();
     std::fs::write(dir.join("no-namespace.atom"), "<feed><title>t</title></feed>").unwrap();
-    std::fs::write(dir.join("sitemap.xml"), "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>").unwrap();
+    std::fs::write(
+        dir.join("sitemap.xml"),
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>",
+    )
+    .unwrap();
     let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
     let found: Vec<(String, String)> = report["diagnostics"]
         .as_array()
@@ -820,12 +827,19 @@ fn overlapping_inputs_lint_each_file_once() {
 #[test]
 fn paths_without_any_feed_fail_the_run() {
     let dir = scratch("no-feeds");
-    std::fs::write(dir.join("sitemap.xml"), "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>").unwrap();
+    std::fs::write(
+        dir.join("sitemap.xml"),
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"/>",
+    )
+    .unwrap();
     let output = feedlint(&[dir.to_str().unwrap()]);
     assert_eq!(code(&output), 2);
     assert!(stderr(&output).contains("no feed found in"), "{}", stderr(&output));
     let report = json(&feedlint(&["--format", "json", dir.to_str().unwrap()]));
-    assert!(report["failures"][0]["message"].as_str().unwrap().starts_with("no feed found in"));
+    assert!(report["failures"][0]["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("no feed found in"));
     // Standard input is always a document.
     let piped = run(&["-"], Some(b"<x/>"), &[]);
     assert_eq!(code(&piped), 0, "{}", stderr(&piped));
