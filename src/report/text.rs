@@ -39,12 +39,22 @@ fn write_findings(report: &Report, out: &mut dyn termcolor::WriteColor) -> io::R
     let config = term::Config::default();
     for diagnostic in &report.diagnostics {
         match render(report, diagnostic) {
-            Some((files, rendered)) => {
-                term::emit_to_write_style(out, &config, &files, &rendered).map_err(|e| match e {
-                    codespan_reporting::files::Error::Io(error) => error,
-                    other => io::Error::other(other.to_string()),
-                })?
+            Some((files, rendered)) if diagnostic.level == Level::Info => {
+                // codespan-reporting calls this severity "note"; feedlint's
+                // level is "info" in every format, so the header is renamed.
+                let mut header = Vec::new();
+                if out.supports_color() {
+                    emit(&mut termcolor::Ansi::new(&mut header), &config, &files, &rendered)?;
+                } else {
+                    emit(&mut termcolor::NoColor::new(&mut header), &config, &files, &rendered)?;
+                }
+                let line_end = header.iter().position(|&b| b == b'\n').unwrap_or(header.len());
+                if let Some(at) = header[..line_end].windows(5).position(|w| w == b"note[") {
+                    header[at..at + 4].copy_from_slice(b"info");
+                }
+                out.write_all(&header)?;
             }
+            Some((files, rendered)) => emit(out, &config, &files, &rendered)?,
             // Without snippets (a caller that did not keep them), one line.
             None => {
                 let span = diagnostic.primary();
@@ -62,6 +72,18 @@ fn write_findings(report: &Report, out: &mut dyn termcolor::WriteColor) -> io::R
         }
     }
     Ok(())
+}
+
+fn emit(
+    out: &mut dyn termcolor::WriteColor,
+    config: &term::Config,
+    files: &SnippetFiles<'_>,
+    rendered: &Rendered<usize>,
+) -> io::Result<()> {
+    term::emit_to_write_style(out, config, files, rendered).map_err(|e| match e {
+        codespan_reporting::files::Error::Io(error) => error,
+        other => io::Error::other(other.to_string()),
+    })
 }
 
 /// The finding for codespan-reporting, with the snippet files of the
