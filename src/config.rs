@@ -109,6 +109,8 @@ pub struct Config {
     /// `base-url`, checked to be an absolute URL.
     pub base_url: Option<String>,
     pub levels: Levels,
+    /// `exclude`: globs (gitignore syntax) of what walking skips.
+    pub exclude: Vec<String>,
 }
 
 /// A config file that cannot be used: one line, naming the file and line.
@@ -129,6 +131,8 @@ struct RawConfig {
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     overrides: Vec<RawOverride>,
+    #[serde(default)]
+    exclude: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -227,6 +231,15 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
     Ok(Config {
+        exclude: {
+            let mut exclude = Vec::with_capacity(raw.exclude.len());
+            for glob in raw.exclude {
+                crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref()))
+                    .map_err(|e| at(Some(glob.span()), &e.replace("--exclude", "exclude")))?;
+                exclude.push(glob.into_inner());
+            }
+            exclude
+        },
         base_url,
         levels: Levels {
             file: settings(raw.rules)?,

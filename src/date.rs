@@ -71,47 +71,6 @@ const MONTH_NAMES: [&str; 12] = [
     "December",
 ];
 
-/// Checks the calendar and clock fields and makes the instant.
-#[allow(clippy::too_many_arguments)]
-fn instant(
-    year: i64,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-    nanos: u32,
-    offset_minutes: i64,
-) -> Result<Instant, DateError> {
-    if !(1..=12).contains(&month) {
-        return fail(format!("month {month:02} does not exist"));
-    }
-    let last = days_in_month(year, month);
-    if day == 0 || day > last {
-        let name = MONTH_NAMES[month as usize - 1];
-        return fail(format!("{name} {year} has no day {day} (it has {last} days)"));
-    }
-    if hour > 23 {
-        return fail(format!("hour {hour} is out of range (00 to 23)"));
-    }
-    if minute > 59 {
-        return fail(format!("minute {minute} is out of range (00 to 59)"));
-    }
-    if second > 60 {
-        return fail(format!(
-            "second {second} is out of range (00 to 59, or 60 for a leap second)"
-        ));
-    }
-    let local = days_from_civil(year, month, day) * 86_400
-        + i64::from(hour) * 3_600
-        + i64::from(minute) * 60
-        + i64::from(second);
-    Ok(Instant {
-        seconds: local - offset_minutes * 60,
-        nanos,
-    })
-}
-
 /// Reads exactly `n` ASCII digits.
 fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError> {
     let field = text
@@ -140,8 +99,7 @@ fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), Date
 /// else, valid or not, is left to [`parse_rfc3339`]'s full reading, which
 /// also says what is wrong.
 fn canonical_rfc3339(b: &[u8]) -> Option<Instant> {
-    let f = canonical_fields(b)?;
-    instant(f.year, f.month, f.day, f.hour, f.minute, f.second, 0, f.offset).ok()
+    canonical_fields(b)?.instant(0).ok()
 }
 
 /// The fields of a date in the common form, read by position; not yet
@@ -158,13 +116,50 @@ struct Fields {
 }
 
 impl Fields {
-    /// The checks [`instant`] makes, without making the instant.
-    fn in_range(&self) -> bool {
-        (1..=12).contains(&self.month)
-            && (1..=days_in_month(self.year, self.month)).contains(&self.day)
-            && self.hour <= 23
-            && self.minute <= 59
-            && self.second <= 60
+    /// Checks the calendar and clock fields, saying what is wrong.
+    fn check(&self) -> Result<(), DateError> {
+        let Fields {
+            year,
+            month,
+            day,
+            hour,
+            minute,
+            second,
+            ..
+        } = *self;
+        if !(1..=12).contains(&month) {
+            return fail(format!("month {month:02} does not exist"));
+        }
+        let last = days_in_month(year, month);
+        if day == 0 || day > last {
+            let name = MONTH_NAMES[month as usize - 1];
+            return fail(format!("{name} {year} has no day {day} (it has {last} days)"));
+        }
+        if hour > 23 {
+            return fail(format!("hour {hour} is out of range (00 to 23)"));
+        }
+        if minute > 59 {
+            return fail(format!("minute {minute} is out of range (00 to 59)"));
+        }
+        if second > 60 {
+            return fail(format!(
+                "second {second} is out of range (00 to 59, or 60 for a leap second)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// The instant, once the fields are checked.
+    fn instant(&self, nanos: u32) -> Result<Instant, DateError> {
+        self.check()?;
+        let local = days_from_civil(self.year, self.month, self.day) * 86_400
+            + i64::from(self.hour) * 3_600
+            + i64::from(self.minute) * 60
+            + i64::from(self.second);
+        Ok(Instant {
+            seconds: local - self.offset * 60,
+            nanos,
+        })
     }
 }
 
@@ -173,7 +168,7 @@ impl Fields {
 /// feed is checked, and the instant costs as much as the reading).
 pub fn is_rfc3339(text: &str) -> bool {
     match canonical_fields(text.as_bytes()) {
-        Some(fields) => fields.in_range(),
+        Some(fields) => fields.check().is_ok(),
         None => parse_rfc3339_fully(text).is_ok(),
     }
 }
@@ -292,7 +287,16 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         }
         Some(_) => return fail(format!("unexpected text after the time: \"{}\"", &text[at..])),
     };
-    instant(year, month, day, hour, minute, second, nanos, offset)
+    let fields = Fields {
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        second,
+        offset,
+    };
+    fields.instant(nanos)
 }
 
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -391,7 +395,16 @@ pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
         _ => return fail(format!("\"{time}\" is not a time (HH:MM or HH:MM:SS)")),
     };
     let offset = rfc822_zone(zone)?;
-    instant(year, month as u32 + 1, day, hour, minute, second, 0, offset)
+    let fields = Fields {
+        year,
+        month: month as u32 + 1,
+        day,
+        hour,
+        minute,
+        second,
+        offset,
+    };
+    fields.instant(0)
 }
 
 #[cfg(test)]

@@ -106,11 +106,29 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
     let root_url = file_url(root).map(as_directory);
-    let walker = walkdir::WalkDir::new(root)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|entry| entry.depth() == 0 || !entry.file_name().to_string_lossy().starts_with('.'));
-    for entry in walker {
+    // The walker ripgrep and ruff use: hidden files and directories are
+    // skipped, and so is what `.gitignore` and `.ignore` files say (in a
+    // git work tree or not), but not the user's global gitignore: the same
+    // tree lints the same on every machine.
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .hidden(true)
+        .git_global(false)
+        .require_git(false)
+        .sort_by_file_name(|a, b| a.cmp(b));
+    match crate::exclude::overrides(root, &options.exclude) {
+        Ok(overrides) => {
+            builder.overrides(overrides);
+        }
+        Err(error) => {
+            failures.push(Failure::Unwalkable {
+                path: root.to_owned(),
+                message: format!("invalid --exclude glob: {error}"),
+            });
+            return;
+        }
+    }
+    for entry in builder.build() {
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {
@@ -121,7 +139,7 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
         let path = entry.into_path();

@@ -59,6 +59,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod document;
 mod engine;
+pub mod exclude;
 pub mod feed;
 pub mod fetch;
 mod hash;

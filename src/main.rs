@@ -101,6 +101,11 @@ struct LintArgs {
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     quiet: bool,
+    /// Skip what this glob matches when walking directories (gitignore
+    /// syntax, repeatable); .gitignore files and hidden paths are skipped
+    /// already.
+    #[arg(long, value_name = "GLOB")]
+    exclude: Vec<String>,
     /// Write the report to this file instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     output_file: Option<PathBuf>,
@@ -391,6 +396,11 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     options.keep_sources = format == Format::Text;
     options.max_file_size = args.max_file_size;
     options.max_per_rule = args.max_per_rule;
+    options.exclude = config.exclude.clone();
+    options.exclude.extend(args.exclude.iter().cloned());
+    if let Err(message) = feedlint::exclude::check_exclusions(&options.exclude) {
+        return fail(&message);
+    }
     let base_url = args.base_url.as_ref().map(Url::to_string).or(config.base_url);
     if let Some(base_url) = base_url {
         options = match options.with_base_url(&base_url) {

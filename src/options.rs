@@ -22,6 +22,9 @@ pub struct Options {
     /// The most findings of one rule shown per document, the rest counted
     /// in one more finding (`--max-per-rule`); 0 shows every finding.
     pub max_per_rule: usize,
+    /// Globs (gitignore syntax) of what walking skips, below each walked
+    /// directory (`--exclude`, the config's `exclude`).
+    pub exclude: Vec<String>,
 }
 
 impl Default for Options {
@@ -33,6 +36,7 @@ impl Default for Options {
             keep_sources: false,
             max_file_size: 0,
             max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
+            exclude: Vec::new(),
         }
     }
 }

@@ -844,3 +844,55 @@ fn paths_without_any_feed_fail_the_run() {
     let piped = run(&["-"], Some(b"<x/>"), &[]);
     assert_eq!(code(&piped), 0, "{}", stderr(&piped));
 }
+
+/// Walking skips what .gitignore, hidden paths, --exclude and the config's
+/// exclude say, and nothing else.
+#[test]
+fn walking_respects_gitignore_hidden_and_exclusions() {
+    let dir = scratch("walk-exclusions");
+    for sub in [
+        "public",
+        "public/drafts",
+        "public/.cache",
+        "public/old",
+        "public/tmp",
+        "public/2024",
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+        std::fs::copy(WARNING_ONLY, dir.join(sub).join("feed.atom")).unwrap();
+    }
+    std::fs::write(dir.join("public/.gitignore"), "drafts/\n").unwrap();
+    let linted = |args: &[&str], config: Option<&str>| -> Vec<String> {
+        let config_path = dir.join("feedlint.toml");
+        let _ = std::fs::remove_file(&config_path);
+        let mut all = vec!["--format", "json"];
+        if let Some(text) = config {
+            std::fs::write(&config_path, text).unwrap();
+            all.extend(["--config", config_path.to_str().unwrap()]);
+        }
+        all.extend_from_slice(args);
+        let public = dir.join("public");
+        all.push(public.to_str().unwrap());
+        let report = json(&feedlint(&all));
+        let mut files: Vec<String> = report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let file = d["file"].as_str().unwrap();
+                file.rsplit('/').nth(1).unwrap().to_owned()
+            })
+            .collect();
+        files.sort();
+        files
+    };
+    assert_eq!(linted(&[], None), ["2024", "old", "public", "tmp"]);
+    assert_eq!(
+        linted(&["--exclude", "old/", "--exclude", "tmp"], None),
+        ["2024", "public"]
+    );
+    assert_eq!(linted(&[], Some("exclude = [\"/2024/\"]\n")), ["old", "public", "tmp"]);
+    let bad = feedlint(&["--exclude", "a{b", dir.to_str().unwrap()]);
+    assert_eq!(code(&bad), 2);
+    assert!(stderr(&bad).contains("invalid --exclude glob"), "{}", stderr(&bad));
+}
