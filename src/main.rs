@@ -37,6 +37,12 @@ enum Command {
         /// The rule id, e.g. next-archive-unsealed.
         rule: String,
     },
+    /// Print a shell completion script, e.g.
+    /// `feedlint completions bash > ~/.local/share/bash-completion/completions/feedlint`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -218,6 +224,13 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Rules { format }) => list_rules(format),
         Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Completions { shell }) => {
+            // Made in memory first: clap_complete panics on a failed write
+            // (a closed pipe), and feedlint never panics.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "feedlint", &mut script);
+            write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
+        }
         None => run(cli.lint, &matches),
     }
 }

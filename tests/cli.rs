@@ -574,7 +574,11 @@ fn a_closed_pipe_ends_quietly_with_the_status_of_the_run() {
     let status = run_into(&["--deny", "warnings", WARNING_ONLY], closed_pipe(), err);
     assert_eq!(status.code(), Some(1), "the run found an error");
     assert_eq!(std::fs::read_to_string(&err_path).unwrap(), "");
-    for args in [&["explain", "archive-orphan"][..], &["rules"][..]] {
+    for args in [
+        &["explain", "archive-orphan"][..],
+        &["rules"][..],
+        &["completions", "bash"][..],
+    ] {
         let (err, err_path) = captured_stderr("closed-pipe-explain");
         let status = run_into(args, closed_pipe(), err);
         assert_eq!(status.code(), Some(0), "{args:?}");
@@ -584,7 +588,12 @@ fn a_closed_pipe_ends_quietly_with_the_status_of_the_run() {
 
 #[test]
 fn a_full_disk_is_one_line_and_exit_2() {
-    for args in [&[WARNING_ONLY][..], &["explain", "archive-orphan"][..], &["rules"][..]] {
+    for args in [
+        &[WARNING_ONLY][..],
+        &["explain", "archive-orphan"][..],
+        &["rules"][..],
+        &["completions", "zsh"][..],
+    ] {
         let (err, err_path) = captured_stderr("full-disk");
         let status = run_into(args, dev_full(), err);
         assert_eq!(status.code(), Some(2), "{args:?}");
@@ -895,4 +904,16 @@ fn walking_respects_gitignore_hidden_and_exclusions() {
     let bad = feedlint(&["--exclude", "a{b", dir.to_str().unwrap()]);
     assert_eq!(code(&bad), 2);
     assert!(stderr(&bad).contains("invalid --exclude glob"), "{}", stderr(&bad));
+}
+
+#[test]
+fn completions_know_the_options() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let output = feedlint(&["completions", shell]);
+        assert_eq!(code(&output), 0, "{shell}");
+        let script = stdout(&output);
+        for option in ["--format", "--exclude", "--statistics"] {
+            assert!(script.contains(option.trim_start_matches('-')), "{shell}: {option}");
+        }
+    }
 }
