@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::fmt::Display;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -327,16 +327,54 @@ fn explain(id: &str) -> ExitCode {
     }
 }
 
-/// The config file's settings: the one named, else the nearest one.
+/// The config file's settings: the one named, else the nearest one above
+/// the paths linted (a directory itself, a file its directory, the current
+/// directory for standard input and URLs), as ruff finds its config. When
+/// the paths lie under different configs, the first path's is used, and
+/// that is said.
 fn config(args: &LintArgs) -> Result<Config, String> {
-    let path = match &args.config {
-        Some(path) => path.clone(),
-        None => match std::env::current_dir().ok().and_then(|dir| config::discover(&dir)) {
-            Some(path) => path,
-            None => return Ok(Config::default()),
-        },
-    };
-    config::load(&path).map_err(|e| e.to_string())
+    if let Some(path) = &args.config {
+        return config::load(path).map_err(|e| e.to_string());
+    }
+    let here = PathBuf::from(".");
+    let mut starts: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .map(|arg| {
+            let path = PathBuf::from(arg);
+            if arg == "-" || arg.to_string_lossy().contains("://") {
+                here.clone()
+            } else if path.is_dir() {
+                path
+            } else {
+                path.parent()
+                    .filter(|parent| !parent.as_os_str().is_empty())
+                    .map_or_else(|| here.clone(), Path::to_path_buf)
+            }
+        })
+        .collect();
+    if starts.is_empty() {
+        starts.push(here);
+    }
+    let found: Vec<Option<PathBuf>> = starts.iter().map(|start| config::discover(start)).collect();
+    let first = found[0].clone();
+    if let Some((start, other)) = starts.iter().zip(&found).find(|(_, f)| **f != first) {
+        let name = |config: &Option<PathBuf>| {
+            config
+                .as_ref()
+                .map_or_else(|| "none".to_owned(), |path| path.display().to_string())
+        };
+        say(format_args!(
+            "warning: {} is under config {}, but {} is used for every path (name one with --config, or lint the trees in separate runs)",
+            start.display(),
+            name(other),
+            name(&first)
+        ));
+    }
+    match first {
+        Some(path) => config::load(&path).map_err(|e| e.to_string()),
+        None => Ok(Config::default()),
+    }
 }
 
 /// Rule levels in command-line order, so that a later flag wins, over the

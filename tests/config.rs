@@ -65,6 +65,39 @@ fn config_is_found_upwards_and_overrides_apply_per_path() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The config is found from the paths linted, not from where feedlint
+/// runs: a CI job linting `site/public` from elsewhere gets the site's.
+#[test]
+fn config_is_found_from_the_linted_path() {
+    let dir = site("from-path", CONFIG);
+    let elsewhere = scratch("from-path-elsewhere");
+    let public = dir.join("public");
+    for target in [public.clone(), public.join("feed.atom")] {
+        let output = feedlint_in(&elsewhere, &["--format", "json", target.to_str().unwrap()]);
+        let found = rules_of(&output);
+        assert_eq!(found[0], "archive-missing-current@error", "{target:?}");
+        assert!(!found.contains(&"archive-missing-self@info".to_owned()), "{target:?}");
+    }
+    // Paths under different configs: the first one's, and it is said.
+    let other = site("from-path-other", "[rules]\narchive-missing-current = \"off\"\n");
+    let output = feedlint_in(
+        &elsewhere,
+        &[
+            "--format",
+            "json",
+            public.to_str().unwrap(),
+            other.join("public").to_str().unwrap(),
+        ],
+    );
+    let said = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(
+        said.contains("warning:") && said.contains("is used for every path"),
+        "{said}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(other);
+}
+
 #[test]
 fn command_line_flags_win_over_the_file() {
     let dir = site("precedence", CONFIG);
