@@ -62,7 +62,7 @@ struct LintArgs {
     /// The URL of the single document linted (a file, or - for standard input).
     #[arg(long, value_name = "URL")]
     url: Option<Url>,
-    /// The config file [default: the nearest feedlint.toml, from the current directory up].
+    /// The config file [default: the nearest feedlint.toml above the paths linted].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
     /// Turn a rule off (repeatable).
