@@ -108,6 +108,9 @@ impl Levels {
 pub struct Config {
     /// `base-url`, checked to be an absolute URL.
     pub base_url: Option<String>,
+    /// The directory `base-url` names: `root` (relative to the config's
+    /// directory), else the config's directory itself.
+    pub base_root: Option<PathBuf>,
     pub levels: Levels,
     /// `exclude`: globs (gitignore syntax) of what walking skips.
     pub exclude: Vec<String>,
@@ -133,6 +136,7 @@ struct RawConfig {
     overrides: Vec<RawOverride>,
     #[serde(default)]
     exclude: Vec<Spanned<String>>,
+    root: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -231,6 +235,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
     Ok(Config {
+        base_root: Some(match raw.root {
+            Some(relative) => root.join(relative.get_ref()),
+            None => root.clone(),
+        }),
         exclude: {
             let mut exclude = Vec::with_capacity(raw.exclude.len());
             for glob in raw.exclude {

@@ -32,19 +32,73 @@ pub(crate) enum Origin {
     Bytes(Vec<u8>),
 }
 
+/// Where the base URL applies: the directory it names, made canonical, and
+/// the URL, ending in `/`.
+pub(crate) struct Published {
+    root: PathBuf,
+    base: Url,
+}
+
+impl Published {
+    /// `--base-url` (or the config's `base-url`) and the directory it names:
+    /// `--root` (or the config's directory), else the directory that holds
+    /// every path linted, so that each file keeps its own path below it
+    /// (`blog/index.atom` and `news/index.atom` get different URLs).
+    pub(crate) fn of(inputs: &[Input], options: &Options) -> Option<Published> {
+        let base = as_directory(options.base_url.clone()?);
+        let root = match &options.base_root {
+            Some(root) => std::fs::canonicalize(root).ok()?,
+            None => common_directory(inputs.iter().filter_map(|input| match input {
+                Input::Path(path) if path.is_dir() => std::fs::canonicalize(path).ok(),
+                Input::Path(path) => std::fs::canonicalize(path).ok()?.parent().map(Path::to_path_buf),
+                Input::Stdin(_) => None,
+            }))?,
+        };
+        Some(Published { root, base })
+    }
+
+    /// The URL of a canonical path below the root.
+    fn url_of(&self, canonical: &Path) -> Option<Url> {
+        joined(&self.base, &segments(canonical.strip_prefix(&self.root).ok()?))
+    }
+}
+
+/// The deepest directory that holds every one of `dirs`.
+fn common_directory(dirs: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
+    dirs.reduce(|common, dir| {
+        common
+            .ancestors()
+            .find(|ancestor| dir.starts_with(ancestor))
+            .map_or_else(PathBuf::new, Path::to_path_buf)
+    })
+}
+
+/// A relative path's parts, as URL path segments.
+fn segments(relative: &Path) -> Vec<String> {
+    relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect()
+}
+
 /// Where documents are expected to exist: under each linted directory's
-/// `--base-url`, or its `file:` URL.
-pub(crate) fn url_spaces(inputs: &[Input], options: &Options) -> Vec<Url> {
+/// published URL, or its `file:` URL.
+pub(crate) fn url_spaces(inputs: &[Input], published: Option<&Published>) -> Vec<Url> {
     inputs
         .iter()
         .filter_map(|input| match input {
-            Input::Path(path) if path.is_dir() => options.base_url.clone().or_else(|| file_url(path)).map(as_directory),
+            Input::Path(path) if path.is_dir() => url_of(path, published).map(as_directory),
             _ => None,
         })
         .collect()
 }
 
-pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<Failure>) -> Vec<Job> {
+pub(crate) fn gather(
+    inputs: Vec<Input>,
+    options: &Options,
+    published: Option<&Published>,
+    failures: &mut Vec<Failure>,
+) -> Vec<Job> {
     let overlap_possible = inputs.iter().filter(|i| matches!(i, Input::Path(_))).count() > 1;
     let mut jobs = Vec::new();
     for input in inputs {
@@ -55,12 +109,9 @@ pub(crate) fn gather(inputs: Vec<Input>, options: &Options, failures: &mut Vec<F
                 origin: Origin::Bytes(bytes),
                 explicit: true,
             }),
-            Input::Path(path) if path.is_dir() => walk(&path, options, &mut jobs, failures),
+            Input::Path(path) if path.is_dir() => walk(&path, options, published, &mut jobs, failures),
             Input::Path(path) => {
-                let url = options.url.clone().or_else(|| {
-                    let name = path.file_name()?.to_string_lossy().into_owned();
-                    mapped_url(options, &[name]).or_else(|| file_url(&path))
-                });
+                let url = options.url.clone().or_else(|| url_of(&path, published));
                 jobs.push(Job {
                     name: path.display().to_string(),
                     url,
@@ -101,11 +152,17 @@ fn without_duplicates(jobs: Vec<Job>) -> Vec<Job> {
     kept
 }
 
-fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<Failure>) {
+fn walk(
+    root: &Path,
+    options: &Options,
+    published: Option<&Published>,
+    jobs: &mut Vec<Job>,
+    failures: &mut Vec<Failure>,
+) {
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
-    let root_url = file_url(root).map(as_directory);
+    let root_url = url_of(root, published).map(as_directory);
     // The walker ripgrep and ruff use: hidden files and directories are
     // skipped, and so is what `.gitignore` and `.ignore` files say (in a
     // git work tree or not), but not the user's global gitignore: the same
@@ -143,15 +200,8 @@ fn walk(root: &Path, options: &Options, jobs: &mut Vec<Job>, failures: &mut Vec<
             continue;
         }
         let path = entry.into_path();
-        let segments: Vec<String> = path
-            .strip_prefix(root)
-            .map(|rel| {
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        let url = mapped_url(options, &segments).or_else(|| joined(root_url.as_ref()?, &segments));
+        let segments = path.strip_prefix(root).map(segments).unwrap_or_default();
+        let url = root_url.as_ref().and_then(|root_url| joined(root_url, &segments));
         jobs.push(Job {
             name: path.display().to_string(),
             url,
@@ -171,11 +221,6 @@ fn has_feed_extension(path: &Path) -> bool {
     })
 }
 
-/// The URL of a file under `--base-url`, from its path segments.
-fn mapped_url(options: &Options, segments: &[String]) -> Option<Url> {
-    joined(&as_directory(options.base_url.clone()?), segments)
-}
-
 /// A directory URL with path segments added.
 fn joined(directory: &Url, segments: &[String]) -> Option<Url> {
     let mut url = directory.clone();
@@ -192,9 +237,13 @@ pub(crate) fn as_directory(mut url: Url) -> Url {
     url
 }
 
-pub(crate) fn file_url(path: &Path) -> Option<Url> {
-    let absolute = std::fs::canonicalize(path).ok()?;
-    Url::from_file_path(absolute).ok()
+/// The URL of a path: below the published root, its published URL; else
+/// its `file:` URL.
+fn url_of(path: &Path, published: Option<&Published>) -> Option<Url> {
+    let canonical = std::fs::canonicalize(path).ok()?;
+    published
+        .and_then(|p| p.url_of(&canonical))
+        .or_else(|| Url::from_file_path(&canonical).ok())
 }
 
 pub(crate) enum Read {

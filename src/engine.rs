@@ -21,8 +21,9 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
         })
         .collect();
     let mut failures = Vec::new();
-    let url_spaces = discover::url_spaces(&inputs, options);
-    let jobs = discover::gather(inputs, options, &mut failures);
+    let published = discover::Published::of(&inputs, options);
+    let url_spaces = discover::url_spaces(&inputs, published.as_ref());
+    let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures);
     let outcomes: Vec<Result<Option<Outcome>, Failure>> =
         jobs.into_par_iter().map(|job| run_job(job, options)).collect();
     let mut done = Vec::with_capacity(outcomes.len());

@@ -59,6 +59,11 @@ struct LintArgs {
     /// The URL at which the linted directory (or a named file's directory) is published.
     #[arg(long, value_name = "URL")]
     base_url: Option<Url>,
+    /// The directory --base-url is published at [default: the one that
+    /// holds every path linted; for the config's base-url, the config's
+    /// directory or its `root`].
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
     /// The URL of the single document linted (a file, or - for standard input).
     #[arg(long, value_name = "URL")]
     url: Option<Url>,
@@ -452,12 +457,24 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     if let Err(message) = feedlint::exclude::check_exclusions(&options.exclude) {
         return fail(&message);
     }
-    let base_url = args.base_url.as_ref().map(Url::to_string).or(config.base_url);
+    // The base URL names a directory: --root, else the config's (for the
+    // config's base-url), else the one that holds every path linted.
+    let (base_url, base_root) = match (&args.base_url, config.base_url) {
+        (Some(url), _) => (Some(url.to_string()), args.root.clone()),
+        (None, Some(url)) => (Some(url), args.root.clone().or(config.base_root)),
+        (None, None) if args.root.is_some() => return fail(
+            "--root names the directory a base URL is published at: give --base-url (or base-url in feedlint.toml) too",
+        ),
+        (None, None) => (None, None),
+    };
     if let Some(base_url) = base_url {
         options = match options.with_base_url(&base_url) {
             Ok(options) => options,
             Err(invalid) => return fail(&invalid.to_string()),
         };
+    }
+    if let Some(root) = base_root {
+        options = options.with_base_root(root);
     }
     if let Some(url) = &args.url {
         options = match options.with_url(url.as_str()) {

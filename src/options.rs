@@ -1,5 +1,7 @@
 //! What a run is told besides its inputs.
 
+use std::path::PathBuf;
+
 use url::Url;
 
 use crate::config::Levels;
@@ -9,8 +11,11 @@ use crate::config::Levels;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub levels: Levels,
-    /// Where the linted directory (or a named file's directory) is published.
+    /// Where `base_root` is published.
     pub(crate) base_url: Option<Url>,
+    /// The directory `base_url` names (`--root`, the config's directory);
+    /// `None`: the directory that holds every path linted.
+    pub(crate) base_root: Option<PathBuf>,
     /// The URL of the single document linted (a file or stdin).
     pub(crate) url: Option<Url>,
     /// Keep windows of the documents' lines, for the text renderer's
@@ -32,6 +37,7 @@ impl Default for Options {
         Options {
             levels: Levels::default(),
             base_url: None,
+            base_root: None,
             url: None,
             keep_sources: false,
             max_file_size: 0,
@@ -74,6 +80,14 @@ impl Options {
     pub fn with_base_url(mut self, url: &str) -> Result<Self, InvalidUrl> {
         self.base_url = Some(absolute_url(url)?);
         Ok(self)
+    }
+
+    /// The directory the base URL names: files map to URLs by their path
+    /// below it (`--root`, or a config's directory). Without it, the
+    /// directory that holds every path linted.
+    pub fn with_base_root(mut self, root: impl Into<PathBuf>) -> Self {
+        self.base_root = Some(root.into());
+        self
     }
 
     /// The URL of the single document linted, a file or standard input

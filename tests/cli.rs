@@ -917,3 +917,64 @@ fn completions_know_the_options() {
         }
     }
 }
+
+/// A base URL names one directory, and every file keeps its path below
+/// it: files named from two directories get two URLs, `--root` and a
+/// config's directory say which directory is published.
+#[test]
+fn base_urls_map_a_root_and_files_keep_their_paths() {
+    let dir = scratch("base-root");
+    // Each document links to its own published URL: self-referencing-link
+    // fires exactly when the file is mapped to that URL.
+    for section in ["blog", "news"] {
+        std::fs::create_dir_all(dir.join(section)).unwrap();
+        std::fs::write(
+            dir.join(section).join("index.atom"),
+            format!(r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://example.org/{section}/index.atom"/></feed>"#),
+        )
+        .unwrap();
+    }
+    let blog = dir.join("blog/index.atom");
+    let news = dir.join("news/index.atom");
+    let (blog, news) = (blog.to_str().unwrap(), news.to_str().unwrap());
+    let self_links = |args: &[&str]| {
+        let mut all = vec!["--format", "json"];
+        all.extend_from_slice(args);
+        let output = feedlint(&all);
+        assert_ne!(code(&output), 2, "{}", stderr(&output));
+        rules_of(&json(&output))
+            .iter()
+            .filter(|r| *r == "self-referencing-link")
+            .count()
+    };
+    // Two named files: the directory that holds both is the root.
+    assert_eq!(self_links(&["--base-url", "https://example.org/", blog, news]), 2);
+    // One named file: its own directory is the root (and its URL is
+    // https://example.org/index.atom), unless --root says otherwise.
+    assert_eq!(self_links(&["--base-url", "https://example.org/", blog]), 0);
+    assert_eq!(
+        self_links(&[
+            "--base-url",
+            "https://example.org/",
+            "--root",
+            dir.to_str().unwrap(),
+            blog
+        ]),
+        1
+    );
+    // A config's base-url names the config's directory.
+    let config = dir.join("feedlint.toml");
+    std::fs::write(&config, "base-url = \"https://example.org/\"\n").unwrap();
+    assert_eq!(
+        self_links(&["--config", config.to_str().unwrap(), dir.join("blog").to_str().unwrap()]),
+        1
+    );
+    std::fs::remove_file(&config).unwrap();
+    let lonely = feedlint(&["--root", dir.to_str().unwrap(), blog]);
+    assert_eq!(code(&lonely), 2);
+    assert!(
+        stderr(&lonely).contains("--root names the directory"),
+        "{}",
+        stderr(&lonely)
+    );
+}
