@@ -91,6 +91,17 @@ impl Report {
         self.diagnostics.iter().filter(|d| d.level == level).count()
     }
 
+    /// The documents linted and reported on: not those read only as the
+    /// context of a set check.
+    pub fn linted_documents(&self) -> usize {
+        self.documents.iter().filter(|d| !d.context).count()
+    }
+
+    /// The documents read only because linted documents link to them.
+    pub fn context_documents(&self) -> usize {
+        self.documents.len() - self.linted_documents()
+    }
+
     /// The documents' findings, then the set rules' and `extra` findings
     /// about the set (the fetcher's), then suppressions, sorted.
     pub(crate) fn assemble(
@@ -123,7 +134,12 @@ impl Report {
             unused_level,
         } = outcome;
         // The document's places name no document until here, where it gets
-        // its number (as its summary's do until a set rule reads them).
+        // its number (as its summary's do until a set rule reads them). A
+        // document read as context is not reported on.
+        if document.context {
+            self.documents.push(document);
+            return None;
+        }
         self.diagnostics.extend(diagnostics.into_iter().map(|d| d.in_doc(doc)));
         self.documents.push(document);
         unused_level
@@ -156,7 +172,11 @@ impl Report {
         let documents = &self.documents;
         self.diagnostics
             .extend(findings.into_iter().filter_map(|(rule, pending)| {
-                let path = documents[pending.primary.doc].path.as_deref();
+                let primary = &documents[pending.primary.doc];
+                if primary.context {
+                    return None;
+                }
+                let path = primary.path.as_deref();
                 let level = options.levels.level_for(rule, path)?;
                 Some(pending.into_diagnostic(rule.id, level))
             }));

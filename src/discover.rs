@@ -63,6 +63,36 @@ impl Published {
     }
 }
 
+/// The local file a link target names, if it is one that exists: a `file:`
+/// URL, or a URL below the published base (mapped back below the root).
+pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
+    let path = match (target.scheme(), published) {
+        ("file", _) => target.to_file_path().ok()?,
+        (_, Some(published)) => {
+            let rest = target.as_str().strip_prefix(published.base.as_str())?;
+            let rest = rest.split(['?', '#']).next().unwrap_or_default();
+            Url::from_directory_path(&published.root)
+                .ok()?
+                .join(rest)
+                .ok()?
+                .to_file_path()
+                .ok()?
+        }
+        _ => return None,
+    };
+    path.is_file().then_some(path)
+}
+
+/// The job for a file read only because a linted document links to it.
+pub(crate) fn linked_job(path: PathBuf, url: Url) -> Job {
+    Job {
+        name: path.display().to_string(),
+        url: Some(url),
+        origin: Origin::File(path),
+        explicit: false,
+    }
+}
+
 /// The deepest directory that holds every one of `dirs`.
 fn common_directory(dirs: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
     dirs.reduce(|common, dir| {

@@ -30,6 +30,9 @@ pub struct Document {
     pub(crate) summary: Option<DocSummary>,
     /// The `feedlint-disable` comments of the document.
     pub(crate) suppressions: Vec<Suppression>,
+    /// Read only because a linted document links to it: the set checks see
+    /// it, but no finding is reported in it.
+    pub context: bool,
 }
 
 impl Document {

@@ -9,6 +9,7 @@ use url::Url;
 use crate::analyze::{self, Named, Outcome};
 use crate::assemble::{Failure, Report};
 use crate::discover::{self, Input, Job, Origin, Read};
+use crate::hash::FastSet;
 use crate::options::{absolute_url, InvalidUrl, Options};
 
 /// Lints everything the inputs name.
@@ -24,17 +25,49 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let published = discover::Published::of(&inputs, options);
     let url_spaces = discover::url_spaces(&inputs, published.as_ref());
     let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures);
-    let outcomes: Vec<Result<Option<Outcome>, Failure>> =
-        jobs.into_par_iter().map(|job| run_job(job, options)).collect();
-    let mut done = Vec::with_capacity(outcomes.len());
-    for outcome in outcomes {
-        match outcome {
-            Ok(outcome) => done.extend(outcome),
-            Err(failure) => failures.push(failure),
+    // Every URL read or to be read, so that each document is read once.
+    let mut known: FastSet<String> = jobs
+        .iter()
+        .filter_map(|job| Some(job.url.as_ref()?.to_string()))
+        .collect();
+    let mut done = Vec::with_capacity(jobs.len());
+    let mut batch = jobs;
+    let mut context = false;
+    while !batch.is_empty() {
+        let outcomes: Vec<Result<Option<Outcome>, Failure>> =
+            batch.into_par_iter().map(|job| run_job(job, options)).collect();
+        let start = done.len();
+        for outcome in outcomes {
+            match outcome {
+                Ok(Some(mut outcome)) => {
+                    outcome.document.context = context;
+                    done.push(outcome);
+                }
+                Ok(None) => {}
+                Err(failure) if !context => failures.push(failure),
+                Err(_) => {}
+            }
         }
+        // The files the documents just read link to, that exist and were
+        // not named: read as context for the set checks, as a type checker
+        // reads imports, so that a subset of a tree (the changed files of a
+        // commit) is checked against the chains it belongs to. Each URL is
+        // read at most once, so this ends within the files on disk.
+        batch = done[start..]
+            .iter()
+            .filter_map(|outcome| outcome.document.summary.as_ref())
+            .flat_map(|summary| summary.links.iter().filter_map(|link| link.target.as_ref()))
+            .filter_map(|target| {
+                let path = discover::local_file(target, published.as_ref())?;
+                known
+                    .insert(target.to_string())
+                    .then(|| discover::linked_job(path, target.clone()))
+            })
+            .collect();
+        context = true;
     }
     let mut report = Report::assemble(done, &url_spaces, Vec::new(), options);
-    if report.documents.is_empty() && failures.is_empty() && !paths.is_empty() {
+    if report.linted_documents() == 0 && failures.is_empty() && !paths.is_empty() {
         failures.push(Failure::NoFeeds { paths });
     }
     report.failures.extend(failures);

@@ -137,7 +137,7 @@ fn json_matches_the_contract() {
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(
         keys(&report["summary"]),
-        ["documents", "errors", "folded", "infos", "warnings"]
+        ["context", "documents", "errors", "folded", "infos", "warnings"]
     );
     assert_eq!(report["summary"]["folded"], 0);
     assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");
@@ -977,4 +977,48 @@ fn base_urls_map_a_root_and_files_keep_their_paths() {
         "{}",
         stderr(&lonely)
     );
+}
+
+/// Naming some files of a chain (the changed files of a commit) checks them
+/// against the whole chain: the files they link to are read as context,
+/// including in hidden directories, and nothing is reported in those.
+#[test]
+fn linked_files_are_read_as_context_for_the_chains() {
+    let chain = "testsuite/sets/valid/atom-chain";
+    let index = format!("{chain}/index.atom");
+    let oldest = format!("{chain}/archive/2003-09.atom");
+    let report = json(&feedlint(&["--format", "json", &index, &oldest]));
+    assert_eq!(
+        rules_of(&report),
+        Vec::<String>::new(),
+        "no archive-orphan: the middle archives are read"
+    );
+    assert_eq!(report["summary"]["documents"], 2);
+    assert_eq!(report["summary"]["context"], 2);
+    let text = stdout(&feedlint(&["--color", "never", &index, &oldest]));
+    assert!(
+        text.contains("in 2 documents (and 2 linked documents read for the chains, not reported on)"),
+        "{text}"
+    );
+
+    // An archive in a hidden directory is skipped by the walk, yet read
+    // when a document links to it: not dangling, and not reported on.
+    let dir = scratch("hidden-archive");
+    std::fs::create_dir_all(dir.join(".archive")).unwrap();
+    for file in ["index.atom", "archive/2003-11.atom"] {
+        let text = std::fs::read_to_string(format!("{chain}/{file}")).unwrap();
+        let text = text.replace("archive/", ".archive/");
+        let target = dir.join(file.replace("archive/", ".archive/"));
+        std::fs::write(target, text).unwrap();
+    }
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--allow",
+        "missing-prev-archive",
+        dir.to_str().unwrap(),
+    ]));
+    let found = rules_of(&report);
+    assert!(!found.contains(&"archive-link-dangling".to_owned()), "{found:?}");
+    assert_eq!(report["summary"]["context"], 1, "{report}");
 }

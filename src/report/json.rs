@@ -51,6 +51,9 @@ struct Summary {
     infos: usize,
     /// Findings not shown, counted by the findings that stand for them.
     folded: usize,
+    /// Documents read only because linted ones link to them (for the set
+    /// checks); not counted in `documents`, never reported on.
+    context: usize,
 }
 
 #[derive(Serialize)]
@@ -84,11 +87,12 @@ struct JsonSpan<'a> {
 
 fn summary(report: &Report) -> Summary {
     Summary {
-        documents: report.documents.len(),
+        documents: report.linted_documents(),
         errors: report.count(Level::Error),
         warnings: report.count(Level::Warning),
         infos: report.count(Level::Info),
         folded: report.diagnostics.iter().map(|d| d.folded).sum(),
+        context: report.context_documents(),
     }
 }
 

@@ -121,12 +121,19 @@ pub fn summary_line(report: &Report) -> String {
             n => format!("{n} {what}s"),
         }
     }
-    let documents = report.documents.len();
+    let documents = report.linted_documents();
     let folded: usize = report.diagnostics.iter().map(|d| d.folded).sum();
-    let not_shown = match folded {
+    let mut not_shown = match folded {
         0 => String::new(),
         n => format!(" ({n} more not shown: see --max-per-rule)"),
     };
+    match report.context_documents() {
+        0 => {}
+        1 => not_shown.push_str(" (and 1 linked document read for the chains, not reported on)"),
+        n => not_shown.push_str(&format!(
+            " (and {n} linked documents read for the chains, not reported on)"
+        )),
+    }
     format!(
         "{}, {} and {} in {} document{}{not_shown}",
         count(report.count(Level::Error), "error"),
