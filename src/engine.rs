@@ -34,20 +34,8 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let mut batch = jobs;
     let mut context = false;
     while !batch.is_empty() {
-        let outcomes: Vec<Result<Option<Outcome>, Failure>> =
-            batch.into_par_iter().map(|job| run_job(job, options)).collect();
         let start = done.len();
-        for outcome in outcomes {
-            match outcome {
-                Ok(Some(mut outcome)) => {
-                    outcome.document.context = context;
-                    done.push(outcome);
-                }
-                Ok(None) => {}
-                Err(failure) if !context => failures.push(failure),
-                Err(_) => {}
-            }
-        }
+        run_jobs(batch, context, options, &mut done, &mut failures);
         // The files the documents just read link to, that exist and were
         // not named: read as context for the set checks, as a type checker
         // reads imports, so that a subset of a tree (the changed files of a
@@ -120,6 +108,24 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
         Vec::new(),
         options,
     ))
+}
+
+/// Reads and analyzes `jobs` in parallel into `done`. A file that cannot be
+/// read fails the run, unless it was read only as context.
+fn run_jobs(jobs: Vec<Job>, context: bool, options: &Options, done: &mut Vec<Outcome>, failures: &mut Vec<Failure>) {
+    let outcomes: Vec<Result<Option<Outcome>, Failure>> =
+        jobs.into_par_iter().map(|job| run_job(job, options)).collect();
+    for outcome in outcomes {
+        match outcome {
+            Ok(Some(mut outcome)) => {
+                outcome.document.context = context;
+                done.push(outcome);
+            }
+            Ok(None) => {}
+            Err(failure) if !context => failures.push(failure),
+            Err(_) => {}
+        }
+    }
 }
 
 fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
