@@ -32,20 +32,26 @@ pub(crate) enum Origin {
     Bytes(Vec<u8>),
 }
 
-/// Where the base URL applies: the directory it names, made canonical, and
-/// the URL, ending in `/`.
+/// The tree linted: its root directory, made canonical, and where it is
+/// published. With a base URL, files map to URLs below it; without one,
+/// the root stands for `/` as a web server would serve the tree, so that a
+/// root-relative link (`/feed/2024.atom`) still leads to the file
+/// (`ROOT/feed/2024.atom`), whose `file:` URL is kept.
 pub(crate) struct Published {
     root: PathBuf,
-    base: Url,
+    /// The base URL, ending in `/`; `None` when none was given.
+    base: Option<Url>,
+    /// The root's `file:` URL, ending in `/`.
+    root_url: Url,
 }
 
 impl Published {
-    /// `--base-url` (or the config's `base-url`) and the directory it names:
-    /// `--root` (or the config's directory), else the directory that holds
-    /// every path linted, so that each file keeps its own path below it
-    /// (`blog/index.atom` and `news/index.atom` get different URLs).
+    /// The directory the base URL names: `--root` (or the config's
+    /// directory), else the directory that holds every path linted, so
+    /// that each file keeps its own path below it (`blog/index.atom` and
+    /// `news/index.atom` get different URLs). `None` for standard input.
     pub(crate) fn of(inputs: &[Input], options: &Options) -> Option<Published> {
-        let base = as_directory(options.base_url.clone()?);
+        let base = options.base_url.clone().map(as_directory);
         let root = match &options.base_root {
             Some(root) => std::fs::canonicalize(root).ok()?,
             None => common_directory(inputs.iter().filter_map(|input| match input {
@@ -54,30 +60,44 @@ impl Published {
                 Input::Stdin(_) => None,
             }))?,
         };
-        Some(Published { root, base })
+        let root_url = Url::from_directory_path(&root).ok()?;
+        Some(Published { root, base, root_url })
     }
 
-    /// The URL of a canonical path below the root.
+    /// The published URL of a canonical path below the root.
     fn url_of(&self, canonical: &Path) -> Option<Url> {
-        joined(&self.base, &segments(canonical.strip_prefix(&self.root).ok()?))
+        joined(self.base.as_ref()?, &segments(canonical.strip_prefix(&self.root).ok()?))
+    }
+
+    /// Without a base URL, the URL a root-relative link gives a document
+    /// of the tree: `file:///feed/index.atom` for `ROOT/feed/index.atom`,
+    /// worked out from its `file:` URL (no file system call).
+    pub(crate) fn tree_alias(&self, url: &Url) -> Option<Url> {
+        if self.base.is_some() {
+            return None;
+        }
+        let below = url.as_str().strip_prefix(self.root_url.as_str())?;
+        Url::parse("file:///").ok()?.join(below).ok()
     }
 }
 
 /// The local file a link target names, if it is one that exists: a `file:`
-/// URL, or a URL below the published base (mapped back below the root).
+/// URL (without a base URL, also as a root-relative link below the tree's
+/// root), or a URL below the base URL, mapped back below the root.
 pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
-    let path = match (target.scheme(), published) {
-        ("file", _) => target.to_file_path().ok()?,
-        (_, Some(published)) => {
-            let rest = target.as_str().strip_prefix(published.base.as_str())?;
-            let rest = rest.split(['?', '#']).next().unwrap_or_default();
-            Url::from_directory_path(&published.root)
-                .ok()?
-                .join(rest)
-                .ok()?
-                .to_file_path()
-                .ok()?
+    let below_root = |rest: &str| {
+        let rest = rest.split(['?', '#']).next().unwrap_or_default();
+        published?.root_url.join(rest).ok()?.to_file_path().ok()
+    };
+    let path = match (target.scheme(), published.and_then(|p| p.base.as_ref())) {
+        ("file", _) => {
+            let path = target.to_file_path().ok()?;
+            match published {
+                Some(p) if p.base.is_none() && !path.is_file() => below_root(target.path().trim_start_matches('/'))?,
+                _ => path,
+            }
         }
+        (_, Some(base)) => below_root(target.as_str().strip_prefix(base.as_str())?)?,
         _ => return None,
     };
     path.is_file().then_some(path)

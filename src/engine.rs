@@ -25,10 +25,14 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let published = discover::Published::of(&inputs, options);
     let url_spaces = discover::url_spaces(&inputs, published.as_ref());
     let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures);
-    // Every URL read or to be read, so that each document is read once.
+    // Every URL read or to be read (and the root-relative form of each),
+    // so that each document is read once.
+    let tree_alias = |url: &Url| published.as_ref().and_then(|p| p.tree_alias(url));
     let mut known: FastSet<String> = jobs
         .iter()
-        .filter_map(|job| Some(job.url.as_ref()?.to_string()))
+        .filter_map(|job| job.url.as_ref())
+        .flat_map(|url| std::iter::once(url.clone()).chain(tree_alias(url)))
+        .map(String::from)
         .collect();
     let mut done = Vec::with_capacity(jobs.len());
     let mut batch = jobs;
@@ -36,6 +40,12 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     while !batch.is_empty() {
         let start = done.len();
         run_jobs(batch, context, options, &mut done, &mut failures);
+        // Without a base URL, a document is also named by the URL a
+        // root-relative link gives it.
+        for outcome in &mut done[start..] {
+            let alias = outcome.document.url.as_ref().and_then(tree_alias);
+            outcome.document.aliases.extend(alias);
+        }
         // The files the documents just read link to, that exist and were
         // not named: read as context for the set checks, as a type checker
         // reads imports, so that a subset of a tree (the changed files of a

@@ -59,9 +59,10 @@ struct LintArgs {
     /// The URL at which the linted directory (or a named file's directory) is published.
     #[arg(long, value_name = "URL")]
     base_url: Option<Url>,
-    /// The directory --base-url is published at [default: the one that
-    /// holds every path linted; for the config's base-url, the config's
-    /// directory or its `root`].
+    /// The root of the tree: the directory --base-url is published at, and
+    /// what a root-relative link (`/feed/...`) starts from [default: the
+    /// one that holds every path linted; for the config's base-url, the
+    /// config's directory or its `root`].
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
     /// The URL of the single document linted (a file, or - for standard input).
@@ -462,10 +463,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     let (base_url, base_root) = match (&args.base_url, config.base_url) {
         (Some(url), _) => (Some(url.to_string()), args.root.clone()),
         (None, Some(url)) => (Some(url), args.root.clone().or(config.base_root)),
-        (None, None) if args.root.is_some() => return fail(
-            "--root names the directory a base URL is published at: give --base-url (or base-url in feedlint.toml) too",
-        ),
-        (None, None) => (None, None),
+        (None, None) => (None, args.root.clone()),
     };
     if let Some(base_url) = base_url {
         options = match options.with_base_url(&base_url) {

@@ -82,8 +82,9 @@ impl Options {
         Ok(self)
     }
 
-    /// The directory the base URL names: files map to URLs by their path
-    /// below it (`--root`, or a config's directory). Without it, the
+    /// The root of the tree: the directory the base URL names, files
+    /// mapping to URLs by their path below it, and what root-relative links
+    /// start from (`--root`, or a config's directory). Without it, the
     /// directory that holds every path linted.
     pub fn with_base_root(mut self, root: impl Into<PathBuf>) -> Self {
         self.base_root = Some(root.into());
