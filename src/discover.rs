@@ -43,6 +43,8 @@ pub(crate) struct Published {
     base: Option<Url>,
     /// The root's `file:` URL, ending in `/`.
     root_url: Url,
+    /// `file:///`, what the root stands for without a base URL.
+    slash: Url,
 }
 
 impl Published {
@@ -61,7 +63,13 @@ impl Published {
             }))?,
         };
         let root_url = Url::from_directory_path(&root).ok()?;
-        Some(Published { root, base, root_url })
+        let slash = Url::parse("file:///").ok()?;
+        Some(Published {
+            root,
+            base,
+            root_url,
+            slash,
+        })
     }
 
     /// The published URL of a canonical path below the root.
@@ -77,7 +85,7 @@ impl Published {
             return None;
         }
         let below = url.as_str().strip_prefix(self.root_url.as_str())?;
-        Url::parse("file:///").ok()?.join(below).ok()
+        self.slash.join(below).ok()
     }
 }
 
