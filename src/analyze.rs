@@ -117,7 +117,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     }
     // Every rule's level for this document, looked up once; then by id,
     // in constant time per finding.
-    let levels = RuleMap::from_fn(|id| options.levels.level_for(rules::by_id(id), path.as_deref()));
+    let levels = options.levels.levels_for(path.as_deref());
     let level_of = |rule: &Rule| levels[rule.id];
     let source = Source::new(text);
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();

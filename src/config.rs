@@ -31,15 +31,37 @@ type Settings = RuleMap<Option<Setting>>;
 #[derive(Debug, Clone, Default)]
 pub struct Levels {
     command_line: Settings,
+    /// One per config file, each for the files below its directory.
+    layers: Vec<Layer>,
+    deny_warnings: bool,
+}
+
+/// What one config file sets.
+#[derive(Debug, Clone)]
+struct Layer {
+    /// The config file's directory, absolute.
+    root: PathBuf,
     file: Settings,
     overrides: Vec<Override>,
-    deny_warnings: bool,
+}
+
+impl Layer {
+    /// The setting of the last override whose globs match `absolute`.
+    fn matching_override(&self, rule: &Rule, absolute: &Path) -> Option<Setting> {
+        let relative = absolute.strip_prefix(&self.root).ok()?;
+        self.overrides.iter().rev().find_map(|o| {
+            if o.files.is_match(relative) {
+                o.rules[rule.id]
+            } else {
+                None
+            }
+        })
+    }
 }
 
 #[derive(Debug, Clone)]
 struct Override {
-    /// The directory the globs are relative to: the config file's.
-    root: PathBuf,
+    /// Matched relative to the config file's directory (its layer's root).
     files: GlobSet,
     rules: Settings,
 }
@@ -57,18 +79,65 @@ impl Levels {
         Ok(())
     }
 
+    /// Adds the settings of another config file, for the files below its
+    /// directory (the nearest config of each path linted applies to it).
+    pub fn add_config(&mut self, other: Levels) {
+        self.layers.extend(other.layers);
+    }
+
     /// The level of a rule's findings in the document at `path` (`None`
     /// for standard input), or `None` if the rule is off there.
     pub fn level_for(&self, rule: &Rule, path: Option<&Path>) -> Setting {
+        let absolute = self
+            .needs_absolute()
+            .then(|| path.and_then(|p| std::path::absolute(p).ok()))
+            .flatten();
+        self.level_in(rule, absolute.as_deref())
+    }
+
+    /// Every rule's level in the document at `path`, its path made
+    /// absolute once.
+    pub fn levels_for(&self, path: Option<&Path>) -> RuleMap<Setting> {
+        let absolute = self
+            .needs_absolute()
+            .then(|| path.and_then(|p| std::path::absolute(p).ok()))
+            .flatten();
+        RuleMap::from_fn(|id| self.level_in(crate::rules::by_id(id), absolute.as_deref()))
+    }
+
+    /// Whether choosing the settings needs the path: several configs, or
+    /// per-path overrides.
+    fn needs_absolute(&self) -> bool {
+        self.layers.len() > 1 || self.layers.iter().any(|l| !l.overrides.is_empty())
+    }
+
+    fn level_in(&self, rule: &Rule, absolute: Option<&Path>) -> Setting {
+        let layer = self.layer_for(absolute);
         let setting = self.command_line[rule.id]
-            .or_else(|| self.matching_override(rule, path))
-            .or(self.file[rule.id])
+            .or_else(|| layer.and_then(|l| l.matching_override(rule, absolute?)))
+            .or_else(|| layer.and_then(|l| l.file[rule.id]))
             .unwrap_or(Some(rule.level))?;
         Some(if self.deny_warnings && setting == Level::Warning {
             Level::Error
         } else {
             setting
         })
+    }
+
+    /// The config whose directory is the nearest above `absolute`; the
+    /// first one for standard input or a path below none.
+    fn layer_for(&self, absolute: Option<&Path>) -> Option<&Layer> {
+        if self.layers.len() <= 1 {
+            return self.layers.first();
+        }
+        absolute
+            .and_then(|path| {
+                self.layers
+                    .iter()
+                    .filter(|l| path.starts_with(&l.root))
+                    .max_by_key(|l| l.root.components().count())
+            })
+            .or(self.layers.first())
     }
 
     /// The level of a rule where no per-path override applies.
@@ -79,27 +148,17 @@ impl Levels {
     /// Whether a rule is on for some document: set rules run if so, and
     /// their findings are then filtered per document.
     pub fn enabled_anywhere(&self, rule: &Rule) -> bool {
-        self.level(rule).is_some()
-            || (self.command_line[rule.id].is_none()
-                && self
-                    .overrides
-                    .iter()
-                    .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some())))
-    }
-
-    fn matching_override(&self, rule: &Rule, path: Option<&Path>) -> Option<Setting> {
-        if self.overrides.is_empty() {
-            return None;
+        if let Some(setting) = self.command_line[rule.id] {
+            return setting.is_some();
         }
-        let path = std::path::absolute(path?).ok()?;
-        self.overrides.iter().rev().find_map(|o| {
-            let relative = path.strip_prefix(&o.root).ok()?;
-            if o.files.is_match(relative) {
-                o.rules[rule.id]
-            } else {
-                None
-            }
-        })
+        self.layers.is_empty()
+            || self.layers.iter().any(|layer| {
+                layer.file[rule.id].unwrap_or(Some(rule.level)).is_some()
+                    || layer
+                        .overrides
+                        .iter()
+                        .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some()))
+            })
     }
 }
 
@@ -229,7 +288,6 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         }
         let files = files.build().map_err(|e| ConfigError(e.to_string()))?;
         overrides.push(Override {
-            root: root.clone(),
             files,
             rules: settings(raw_override.rules)?,
         });
@@ -250,8 +308,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         },
         base_url,
         levels: Levels {
-            file: settings(raw.rules)?,
-            overrides,
+            layers: vec![Layer {
+                root: root.clone(),
+                file: settings(raw.rules)?,
+                overrides,
+            }],
             ..Levels::default()
         },
     })

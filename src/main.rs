@@ -334,10 +334,11 @@ fn explain(id: &str) -> ExitCode {
 }
 
 /// The config file's settings: the one named, else the nearest one above
-/// the paths linted (a directory itself, a file its directory, the current
-/// directory for standard input and URLs), as ruff finds its config. When
-/// the paths lie under different configs, the first path's is used, and
-/// that is said.
+/// each path linted (a directory itself, a file its directory, the current
+/// directory for standard input and URLs), as ruff finds its config. Each
+/// config's rule levels apply below its directory; the base URL and the
+/// exclusions are the first path's config's (a different one elsewhere is
+/// said).
 fn config(args: &LintArgs) -> Result<Config, String> {
     if let Some(path) = &args.config {
         return config::load(path).map_err(|e| e.to_string());
@@ -362,25 +363,30 @@ fn config(args: &LintArgs) -> Result<Config, String> {
     if starts.is_empty() {
         starts.push(here);
     }
-    let found: Vec<Option<PathBuf>> = starts.iter().map(|start| config::discover(start)).collect();
-    let first = found[0].clone();
-    if let Some((start, other)) = starts.iter().zip(&found).find(|(_, f)| **f != first) {
-        let name = |config: &Option<PathBuf>| {
-            config
-                .as_ref()
-                .map_or_else(|| "none".to_owned(), |path| path.display().to_string())
-        };
-        say(format_args!(
-            "warning: {} is under config {}, but {} is used for every path (name one with --config, or lint the trees in separate runs)",
-            start.display(),
-            name(other),
-            name(&first)
-        ));
+    let mut found: Vec<PathBuf> = Vec::new();
+    for path in starts.iter().filter_map(|start| config::discover(start)) {
+        if !found.contains(&path) {
+            found.push(path);
+        }
     }
-    match first {
-        Some(path) => config::load(&path).map_err(|e| e.to_string()),
-        None => Ok(Config::default()),
+    let Some((first_path, others)) = found.split_first() else {
+        return Ok(Config::default());
+    };
+    let mut first = config::load(first_path).map_err(|e| e.to_string())?;
+    for path in others {
+        let other = config::load(path).map_err(|e| e.to_string())?;
+        if other.base_url.is_some() && (other.base_url != first.base_url || other.base_root != first.base_root)
+            || !other.exclude.is_empty() && other.exclude != first.exclude
+        {
+            say(format_args!(
+                "warning: the base-url, root and exclude of {} are not used: one run has one base URL and one exclude list, {}'s (its rule levels do apply below it; lint the trees in separate runs, or name one config with --config)",
+                path.display(),
+                first_path.display()
+            ));
+        }
+        first.levels.add_config(other.levels);
     }
+    Ok(first)
 }
 
 /// Rule levels in command-line order, so that a later flag wins, over the

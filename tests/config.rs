@@ -78,22 +78,38 @@ fn config_is_found_from_the_linted_path() {
         assert_eq!(found[0], "archive-missing-current@error", "{target:?}");
         assert!(!found.contains(&"archive-missing-self@info".to_owned()), "{target:?}");
     }
-    // Paths under different configs: the first one's, and it is said.
+    // Paths under different configs: each config's levels apply below it.
     let other = site("from-path-other", "[rules]\narchive-missing-current = \"off\"\n");
-    let output = feedlint_in(
-        &elsewhere,
-        &[
-            "--format",
-            "json",
-            public.to_str().unwrap(),
-            other.join("public").to_str().unwrap(),
-        ],
-    );
-    let said = String::from_utf8(output.stderr.clone()).unwrap();
+    let other_public = other.join("public");
+    let both = [
+        "--format",
+        "json",
+        public.to_str().unwrap(),
+        other_public.to_str().unwrap(),
+    ];
+    let output = feedlint_in(&elsewhere, &both);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let current_in = |tree: &Path| {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["rule"] == "archive-missing-current")
+            .filter(|d| Path::new(d["file"].as_str().unwrap()).starts_with(tree))
+            .count()
+    };
+    assert_eq!(current_in(&public), 1, "{report}");
+    assert_eq!(current_in(&other_public), 0, "off in the other tree's config: {report}");
     assert!(
-        said.contains("warning:") && said.contains("is used for every path"),
-        "{said}"
+        output.stderr.is_empty(),
+        "nothing to say: {}",
+        String::from_utf8_lossy(&output.stderr)
     );
+    // A second config's base URL cannot apply too, and that is said.
+    std::fs::write(other.join("feedlint.toml"), "base-url = \"https://other.example/\"\n").unwrap();
+    let output = feedlint_in(&elsewhere, &both);
+    let said = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(said.contains("warning:") && said.contains("are not used"), "{said}");
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(other);
 }
