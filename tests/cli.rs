@@ -1039,3 +1039,39 @@ fn linked_files_are_read_as_context_for_the_chains() {
     assert!(!found.contains(&"archive-link-dangling".to_owned()), "{found:?}");
     assert_eq!(report["summary"]["context"], 1, "{report}");
 }
+
+/// The committed tree `testsuite/sites/walk/` (see its README): what a
+/// publisher's walk reads, skips and reads as context.
+#[test]
+fn a_site_tree_is_walked_as_publishers_expect() {
+    let public = "testsuite/sites/walk/public";
+    let files = |report: &Value| -> Vec<String> {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                format!(
+                    "{} {}",
+                    d["file"].as_str().unwrap().trim_start_matches(public),
+                    d["rule"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    let report = json(&feedlint(&["--format", "json", public]));
+    // drafts/ is in .gitignore, the sitemap is not a feed, the archive in
+    // .archive/ is read for the chain but not reported on.
+    assert_eq!(
+        files(&report),
+        ["/empty.atom xml-malformed", "/old/old.atom xml-malformed"]
+    );
+    assert_eq!(report["summary"]["documents"], 3);
+    assert_eq!(report["summary"]["context"], 1);
+    let report = json(&feedlint(&["--format", "json", "--exclude", "old/", public]));
+    assert_eq!(files(&report), ["/empty.atom xml-malformed"]);
+    assert!(
+        Path::new(public).join("drafts/draft.atom").is_file(),
+        "the ignored draft is committed, so the test sees .gitignore at work"
+    );
+}

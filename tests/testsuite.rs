@@ -15,16 +15,18 @@ fn testsuite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite")
 }
 
-/// Single-document fixtures: every file outside `testsuite/sets/` and
-/// `testsuite/hostile/` (which `tests/hostile.rs` runs).
+/// Single-document fixtures: every file outside `testsuite/sets/`,
+/// `testsuite/hostile/` (which `tests/hostile.rs` runs) and
+/// `testsuite/sites/` (whole trees, which `tests/cli.rs` runs).
 fn fixtures() -> Vec<PathBuf> {
     let sets = testsuite().join("sets");
     let hostile = testsuite().join("hostile");
+    let sites = testsuite().join("sites");
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(testsuite())
         .sort_by_file_name()
         .into_iter()
         .map(|entry| entry.expect("testsuite is readable").into_path())
-        .filter(|path| path.is_file() && !path.starts_with(&sets) && !path.starts_with(&hostile))
+        .filter(|path| path.is_file() && ![&sets, &hostile, &sites].iter().any(|dir| path.starts_with(dir)))
         .filter(|path| !matches!(path.extension().and_then(|e| e.to_str()), Some("out" | "md" | "toml")))
         .collect();
     files.sort();
