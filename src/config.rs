@@ -16,7 +16,7 @@ use crate::diagnostic::Level;
 use crate::rule_id::{RuleId, RuleMap, UnknownRule};
 use crate::rules::Rule;
 
-/// The config file's name, looked up from the current directory upwards.
+/// The config file's name, looked up from the paths linted upwards.
 pub const CONFIG_FILE: &str = "feedlint.toml";
 
 /// The level words of the config file.
@@ -213,6 +213,62 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
         .ancestors()
         .map(|dir| dir.join(CONFIG_FILE))
         .find(|candidate| candidate.is_file())
+}
+
+/// The settings of the nearest config above each path (a directory
+/// itself, a file its directory; no path: the current directory), as ruff
+/// finds its config: each config's rule levels apply below its directory;
+/// the base URL, root and exclusions are the first path's config's.
+pub struct Found {
+    pub config: Config,
+    /// Configs whose base URL, root or exclusions differ from the first's,
+    /// which a run cannot apply as well.
+    pub unused_settings: Vec<PathBuf>,
+}
+
+pub fn for_paths(paths: &[PathBuf]) -> Result<Found, ConfigError> {
+    let here = PathBuf::from(".");
+    let starts = paths.iter().map(|path| {
+        if path.is_dir() {
+            path.clone()
+        } else {
+            path.parent()
+                .filter(|parent| !parent.as_os_str().is_empty())
+                .map_or_else(|| here.clone(), Path::to_path_buf)
+        }
+    });
+    let mut found: Vec<PathBuf> = Vec::new();
+    let starts: Vec<PathBuf> = if paths.is_empty() {
+        vec![here.clone()]
+    } else {
+        starts.collect()
+    };
+    for config in starts.iter().filter_map(|start| discover(start)) {
+        if !found.contains(&config) {
+            found.push(config);
+        }
+    }
+    let Some((first_path, others)) = found.split_first() else {
+        return Ok(Found {
+            config: Config::default(),
+            unused_settings: Vec::new(),
+        });
+    };
+    let mut first = load(first_path)?;
+    let mut unused_settings = Vec::new();
+    for path in others {
+        let other = load(path)?;
+        let other_base =
+            other.base_url.is_some() && (other.base_url != first.base_url || other.base_root != first.base_root);
+        if other_base || (!other.exclude.is_empty() && other.exclude != first.exclude) {
+            unused_settings.push(path.clone());
+        }
+        first.levels.add_config(other.levels);
+    }
+    Ok(Found {
+        config: first,
+        unused_settings,
+    })
 }
 
 /// Reads a config file.

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::fmt::Display;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -333,60 +333,32 @@ fn explain(id: &str) -> ExitCode {
     }
 }
 
-/// The config file's settings: the one named, else the nearest one above
-/// each path linted (a directory itself, a file its directory, the current
-/// directory for standard input and URLs), as ruff finds its config. Each
-/// config's rule levels apply below its directory; the base URL and the
-/// exclusions are the first path's config's (a different one elsewhere is
-/// said).
+/// The config file's settings: the one named, else those of the nearest
+/// config above each path linted (see [`config::for_paths`]).
 fn config(args: &LintArgs) -> Result<Config, String> {
     if let Some(path) = &args.config {
         return config::load(path).map_err(|e| e.to_string());
     }
-    let here = PathBuf::from(".");
-    let mut starts: Vec<PathBuf> = args
+    let paths: Vec<PathBuf> = args
         .paths
         .iter()
+        // Standard input and URLs take the current directory's.
         .map(|arg| {
-            let path = PathBuf::from(arg);
             if arg == "-" || arg.to_string_lossy().contains("://") {
-                here.clone()
-            } else if path.is_dir() {
-                path
+                PathBuf::from(".")
             } else {
-                path.parent()
-                    .filter(|parent| !parent.as_os_str().is_empty())
-                    .map_or_else(|| here.clone(), Path::to_path_buf)
+                PathBuf::from(arg)
             }
         })
         .collect();
-    if starts.is_empty() {
-        starts.push(here);
+    let found = config::for_paths(&paths).map_err(|e| e.to_string())?;
+    for unused in &found.unused_settings {
+        say(format_args!(
+            "warning: the base-url, root and exclude of {} are not used: one run has one base URL and one exclude list, the first path's config's (its rule levels do apply below it; lint the trees in separate runs, or name one config with --config)",
+            unused.display()
+        ));
     }
-    let mut found: Vec<PathBuf> = Vec::new();
-    for path in starts.iter().filter_map(|start| config::discover(start)) {
-        if !found.contains(&path) {
-            found.push(path);
-        }
-    }
-    let Some((first_path, others)) = found.split_first() else {
-        return Ok(Config::default());
-    };
-    let mut first = config::load(first_path).map_err(|e| e.to_string())?;
-    for path in others {
-        let other = config::load(path).map_err(|e| e.to_string())?;
-        if other.base_url.is_some() && (other.base_url != first.base_url || other.base_root != first.base_root)
-            || !other.exclude.is_empty() && other.exclude != first.exclude
-        {
-            say(format_args!(
-                "warning: the base-url, root and exclude of {} are not used: one run has one base URL and one exclude list, {}'s (its rule levels do apply below it; lint the trees in separate runs, or name one config with --config)",
-                path.display(),
-                first_path.display()
-            ));
-        }
-        first.levels.add_config(other.levels);
-    }
-    Ok(first)
+    Ok(found.config)
 }
 
 /// Rule levels in command-line order, so that a later flag wins, over the
