@@ -173,6 +173,9 @@ pub struct Config {
     pub levels: Levels,
     /// `exclude`: globs (gitignore syntax) of what walking skips.
     pub exclude: Vec<String>,
+    /// The base URLs of the other configs found for the paths linted, each
+    /// with the directory it names (see [`for_paths`]).
+    pub more_bases: Vec<(String, PathBuf)>,
 }
 
 /// A config file that cannot be used: one line, naming the file and line.
@@ -217,12 +220,13 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// The settings of the nearest config above each path (a directory
 /// itself, a file its directory; no path: the current directory), as ruff
-/// finds its config: each config's rule levels apply below its directory;
-/// the base URL, root and exclusions are the first path's config's.
+/// finds its config: each config's rule levels apply below its directory,
+/// and its base URL to the files below its root; the exclusions are the
+/// first path's config's.
 pub struct Found {
     pub config: Config,
-    /// Configs whose base URL, root or exclusions differ from the first's,
-    /// which a run cannot apply as well.
+    /// Configs whose exclusions differ from the first's, which a run
+    /// cannot apply as well.
     pub unused_settings: Vec<PathBuf>,
 }
 
@@ -258,10 +262,11 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Found, ConfigError> {
     let mut unused_settings = Vec::new();
     for path in others {
         let other = load(path)?;
-        let other_base =
-            other.base_url.is_some() && (other.base_url != first.base_url || other.base_root != first.base_root);
-        if other_base || (!other.exclude.is_empty() && other.exclude != first.exclude) {
+        if !other.exclude.is_empty() && other.exclude != first.exclude {
             unused_settings.push(path.clone());
+        }
+        if let (Some(url), Some(root)) = (other.base_url, other.base_root) {
+            first.more_bases.push((url, root));
         }
         first.levels.add_config(other.levels);
     }
@@ -349,6 +354,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         });
     }
     Ok(Config {
+        more_bases: Vec::new(),
         base_root: Some(match raw.root {
             Some(relative) => root.join(relative.get_ref()),
             None => root.clone(),

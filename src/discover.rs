@@ -36,15 +36,29 @@ pub(crate) enum Origin {
 /// published. With a base URL, files map to URLs below it; without one,
 /// the root stands for `/` as a web server would serve the tree, so that a
 /// root-relative link (`/feed/2024.atom`) still leads to the file
-/// (`ROOT/feed/2024.atom`), whose `file:` URL is kept.
+/// (`ROOT/feed/2024.atom`), whose `file:` URL is kept. Other trees of the
+/// run may be published at URLs of their own (a second config's).
 pub(crate) struct Published {
+    main: Tree,
+    /// Trees below other configs, with their own base URLs.
+    more: Vec<Tree>,
+    /// `file:///`, what the main root stands for without a base URL.
+    slash: Url,
+}
+
+struct Tree {
     root: PathBuf,
     /// The base URL, ending in `/`; `None` when none was given.
     base: Option<Url>,
     /// The root's `file:` URL, ending in `/`.
     root_url: Url,
-    /// `file:///`, what the root stands for without a base URL.
-    slash: Url,
+}
+
+impl Tree {
+    fn new(root: PathBuf, base: Option<Url>) -> Option<Tree> {
+        let root_url = Url::from_directory_path(&root).ok()?;
+        Some(Tree { root, base, root_url })
+    }
 }
 
 impl Published {
@@ -62,50 +76,66 @@ impl Published {
                 Input::Stdin(_) => None,
             }))?,
         };
-        let root_url = Url::from_directory_path(&root).ok()?;
-        let slash = Url::parse("file:///").ok()?;
+        let more = options
+            .more_bases
+            .iter()
+            .filter_map(|(url, root)| Tree::new(std::fs::canonicalize(root).ok()?, Some(as_directory(url.clone()))))
+            .collect();
         Some(Published {
-            root,
-            base,
-            root_url,
-            slash,
+            main: Tree::new(root, base)?,
+            more,
+            slash: Url::parse("file:///").ok()?,
         })
     }
 
-    /// The published URL of a canonical path below the root.
+    /// The published tree a canonical path is in: the one with the deepest
+    /// root above it, with a base URL.
+    fn tree_of(&self, canonical: &Path) -> Option<&Tree> {
+        std::iter::once(&self.main)
+            .chain(&self.more)
+            .filter(|tree| tree.base.is_some() && canonical.starts_with(&tree.root))
+            .max_by_key(|tree| tree.root.components().count())
+    }
+
+    /// The published URL of a canonical path.
     fn url_of(&self, canonical: &Path) -> Option<Url> {
-        joined(self.base.as_ref()?, &segments(canonical.strip_prefix(&self.root).ok()?))
+        let tree = self.tree_of(canonical)?;
+        joined(tree.base.as_ref()?, &segments(canonical.strip_prefix(&tree.root).ok()?))
     }
 
     /// Without a base URL, the URL a root-relative link gives a document
     /// of the tree: `file:///feed/index.atom` for `ROOT/feed/index.atom`,
     /// worked out from its `file:` URL (no file system call).
     pub(crate) fn tree_alias(&self, url: &Url) -> Option<Url> {
-        if self.base.is_some() {
+        if self.main.base.is_some() {
             return None;
         }
-        let below = url.as_str().strip_prefix(self.root_url.as_str())?;
+        let below = url.as_str().strip_prefix(self.main.root_url.as_str())?;
         self.slash.join(below).ok()
     }
 }
 
 /// The local file a link target names, if it is one that exists: a `file:`
 /// URL (without a base URL, also as a root-relative link below the tree's
-/// root), or a URL below the base URL, mapped back below the root.
+/// root), or a URL below a base URL, mapped back below its root.
 pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
-    let below_root = |rest: &str| {
+    let below = |tree: &Tree, rest: &str| {
         let rest = rest.split(['?', '#']).next().unwrap_or_default();
-        published?.root_url.join(rest).ok()?.to_file_path().ok()
+        tree.root_url.join(rest).ok()?.to_file_path().ok()
     };
-    let path = match (target.scheme(), published.and_then(|p| p.base.as_ref())) {
-        ("file", _) => {
+    let path = match (target.scheme(), published) {
+        ("file", published) => {
             let path = target.to_file_path().ok()?;
             match published {
-                Some(p) if p.base.is_none() && !path.is_file() => below_root(target.path().trim_start_matches('/'))?,
+                Some(p) if p.main.base.is_none() && !path.is_file() => {
+                    below(&p.main, target.path().trim_start_matches('/'))?
+                }
                 _ => path,
             }
         }
-        (_, Some(base)) => below_root(target.as_str().strip_prefix(base.as_str())?)?,
+        (_, Some(published)) => std::iter::once(&published.main)
+            .chain(&published.more)
+            .find_map(|tree| below(tree, target.as_str().strip_prefix(tree.base.as_ref()?.as_str())?))?,
         _ => return None,
     };
     path.is_file().then_some(path)

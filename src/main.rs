@@ -354,7 +354,7 @@ fn config(args: &LintArgs) -> Result<Config, String> {
     let found = config::for_paths(&paths).map_err(|e| e.to_string())?;
     for unused in &found.unused_settings {
         say(format_args!(
-            "warning: the base-url, root and exclude of {} are not used: one run has one base URL and one exclude list, the first path's config's (its rule levels do apply below it; lint the trees in separate runs, or name one config with --config)",
+            "warning: the exclude of {} is not used: one run has one exclude list, the first path's config's (its rule levels and base URL do apply below it; lint the trees in separate runs, or name one config with --config)",
             unused.display()
         ));
     }
@@ -438,6 +438,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     }
     // The base URL names a directory: --root, else the config's (for the
     // config's base-url), else the one that holds every path linted.
+    let more_bases = config.more_bases;
     let (base_url, base_root) = match (&args.base_url, config.base_url) {
         (Some(url), _) => (Some(url.to_string()), args.root.clone()),
         (None, Some(url)) => (Some(url), args.root.clone().or(config.base_root)),
@@ -451,6 +452,16 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     }
     if let Some(root) = base_root {
         options = options.with_base_root(root);
+    }
+    // Other configs' base URLs, each for its own tree, unless --base-url
+    // names one for the whole run.
+    if args.base_url.is_none() {
+        for (url, root) in &more_bases {
+            options = match options.with_tree_base_url(url, root) {
+                Ok(options) => options,
+                Err(invalid) => return fail(&invalid.to_string()),
+            };
+        }
     }
     if let Some(url) = &args.url {
         options = match options.with_url(url.as_str()) {

@@ -16,6 +16,9 @@ pub struct Options {
     /// The directory `base_url` names (`--root`, the config's directory);
     /// `None`: the directory that holds every path linted.
     pub(crate) base_root: Option<PathBuf>,
+    /// Other trees of the run published at URLs of their own (the base URL
+    /// of a second config), each with its root directory.
+    pub(crate) more_bases: Vec<(Url, PathBuf)>,
     /// The URL of the single document linted (a file or stdin).
     pub(crate) url: Option<Url>,
     /// Keep windows of the documents' lines, for the text renderer's
@@ -38,6 +41,7 @@ impl Default for Options {
             levels: Levels::default(),
             base_url: None,
             base_root: None,
+            more_bases: Vec::new(),
             url: None,
             keep_sources: false,
             max_file_size: 0,
@@ -89,6 +93,14 @@ impl Options {
     pub fn with_base_root(mut self, root: impl Into<PathBuf>) -> Self {
         self.base_root = Some(root.into());
         self
+    }
+
+    /// Another tree linted in the same run, published at a URL of its own:
+    /// the files below `root` map to URLs below `url` (a second config's
+    /// `base-url`, for the files below that config).
+    pub fn with_tree_base_url(mut self, url: &str, root: impl Into<PathBuf>) -> Result<Self, InvalidUrl> {
+        self.more_bases.push((absolute_url(url)?, root.into()));
+        Ok(self)
     }
 
     /// The URL of the single document linted, a file or standard input

@@ -105,11 +105,29 @@ fn config_is_found_from_the_linted_path() {
         "nothing to say: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    // A second config's base URL cannot apply too, and that is said.
+    // A second config's base URL maps its own tree: a document there that
+    // links to its own published URL links to itself.
     std::fs::write(other.join("feedlint.toml"), "base-url = \"https://other.example/\"\n").unwrap();
+    std::fs::write(
+        other_public.join("self.atom"),
+        r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://other.example/public/self.atom"/></feed>"#,
+    )
+    .unwrap();
+    let output = feedlint_in(&elsewhere, &both);
+    assert!(
+        rules_of(&output).contains(&"self-referencing-link@error".to_owned()),
+        "{:?}",
+        rules_of(&output)
+    );
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    // Its exclude list cannot apply as well as the first's: that is said.
+    std::fs::write(other.join("feedlint.toml"), "exclude = [\"legacy/\"]\n").unwrap();
     let output = feedlint_in(&elsewhere, &both);
     let said = String::from_utf8(output.stderr.clone()).unwrap();
-    assert!(said.contains("warning:") && said.contains("are not used"), "{said}");
+    assert!(
+        said.contains("warning: the exclude of") && said.contains("is not used"),
+        "{said}"
+    );
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(other);
 }
