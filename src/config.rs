@@ -171,8 +171,11 @@ pub struct Config {
     /// directory), else the config's directory itself.
     pub base_root: Option<PathBuf>,
     pub levels: Levels,
-    /// `exclude`: globs (gitignore syntax) of what walking skips.
-    pub exclude: Vec<String>,
+    /// `exclude`: globs (gitignore syntax) of what walking skips, each list
+    /// with the directory of its config (walking a directory uses the list
+    /// of the config nearest above it). Other configs' lists follow the
+    /// config's own (see [`for_paths`]).
+    pub excludes: Vec<(PathBuf, Vec<String>)>,
     /// The base URLs of the other configs found for the paths linted, each
     /// with the directory it names (see [`for_paths`]).
     pub more_bases: Vec<(String, PathBuf)>,
@@ -220,17 +223,9 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
 
 /// The settings of the nearest config above each path (a directory
 /// itself, a file its directory; no path: the current directory), as ruff
-/// finds its config: each config's rule levels apply below its directory,
-/// and its base URL to the files below its root; the exclusions are the
-/// first path's config's.
-pub struct Found {
-    pub config: Config,
-    /// Configs whose exclusions differ from the first's, which a run
-    /// cannot apply as well.
-    pub unused_settings: Vec<PathBuf>,
-}
-
-pub fn for_paths(paths: &[PathBuf]) -> Result<Found, ConfigError> {
+/// finds its config: each config's rule levels and exclusions apply below
+/// its directory, and its base URL below its root.
+pub fn for_paths(paths: &[PathBuf]) -> Result<Config, ConfigError> {
     let here = PathBuf::from(".");
     let starts = paths.iter().map(|path| {
         if path.is_dir() {
@@ -253,27 +248,18 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Found, ConfigError> {
         }
     }
     let Some((first_path, others)) = found.split_first() else {
-        return Ok(Found {
-            config: Config::default(),
-            unused_settings: Vec::new(),
-        });
+        return Ok(Config::default());
     };
     let mut first = load(first_path)?;
-    let mut unused_settings = Vec::new();
     for path in others {
         let other = load(path)?;
-        if !other.exclude.is_empty() && other.exclude != first.exclude {
-            unused_settings.push(path.clone());
-        }
+        first.excludes.extend(other.excludes);
         if let (Some(url), Some(root)) = (other.base_url, other.base_root) {
             first.more_bases.push((url, root));
         }
         first.levels.add_config(other.levels);
     }
-    Ok(Found {
-        config: first,
-        unused_settings,
-    })
+    Ok(first)
 }
 
 /// Reads a config file.
@@ -359,14 +345,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             Some(relative) => root.join(relative.get_ref()),
             None => root.clone(),
         }),
-        exclude: {
+        excludes: {
             let mut exclude = Vec::with_capacity(raw.exclude.len());
             for glob in raw.exclude {
                 crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref()))
                     .map_err(|e| at(Some(glob.span()), &e.replace("--exclude", "exclude")))?;
                 exclude.push(glob.into_inner());
             }
-            exclude
+            if exclude.is_empty() {
+                Vec::new()
+            } else {
+                vec![(root.clone(), exclude)]
+            }
         },
         base_url,
         levels: Levels {

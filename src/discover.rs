@@ -261,7 +261,22 @@ fn walk(
         .git_global(false)
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b));
-    match crate::exclude::overrides(root, &options.exclude) {
+    // --exclude, and the exclude list of the config nearest above the root.
+    let canonical = std::fs::canonicalize(root).ok();
+    let from_config = canonical.as_ref().and_then(|root| {
+        options
+            .config_excludes
+            .iter()
+            .filter(|(dir, _)| root.starts_with(dir))
+            .max_by_key(|(dir, _)| dir.components().count())
+    });
+    let globs: Vec<String> = options
+        .exclude
+        .iter()
+        .chain(from_config.into_iter().flat_map(|(_, globs)| globs))
+        .cloned()
+        .collect();
+    match crate::exclude::overrides(root, &globs) {
         Ok(overrides) => {
             builder.overrides(overrides);
         }

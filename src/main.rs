@@ -351,14 +351,7 @@ fn config(args: &LintArgs) -> Result<Config, String> {
             }
         })
         .collect();
-    let found = config::for_paths(&paths).map_err(|e| e.to_string())?;
-    for unused in &found.unused_settings {
-        say(format_args!(
-            "warning: the exclude of {} is not used: one run has one exclude list, the first path's config's (its rule levels and base URL do apply below it; lint the trees in separate runs, or name one config with --config)",
-            unused.display()
-        ));
-    }
-    Ok(found.config)
+    config::for_paths(&paths).map_err(|e| e.to_string())
 }
 
 /// Rule levels in command-line order, so that a later flag wins, over the
@@ -431,10 +424,17 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     options.keep_sources = format == Format::Text;
     options.max_file_size = args.max_file_size;
     options.max_per_rule = args.max_per_rule;
-    options.exclude = config.exclude.clone();
-    options.exclude.extend(args.exclude.iter().cloned());
+    options.exclude = args.exclude.clone();
     if let Err(message) = feedlint::exclude::check_exclusions(&options.exclude) {
         return fail(&message);
+    }
+    if args.config.is_some() {
+        // A config named on the command line is for everything linted.
+        options
+            .exclude
+            .extend(config.excludes.iter().flat_map(|(_, globs)| globs.iter().cloned()));
+    } else {
+        options.config_excludes = config.excludes.clone();
     }
     // The base URL names a directory: --root, else the config's (for the
     // config's base-url), else the one that holds every path linted.

@@ -31,8 +31,11 @@ pub struct Options {
     /// in one more finding (`--max-per-rule`); 0 shows every finding.
     pub max_per_rule: usize,
     /// Globs (gitignore syntax) of what walking skips, below each walked
-    /// directory (`--exclude`, the config's `exclude`).
+    /// directory (`--exclude`).
     pub exclude: Vec<String>,
+    /// Configs' `exclude` lists, each with its config's directory: walking
+    /// a directory adds the list of the config nearest above it.
+    pub config_excludes: Vec<(PathBuf, Vec<String>)>,
 }
 
 impl Default for Options {
@@ -47,6 +50,7 @@ impl Default for Options {
             max_file_size: 0,
             max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
             exclude: Vec::new(),
+            config_excludes: Vec::new(),
         }
     }
 }

@@ -120,14 +120,27 @@ fn config_is_found_from_the_linted_path() {
         rules_of(&output)
     );
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
-    // Its exclude list cannot apply as well as the first's: that is said.
+    // Its exclude list applies to its tree alone.
     std::fs::write(other.join("feedlint.toml"), "exclude = [\"legacy/\"]\n").unwrap();
     let output = feedlint_in(&elsewhere, &both);
-    let said = String::from_utf8(output.stderr.clone()).unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let files: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
     assert!(
-        said.contains("warning: the exclude of") && said.contains("is not used"),
-        "{said}"
+        files.iter().any(|f| f.ends_with("from-path/public/legacy/old.atom")),
+        "{files:?}"
     );
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.ends_with("from-path-other/public/legacy/old.atom")),
+        "{files:?}"
+    );
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
     let _ = std::fs::remove_dir_all(dir);
     let _ = std::fs::remove_dir_all(other);
 }
