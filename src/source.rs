@@ -89,24 +89,42 @@ fn advance(text: &str, from: Mark, to: usize) -> Mark {
     // an attribute value) moves the column by its length. Checked without
     // branching per byte, which the compiler vectorizes; the general path
     // below costs several calls however short the run.
-    if gap.len() <= 64 && !gap.iter().fold(false, |other, &b| other | (b == b'\n') | (b >= 0x80)) {
+    if gap.len() <= 64
+        && !gap
+            .iter()
+            .fold(false, |other, &b| other | (b == b'\n') | (b == b'\r') | (b >= 0x80))
+    {
         return Mark {
             offset: to,
             line: from.line,
             column: from.column + gap.len(),
         };
     }
-    match memchr::memrchr(b'\n', gap) {
+    let mut lines = memchr::memchr_iter(b'\n', gap).count();
+    let mut last_end = memchr::memrchr(b'\n', gap);
+    // A carriage return not followed by a line feed ends a line too (XML 1.0
+    // §2.11); one followed by a line feed is half of a CRLF, counted at the
+    // line feed.
+    if memchr::memchr(b'\r', gap).is_some() {
+        let bytes = text.as_bytes();
+        for at in memchr::memchr_iter(b'\r', gap) {
+            if bytes.get(from.offset + at + 1) != Some(&b'\n') {
+                lines += 1;
+                last_end = last_end.max(Some(at));
+            }
+        }
+    }
+    match last_end {
         None => Mark {
             offset: to,
             line: from.line,
             column: from.column + text[from.offset..to].chars().count(),
         },
-        Some(last_newline) => {
-            let line_start = from.offset + last_newline + 1;
+        Some(last_end) => {
+            let line_start = from.offset + last_end + 1;
             Mark {
                 offset: to,
-                line: from.line + memchr::memchr_iter(b'\n', gap).count(),
+                line: from.line + lines,
                 column: 1 + text[line_start..to].chars().count(),
             }
         }
@@ -388,6 +406,23 @@ mod tests {
         assert_eq!(source.line_col(7), (2, 3));
         // Inside a two-byte character: its start.
         assert_eq!(source.line_col(4), (2, 1));
+    }
+
+    #[test]
+    fn lone_carriage_returns_end_lines_and_crlf_is_one_end() {
+        // XML 1.0 §2.11: CR, LF and CRLF each end a line.
+        let source = Source::new("a\rb\r\nc\nd\r".to_owned());
+        assert_eq!(source.line_col(2), (2, 1), "after a lone CR");
+        assert_eq!(source.line_col(4), (2, 3), "between CR and LF: still line 2");
+        assert_eq!(source.line_col(5), (3, 1), "after CRLF");
+        assert_eq!(source.line_col(7), (4, 1), "after LF");
+        assert_eq!(source.line_col(9), (5, 1), "after a final CR");
+        let long = "x\r".repeat(100);
+        assert_eq!(
+            Source::new(long.clone()).line_col(long.len()),
+            (101, 1),
+            "over the short-run shortcut"
+        );
     }
 
     #[test]
