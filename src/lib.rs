@@ -5,7 +5,8 @@
 //! A run is four stages that pass plain data:
 //!
 //! 1. [`discover`]: inputs (paths, directories, standard input) become the
-//!    documents to lint, with names, files and URLs, and their bytes;
+//!    documents to lint, with names, files and URLs, and their bytes; the
+//!    files the analyzed documents link to are read as context for step 3;
 //! 2. [`analyze`]: one document's bytes become its findings and a
 //!    [`summary::DocSummary`], with no I/O: each is decoded ([`source`]),
 //!    parsed by feedlint's own strict XML parser ([`xml`]: XML 1.0 and
