@@ -88,27 +88,21 @@ impl Levels {
     /// The level of a rule's findings in the document at `path` (`None`
     /// for standard input), or `None` if the rule is off there.
     pub fn level_for(&self, rule: &Rule, path: Option<&Path>) -> Setting {
-        let absolute = self
-            .needs_absolute()
-            .then(|| path.and_then(|p| std::path::absolute(p).ok()))
-            .flatten();
-        self.level_in(rule, absolute.as_deref())
+        self.level_in(rule, self.absolute(path).as_deref())
     }
 
     /// Every rule's level in the document at `path`, its path made
     /// absolute once.
     pub fn levels_for(&self, path: Option<&Path>) -> RuleMap<Setting> {
-        let absolute = self
-            .needs_absolute()
-            .then(|| path.and_then(|p| std::path::absolute(p).ok()))
-            .flatten();
+        let absolute = self.absolute(path);
         RuleMap::from_fn(|id| self.level_in(crate::rules::by_id(id), absolute.as_deref()))
     }
 
-    /// Whether choosing the settings needs the path: several configs, or
-    /// per-path overrides.
-    fn needs_absolute(&self) -> bool {
-        self.layers.len() > 1 || self.layers.iter().any(|l| !l.overrides.is_empty())
+    /// The path made absolute, when choosing the settings needs it (several
+    /// configs, or per-path overrides).
+    fn absolute(&self, path: Option<&Path>) -> Option<PathBuf> {
+        let needed = self.layers.len() > 1 || self.layers.iter().any(|l| !l.overrides.is_empty());
+        std::path::absolute(path.filter(|_| needed)?).ok()
     }
 
     fn level_in(&self, rule: &Rule, absolute: Option<&Path>) -> Setting {
@@ -131,12 +125,7 @@ impl Levels {
             return self.layers.first();
         }
         absolute
-            .and_then(|path| {
-                self.layers
-                    .iter()
-                    .filter(|l| path.starts_with(&l.root))
-                    .max_by_key(|l| l.root.components().count())
-            })
+            .and_then(|path| deepest_above(path, &self.layers, |l| &l.root))
             .or(self.layers.first())
     }
 
@@ -160,6 +149,19 @@ impl Levels {
                         .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some()))
             })
     }
+}
+
+/// Of `items`, the one whose directory is the deepest above `path` (or
+/// is `path`): the nearest config, tree or exclude list of a file.
+pub(crate) fn deepest_above<'a, T>(
+    path: &Path,
+    items: impl IntoIterator<Item = &'a T>,
+    dir: impl Fn(&T) -> &Path,
+) -> Option<&'a T> {
+    items
+        .into_iter()
+        .filter(|item| path.starts_with(dir(item)))
+        .max_by_key(|item| dir(item).components().count())
 }
 
 /// What the config file sets.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use url::Url;
 
 use crate::assemble::Failure;
+use crate::config::deepest_above;
 use crate::options::Options;
 
 /// A thing to lint, as given on the command line.
@@ -91,10 +92,10 @@ impl Published {
     /// The published tree a canonical path is in: the one with the deepest
     /// root above it, with a base URL.
     fn tree_of(&self, canonical: &Path) -> Option<&Tree> {
-        std::iter::once(&self.main)
+        let published = std::iter::once(&self.main)
             .chain(&self.more)
-            .filter(|tree| tree.base.is_some() && canonical.starts_with(&tree.root))
-            .max_by_key(|tree| tree.root.components().count())
+            .filter(|tree| tree.base.is_some());
+        deepest_above(canonical, published, |tree| &tree.root)
     }
 
     /// The published URL of a canonical path.
@@ -250,7 +251,11 @@ fn walk(
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
-    let root_url = url_of(root, published).map(as_directory);
+    let canonical = std::fs::canonicalize(root).ok();
+    let root_url = canonical
+        .as_deref()
+        .and_then(|canonical| url_of_canonical(canonical, published))
+        .map(as_directory);
     // The walker ripgrep and ruff use: hidden files and directories are
     // skipped, and so is what `.gitignore` and `.ignore` files say (in a
     // git work tree or not), but not the user's global gitignore: the same
@@ -262,14 +267,9 @@ fn walk(
         .require_git(false)
         .sort_by_file_name(|a, b| a.cmp(b));
     // --exclude, and the exclude list of the config nearest above the root.
-    let canonical = std::fs::canonicalize(root).ok();
-    let from_config = canonical.as_ref().and_then(|root| {
-        options
-            .config_excludes
-            .iter()
-            .filter(|(dir, _)| root.starts_with(dir))
-            .max_by_key(|(dir, _)| dir.components().count())
-    });
+    let from_config = canonical
+        .as_deref()
+        .and_then(|root| deepest_above(root, &options.config_excludes, |(dir, _)| dir));
     let globs: Vec<String> = options
         .exclude
         .iter()
@@ -343,10 +343,13 @@ pub(crate) fn as_directory(mut url: Url) -> Url {
 /// The URL of a path: below the published root, its published URL; else
 /// its `file:` URL.
 fn url_of(path: &Path, published: Option<&Published>) -> Option<Url> {
-    let canonical = std::fs::canonicalize(path).ok()?;
+    url_of_canonical(&std::fs::canonicalize(path).ok()?, published)
+}
+
+fn url_of_canonical(canonical: &Path, published: Option<&Published>) -> Option<Url> {
     published
-        .and_then(|p| p.url_of(&canonical))
-        .or_else(|| Url::from_file_path(&canonical).ok())
+        .and_then(|p| p.url_of(canonical))
+        .or_else(|| Url::from_file_path(canonical).ok())
 }
 
 pub(crate) enum Read {
