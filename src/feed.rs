@@ -467,6 +467,9 @@ pub struct Gathered<'a, 'input> {
     /// matters (`complete`, `archive`, `deleted-entry`, `link`) but in some
     /// other namespace.
     pub lookalikes: NodeList<'a, 'input>,
+    /// The byte ranges of the outermost `atom:source` elements, in document
+    /// order: what is inside one is the source feed's metadata.
+    sources: Vec<Range<usize>>,
 }
 
 impl<'a, 'input> Gathered<'a, 'input> {
@@ -484,6 +487,16 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 valid,
                 is_base,
             })
+    }
+
+    /// Whether `node` stands inside an `atom:source`: a copy of the source
+    /// feed's metadata (RFC 4287 §4.2.11), not the document's own. Found by
+    /// a binary search over the sources' ranges, so asking for every node
+    /// of a deeply nested document stays linear.
+    pub fn in_atom_source(&self, node: Node<'_, '_>) -> bool {
+        let start = node.range().start;
+        let after = self.sources.partition_point(|source| source.start <= start);
+        after > 0 && self.sources[after - 1].end > start && self.sources[after - 1].start < start
     }
 
     /// The elements that carry an `xml:base`, in document order.
@@ -516,6 +529,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
             atom_ids: NodeList::with_capacity(size(NameClass::AtomId)),
             atom_dates: NodeList::with_capacity(size(NameClass::AtomDate)),
             lookalikes: NodeList::with_capacity(size(NameClass::Lookalike)),
+            sources: Vec::new(),
         };
         for node in xml.descendants() {
             if node.is_comment() {
@@ -539,6 +553,13 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 NameClass::Tombstone => gathered.tombstones.push(node),
                 NameClass::History => gathered.fh_elements.push(node),
                 NameClass::Lookalike => gathered.lookalikes.push(node),
+                NameClass::AtomSource => {
+                    // A source inside another adds nothing to the outer one.
+                    let range = node.range();
+                    if gathered.sources.last().is_none_or(|outer| outer.end <= range.start) {
+                        gathered.sources.push(range);
+                    }
+                }
                 NameClass::Other => {}
             }
             // Only these elements can carry an attribute that must be an IRI.
@@ -573,6 +594,7 @@ enum NameClass {
     AtomId,
     /// `atom:updated`, `atom:published`.
     AtomDate,
+    AtomSource,
     Tombstone,
     /// Any element in the feed-history namespace.
     History,
@@ -588,6 +610,7 @@ impl NameClass {
             (Some(ATOM_NS), "link") => NameClass::AtomLink,
             (Some(ATOM_NS), "id") => NameClass::AtomId,
             (Some(ATOM_NS), "updated" | "published") => NameClass::AtomDate,
+            (Some(ATOM_NS), "source") => NameClass::AtomSource,
             (Some(ATOM_NS), _) => NameClass::Other,
             (Some(AT_NS), "deleted-entry") => NameClass::Tombstone,
             (Some(AT_NS), _) => NameClass::Other,

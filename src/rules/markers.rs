@@ -10,6 +10,18 @@ fn is_marker(node: Node<'_, '_>) -> bool {
     feed::is(node, FH_NS, "complete") || feed::is(node, FH_NS, "archive")
 }
 
+/// The feed-history elements that are the document's own: those inside an
+/// `atom:source` belong to the source feed, whose metadata it preserves
+/// (RFC 4287 §4.2.11), so an entry copied from an archive may keep its
+/// `fh:archive`.
+fn own_history_elements<'f, 'a, 'input>(feed: &'f FeedDoc<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> + 'f {
+    let everywhere = &feed.everywhere;
+    everywhere
+        .fh_elements
+        .iter()
+        .filter(|node| !everywhere.in_atom_source(*node))
+}
+
 fn qualified(node: Node<'_, '_>) -> String {
     format!("fh:{}", node.tag_name().name())
 }
@@ -22,7 +34,7 @@ pub static FH_MARKER_MISPLACED: Rule = rule!(
 
 fn fh_marker_misplaced(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.fh_elements.iter().filter(|n| is_marker(*n)) {
+    for node in own_history_elements(feed).filter(|n| is_marker(*n)) {
         if feed.in_head(node) {
             continue;
         }
@@ -53,7 +65,7 @@ pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
 );
 
 fn fh_marker_not_empty(cx: &mut Checker) {
-    for node in cx.feed.everywhere.fh_elements.iter().filter(|n| is_marker(*n)) {
+    for node in own_history_elements(cx.feed).filter(|n| is_marker(*n)) {
         let has_content = node
             .children()
             .any(|child| child.is_element() || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty())));
@@ -105,7 +117,7 @@ pub static FH_UNKNOWN_ELEMENT: Rule = rule!(
 );
 
 fn fh_unknown_element(cx: &mut Checker) {
-    for node in cx.feed.everywhere.fh_elements.iter() {
+    for node in own_history_elements(cx.feed) {
         let name = node.tag_name();
         if matches!(name.name(), "complete" | "archive") {
             continue;

@@ -236,9 +236,11 @@ fn navigation_link_in_entry(cx: &mut Checker) {
             continue;
         };
         let name = container.tag_name();
-        let in_entry = (name.namespace() == Some(ATOM_NS) && matches!(name.name(), "entry" | "source"))
+        let in_entry = (name.namespace() == Some(ATOM_NS) && name.name() == "entry")
             || (name.namespace().is_none() && name.name() == "item");
-        if !in_entry {
+        // Links inside atom:source are the source feed's own (RFC 4287
+        // §4.2.11): an entry copied from an archive keeps them.
+        if !in_entry || feed.everywhere.in_atom_source(node) {
             continue;
         }
         let link = feed.link(node);
