@@ -209,7 +209,9 @@ pub fn attribute_value_range(node: Node<'_, '_>, name: &str) -> Option<Range<usi
 /// `alternate`, the IANA registry prefix is dropped, and registered names
 /// compare ASCII case-insensitively.
 pub fn normalize_relation(rel: Option<&str>) -> String {
-    let rel = rel.map_or("alternate", str::trim);
+    // No trimming: a padded value is no relation (RFC 4287 §4.2.7.2 allows
+    // no whitespace), so it must not be read as the name inside it.
+    let rel = rel.unwrap_or("alternate");
     let rel = rel.strip_prefix(IANA_RELATION_PREFIX).unwrap_or(rel);
     if rel.contains(':') {
         rel.to_owned()
@@ -222,7 +224,7 @@ pub fn normalize_relation(rel: Option<&str>) -> String {
 /// as [`normalize_relation`] does but without allocating (it is asked for
 /// every link of every entry).
 pub fn navigation_relation(rel: Option<&str>) -> Option<Relation> {
-    let rel = rel?.trim();
+    let rel = rel?;
     let rel = rel.strip_prefix(IANA_RELATION_PREFIX).unwrap_or(rel);
     Relation::ALL
         .into_iter()

@@ -222,6 +222,41 @@ fn check_authority(authority: &str, at: usize, brackets: bool) -> Result<(), Iri
     Ok(())
 }
 
+/// Checks a link relation as RFC 4287 §4.2.7.2 defines it: non-empty, and
+/// either an `isegment-nz-nc` (a registered name such as `next`) or an IRI
+/// (an extension relation, with its scheme). Whitespace is in neither, so a
+/// space-separated list or a padded name is no relation at all.
+pub fn check_link_relation(text: &str) -> Result<(), IriError> {
+    if text.is_empty() {
+        return Err(error(0, 0, "the relation is empty"));
+    }
+    if let Some(space) = text.find(|c: char| c.is_ascii_whitespace()) {
+        let message = if text.trim().contains(|c: char| c.is_ascii_whitespace()) {
+            "it lists several relations, but an atom:link has exactly one"
+        } else {
+            "whitespace around the relation is part of the value, not padding"
+        };
+        return Err(error(space, 1, message));
+    }
+    if has_scheme(text) {
+        // An extension relation: an IRI, absolute.
+        return check_iri_reference(text);
+    }
+    // A name: `isegment-nz-nc` holds no ':' (ruled out above), '/', '?',
+    // '#', '[' or ']'.
+    if let Some(at) = text.find(['/', '?', '#', '[', ']']) {
+        return Err(error(
+            at,
+            1,
+            format!(
+                "{:?} cannot appear in a relation name; an extension relation is an absolute IRI",
+                &text[at..=at]
+            ),
+        ));
+    }
+    check_characters(text)
+}
+
 /// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
 pub fn has_scheme(text: &str) -> bool {
     let end = memchr::memchr3(b'/', b'?', b'#', text.as_bytes()).unwrap_or(text.len());
@@ -260,6 +295,28 @@ mod tests {
         ] {
             assert_eq!(check_iri_reference(ok), Ok(()), "{ok}");
         }
+    }
+
+    #[test]
+    fn link_relations_are_names_or_iris() {
+        for ok in [
+            "next",
+            "prev-archive",
+            "http://www.iana.org/assignments/relation/next",
+            "urn:x:y",
+            "a@b",
+            "caf\u{e9}",
+        ] {
+            assert_eq!(check_link_relation(ok), Ok(()), "{ok}");
+        }
+        let bad = |text: &str| check_link_relation(text).expect_err(text);
+        assert!(bad("").message.contains("empty"));
+        assert_eq!(bad(" next").offset, 0);
+        assert!(bad("next ").message.contains("whitespace around"));
+        assert!(bad("next prev-archive").message.contains("lists several"));
+        assert!(bad("a/b").message.contains("\"/\""));
+        assert!(bad("http://x/a b").message.contains("lists several"));
+        assert!(bad("ne%xt").message.contains("hexadecimal"));
     }
 
     #[test]

@@ -31,6 +31,43 @@ fn link_missing_href(cx: &mut Checker) {
     }
 }
 
+pub static INVALID_LINK_RELATION: Rule = rule!(
+    InvalidLinkRelation, Error, Doc, Some(invalid_link_relation),
+    summary: "an atom:link's rel is empty, padded with whitespace, a list, or neither a name nor an IRI",
+    spec: "RFC 4287 §4.2.7.2",
+);
+
+fn invalid_link_relation(cx: &mut Checker) {
+    let feed = cx.feed;
+    for node in feed.everywhere.atom_links.iter() {
+        let Some(rel) = node.attribute_node("rel") else {
+            continue;
+        };
+        let value = rel.value();
+        let Err(error) = iri::check_link_relation(value) else {
+            continue;
+        };
+        let trimmed = value.trim();
+        let mut finding = Checker::at(
+            rel.range_value(),
+            format!("rel={:?} is not a link relation: {}", shorten(value), error.message),
+        )
+        .label("invalid relation")
+        .note("RFC 4287 §4.2.7.2: the value of \"rel\" MUST be a string that is non-empty and matches either the \"isegment-nz-nc\" or the \"IRI\" production in RFC 3987; consumers that compare relations exactly never read this one");
+        finding = if value.is_empty() {
+            finding.help("write the relation, or remove the attribute (a link without rel is an alternate link)")
+        } else if trimmed.contains(|c: char| c.is_ascii_whitespace()) {
+            finding.help("write one link per relation, each with the same href")
+        } else if trimmed != value && iri::check_link_relation(trimmed).is_ok() {
+            finding.help(format!("write rel=\"{trimmed}\""))
+        } else {
+            finding
+                .help("write a registered relation name such as \"next\", or an absolute IRI for an extension relation")
+        };
+        cx.report(finding);
+    }
+}
+
 pub static INVALID_IRI: Rule = rule!(
     InvalidIri, Error, Doc, Some(invalid_iri),
     summary: "a link href, xml:base or deleted-entry ref is not a valid IRI reference",

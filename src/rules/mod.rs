@@ -134,6 +134,7 @@ pub static RULES: &[&Rule] = &[
     &chains::PAGING_CHAIN_ASYMMETRIC,
     &chains::PAGING_CHAIN_CYCLE,
     &links::LINK_MISSING_HREF,
+    &links::INVALID_LINK_RELATION,
     &links::INVALID_IRI,
     &links::UNRESOLVABLE_RELATIVE_IRI,
     &identity::INVALID_DATE,
