@@ -4,8 +4,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{rule, Checker, Rule};
+use crate::diagnostic::DocId;
 use crate::feed::{start_tag, FeedDoc, Relation};
-use crate::set;
+use crate::set::{self, FeedSet};
 use crate::summary::DocSummary;
 
 const ADD_ARCHIVE_MARKER: &str =
@@ -242,13 +243,15 @@ fn duplicate_navigation_link(cx: &mut Checker) {
 }
 
 pub static LEGACY_PREVIOUS_ARCHIVE: Rule = rule!(
-    LegacyPreviousArchive, Warning, Doc, Some(legacy_previous_archive),
+    LegacyPreviousArchive, Warning, DocAndSet, Some(legacy_previous_archive), set: Some(legacy_previous_archive_in_set),
     summary: "archives linked with the feed-history draft's rel=\"previous\" instead of prev-archive",
     spec: "draft-nottingham-atompub-feed-history-05 §4; RFC 5005 §4",
 );
 
-/// A `previous` link used the feed-history-draft way: to reach archives, in
-/// a document that has no `prev-archive` and no other paging link.
+/// A `previous` link shaped the feed-history-draft way: the document has no
+/// `prev-archive`, no `fh:complete` and no other paging link. The last page
+/// of a paged feed has the same shape (RFC 5005 §3 `previous`), so the shape
+/// alone reports nothing: see [`archive_sign`] and the set part.
 pub(super) fn is_legacy_previous(feed: &FeedDoc) -> bool {
     feed.complete.is_empty()
         && feed.has_link(Relation::Previous)
@@ -258,20 +261,113 @@ pub(super) fn is_legacy_previous(feed: &FeedDoc) -> bool {
             .any(|rel| feed.has_link(rel))
 }
 
+/// What shows, in the document itself, that it belongs to an archived feed
+/// rather than a paged one: its `fh:archive`, a `current` link to another
+/// document, a `next-archive` link, or the draft's `fh:incremental`.
+fn archive_sign(feed: &FeedDoc) -> Option<&'static str> {
+    if !feed.archive.is_empty() {
+        return Some("it is marked fh:archive");
+    }
+    if feed.links_with(Relation::Current).any(|l| feed.points_elsewhere(l)) {
+        return Some("it links to its subscription document with rel=\"current\"");
+    }
+    if feed.has_link(Relation::NextArchive) {
+        return Some("it has a next-archive link");
+    }
+    let incremental = feed
+        .everywhere
+        .fh_elements
+        .iter()
+        .any(|n| n.tag_name().name() == "incremental" && feed.in_head(n));
+    incremental.then_some("it has the draft's fh:incremental")
+}
+
+const LEGACY_PREVIOUS_NOTE: &str = "draft-nottingham-atompub-feed-history-05 §4 linked archives with \"previous\"; RFC 5005 §4 uses \"prev-archive\" and keeps \"previous\" for paged feeds";
+const LEGACY_PREVIOUS_HELP: &str = "rename the relation to rel=\"prev-archive\"";
+
 fn legacy_previous_archive(cx: &mut Checker) {
     let feed = cx.feed;
     if !is_legacy_previous(feed) {
         return;
     }
-    let Some(previous) = feed.first_link(Relation::Previous) else {
+    let (Some(previous), Some(why)) = (feed.first_link(Relation::Previous), archive_sign(feed)) else {
         return;
     };
     cx.report(
-        Checker::at(previous.rel_span(), "rel=\"previous\" links to an archive the way the feed-history draft did; RFC 5005 consumers follow only prev-archive")
+        Checker::at(previous.rel_span(), format!("rel=\"previous\" links to an archive the way the feed-history draft did ({why}); RFC 5005 consumers follow only prev-archive"))
             .label("draft-style archive link")
-            .note("draft-nottingham-atompub-feed-history-05 §4 linked archives with \"previous\"; RFC 5005 §4 uses \"prev-archive\" and keeps \"previous\" for paged feeds")
-            .help("rename the relation to rel=\"prev-archive\""),
+            .note(LEGACY_PREVIOUS_NOTE)
+            .help(LEGACY_PREVIOUS_HELP),
     );
+}
+
+/// The shape of [`is_legacy_previous`], read from a summary.
+fn has_lone_previous(summary: &DocSummary) -> bool {
+    summary.complete_marker.is_none()
+        && summary.link(Relation::Previous).is_some()
+        && [Relation::PrevArchive, Relation::Next, Relation::First, Relation::Last]
+            .into_iter()
+            .all(|rel| summary.link(rel).is_none())
+}
+
+/// What the document part reads as signs of an archive, from a summary.
+fn summary_shows_archive(summary: &DocSummary) -> bool {
+    summary.is_archive_like() || summary.link(Relation::NextArchive).is_some()
+}
+
+/// The archive a document's lone `previous` leads to, when it is one (and
+/// no page: it has no `next` link): the feed-history draft's archive link.
+pub(super) fn draft_previous_target(set: &FeedSet, doc: DocId) -> Option<DocId> {
+    let summary = set.summary(doc);
+    if !has_lone_previous(summary) {
+        return None;
+    }
+    let target = set.resolve(summary.link(Relation::Previous)?.target.as_ref()?)?;
+    let to = set.summary(target);
+    (target != doc && summary_shows_archive(to) && to.link(Relation::Next).is_none()).then_some(target)
+}
+
+/// The set part: a lone `previous` whose document shows no sign of an
+/// archive itself, but whose target is an archive (the draft's subscription
+/// document), or which is reached as an archive. A `previous` to a page
+/// with a `next` link is paging, never reported.
+fn legacy_previous_archive_in_set(cx: &mut SetChecker) {
+    let set = cx.set;
+    let reached_as_archive: HashSet<usize> = [Relation::PrevArchive, Relation::NextArchive]
+        .into_iter()
+        .flat_map(|rel| set.edges(rel).filter(|(from, _, to)| from != to).map(|(_, _, to)| to))
+        .collect();
+    for (doc, summary) in set.feeds() {
+        if !has_lone_previous(summary) || summary_shows_archive(summary) {
+            continue;
+        }
+        let Some(previous) = summary.link(Relation::Previous) else {
+            continue;
+        };
+        let archive_target = draft_previous_target(set, doc);
+        let why = match archive_target {
+            Some(target) => format!("{} is an archive", set.name(target)),
+            None if reached_as_archive.contains(&doc) => "other documents link to it as an archive".to_owned(),
+            None => continue,
+        };
+        let mut finding = SetChecker::at(
+            doc,
+            &previous.span,
+            format!("rel=\"previous\" links to an archive the way the feed-history draft did ({why}); RFC 5005 consumers follow only prev-archive"),
+        );
+        if let Some(target) = archive_target {
+            finding = finding.secondary(
+                set.summary(target).archive_span().in_doc(target),
+                "the archive it links to",
+            );
+        }
+        cx.report(
+            finding
+                .label("draft-style archive link")
+                .note(LEGACY_PREVIOUS_NOTE)
+                .help(LEGACY_PREVIOUS_HELP),
+        );
+    }
 }
 
 pub static ARCHIVE_MISSING_SELF: Rule = rule!(

@@ -22,9 +22,14 @@ fn missing_prev_archive(cx: &mut SetChecker) {
     let mut reported = HashSet::new();
     // A next-archive target that is no archive is next-archive-unsealed's.
     for (from, link, to) in set.edges(Relation::NextArchive) {
+        // An archive that links back with the draft's previous gets
+        // legacy-previous-archive instead (its own signs of an archive make
+        // that rule fire on the document alone).
+        let links_back_draft_style = set.follow(to, Relation::Previous) == Some(from);
         if from == to
             || !set.summary(to).is_archive_like()
             || set.summary(to).link(Relation::PrevArchive).is_some()
+            || links_back_draft_style
             || !reported.insert(to)
         {
             continue;
@@ -41,7 +46,13 @@ fn missing_prev_archive(cx: &mut SetChecker) {
         let subscription = set.summary(to);
         let is_subscription =
             !subscription.is_archive() && !subscription.current_elsewhere && subscription.complete_marker.is_none();
-        if from == to || !is_subscription || subscription.link(Relation::PrevArchive).is_some() || !reported.insert(to)
+        // A draft-style previous to the archives is legacy-previous-archive's.
+        let draft_link = super::archive::draft_previous_target(set, to).is_some();
+        if from == to
+            || !is_subscription
+            || subscription.link(Relation::PrevArchive).is_some()
+            || draft_link
+            || !reported.insert(to)
         {
             continue;
         }
