@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{rule, Rule};
-use crate::diagnostic::{DocId, Pending, Span};
+use crate::diagnostic::DocId;
 use crate::feed::Relation;
 use crate::set::{self, FeedSet, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::NavLink;
@@ -108,70 +108,142 @@ fn key(doc: DocId, link: &NavLink) -> LinkKey {
     (doc, link.span.in_doc(doc).byte_start)
 }
 
-/// Neighbours that contradict each other: A's `forward` link names B, but
-/// B's `backward` link names a third document. Returns findings with the
-/// keys of the forward link and of the contradicting link. Documents on a
-/// cycle of either relation are left to the cycle rules.
-fn asymmetries(
-    set: &FeedSet,
+/// A link that its target contradicts: `owner`'s `rel` link names
+/// `target`, whose link of the reverse relation (`answer`) names another
+/// document.
+struct Contradiction<'r> {
+    owner: DocId,
+    link: &'r NavLink,
+    rel: Relation,
+    target: DocId,
+    answer: &'r NavLink,
+    reverse: Relation,
+    /// The answer is confirmed by its own target, which names `target`
+    /// back: that neighbourhood is settled, so `link` is the wrong one.
+    answer_settled: bool,
+}
+
+/// The contradictions met following `rel` links whose target answers with
+/// `reverse`, where `answered_when(set, owner, target)` says the target
+/// must answer. Documents on a cycle of either relation are left to the
+/// cycle rules; a link to a document without identity cannot be checked.
+fn contradictions<'r>(
+    set: &FeedSet<'r>,
+    rel: Relation,
+    reverse: Relation,
+    answered_when: fn(&FeedSet, DocId, DocId) -> bool,
+    on_cycle: &HashSet<DocId>,
+) -> Vec<Contradiction<'r>> {
+    let mut found = Vec::new();
+    for (owner, link, target) in set.edges(rel) {
+        if owner == target
+            || !answered_when(set, owner, target)
+            || on_cycle.contains(&owner)
+            || on_cycle.contains(&target)
+        {
+            continue;
+        }
+        let Some(answer) = set.summary(target).link(reverse) else {
+            continue;
+        };
+        let Some(answer_target) = &answer.target else { continue };
+        if set.identifies(answer_target, owner) || !set.has_identity(owner) {
+            continue;
+        }
+        let answer_settled = set
+            .resolve(answer_target)
+            .is_some_and(|other| other != target && set.follow(other, rel) == Some(target));
+        found.push(Contradiction {
+            owner,
+            link,
+            rel,
+            target,
+            answer,
+            reverse,
+            answer_settled,
+        });
+    }
+    found
+}
+
+/// Neighbours that contradict each other, each contradiction reported once,
+/// at the link that must change: the one whose target is settled with
+/// another neighbour (both of them name each other); when nothing else in
+/// the chain settles it, the link of the relation clients do not walk
+/// (`walked` is the relation the chain is read by).
+fn report_asymmetries(
+    cx: &mut SetChecker,
     forward: Relation,
     backward: Relation,
     answered_when: fn(&FeedSet, DocId, DocId) -> bool,
+    walked: Relation,
     note: &str,
-) -> Vec<(LinkKey, LinkKey, Pending<Span>)> {
+) {
+    let set = cx.set;
     let on_cycle: HashSet<DocId> = [forward, backward]
         .iter()
         .flat_map(|rel| set.cycles(*rel))
         .flatten()
         .copied()
         .collect();
-    let mut found = Vec::new();
-    for (from, link, to) in set.edges(forward) {
-        if from == to || !answered_when(set, from, to) || on_cycle.contains(&from) || on_cycle.contains(&to) {
+    let mut found = contradictions(set, forward, backward, |_, _, _| true, &on_cycle);
+    found.extend(contradictions(set, backward, forward, answered_when, &on_cycle));
+    // Links shown wrong by a settled neighbourhood first: a contradiction
+    // with one of them is explained and needs no second finding.
+    let wrong: HashSet<LinkKey> = found
+        .iter()
+        .filter(|c| c.answer_settled)
+        .map(|c| key(c.owner, c.link))
+        .collect();
+    let mut reported = HashSet::new();
+    for c in &found {
+        let (link_key, answer_key) = (key(c.owner, c.link), key(c.target, c.answer));
+        let blame_link = if c.answer_settled {
+            true
+        } else if wrong.contains(&link_key) || wrong.contains(&answer_key) {
             continue;
-        }
-        let Some(answer) = set.summary(to).link(backward) else {
-            continue;
+        } else {
+            c.rel != walked
         };
-        let Some(answer_target) = &answer.target else { continue };
-        if set.identifies(answer_target, from) || !set.has_identity(from) {
+        let why = if c.answer_settled {
+            format!(
+                "{} and {} name each other, so this link is the one that disagrees",
+                set.name(c.target),
+                set.describe(c.answer.target.as_ref())
+            )
+        } else {
+            format!("nothing else in the chain settles which link is right, and clients read the chain by its {walked} links")
+        };
+        let (owner, link, rel, other_doc, other, other_rel) = if blame_link {
+            (c.owner, c.link, c.rel, c.target, c.answer, c.reverse)
+        } else {
+            (c.target, c.answer, c.reverse, c.owner, c.link, c.rel)
+        };
+        if !reported.insert(key(owner, link)) {
             continue;
         }
-        let finding = SetChecker::at(
-            to,
-            &answer.span,
-            format!(
-                "{backward} names {}, but {} names this document as its {forward}",
-                set.describe(Some(answer_target)),
-                set.name(from)
-            ),
-        )
-        .label(format!("{backward} leads elsewhere"))
-        .secondary(link.span.in_doc(from), format!("{forward} of {}", set.name(from)))
-        .note(note.to_owned())
-        .help(format!(
-            "make the {forward} and {backward} links of neighbouring documents name each other"
-        ));
-        found.push((key(from, link), key(to, answer), finding));
-    }
-    found
-}
-
-/// Both directions; a link already shown to contradict its neighbour is
-/// not reported again from the other side.
-fn report_asymmetries(
-    cx: &mut SetChecker,
-    forward: Relation,
-    backward: Relation,
-    answered_when: fn(&FeedSet, DocId, DocId) -> bool,
-    note: &str,
-) {
-    let first = asymmetries(cx.set, forward, backward, |_, _, _| true, note);
-    let blamed: HashSet<LinkKey> = first.iter().map(|(_, answer, _)| *answer).collect();
-    let second = asymmetries(cx.set, backward, forward, answered_when, note);
-    let second = second.into_iter().filter(|(link, _, _)| !blamed.contains(link));
-    for (_, _, finding) in first.into_iter().chain(second) {
-        cx.report(finding);
+        let other_target = set.describe(other.target.as_ref());
+        cx.report(
+            SetChecker::at(
+                owner,
+                &link.span,
+                format!(
+                    "{rel} names {}, but {} names {other_target} as its {other_rel}",
+                    set.describe(link.target.as_ref()),
+                    set.name(other_doc),
+                ),
+            )
+            .label(format!("{rel} contradicts its neighbour"))
+            .secondary(
+                other.span.in_doc(other_doc),
+                format!("{other_rel} of {}", set.name(other_doc)),
+            )
+            .note(note.to_owned())
+            .note(why)
+            .help(format!(
+                "make this {rel} name the document whose {other_rel} names this one"
+            )),
+        );
     }
 }
 
@@ -184,6 +256,7 @@ fn archive_chain_asymmetric(cx: &mut SetChecker) {
         Relation::NextArchive,
         Relation::PrevArchive,
         |set, from, to| set.summary(to).is_archive() && set.summary(from).is_archive_like(),
+        Relation::PrevArchive,
         "RFC 5005 §4: prev-archive names the immediately preceding archive and next-archive the immediately following one, so neighbours name each other",
     );
 }
@@ -528,6 +601,7 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
         Relation::Next,
         Relation::Previous,
         |_, _, _| true,
+        Relation::Next,
         "RFC 5005 §3: next names the immediately following document and previous the immediately preceding one",
     );
     let set = cx.set;
