@@ -2,6 +2,7 @@
 //! document it is, its head section, its navigation links with resolved
 //! targets, and its feed-history markers.
 
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -384,12 +385,13 @@ impl Link<'_, '_> {
         self.rel_range.clone().unwrap_or_else(|| start_tag(self.node))
     }
 
-    /// The key two targets are compared by: the resolved IRI, else the raw
-    /// `href` (for documents without a URL).
-    pub fn target_key(&self) -> Option<&str> {
+    /// The key two targets are compared by: the resolved IRI in its
+    /// comparable form, else the `href` with its percent-encoding normalized
+    /// (for documents without a URL).
+    pub fn target_key(&self) -> Option<Cow<'_, str>> {
         match (&self.target, self.href) {
-            (Some(url), _) => Some(url.as_str()),
-            (None, href) => href,
+            (Some(url), _) => Some(Cow::Borrowed(url.as_str())),
+            (None, href) => href.map(iri::normalize_percent_encoding),
         }
     }
 }
@@ -403,6 +405,8 @@ pub struct FeedDoc<'a, 'input> {
     /// and channel-less RSS.
     pub head: Option<Node<'a, 'input>>,
     pub url: Option<&'a Url>,
+    /// The URL as link targets are compared with it ([`iri::comparison_key`]).
+    url_key: Option<Cow<'a, str>>,
     /// Head-section `atom:link` elements, in document order.
     pub links: Vec<Link<'a, 'input>>,
     /// Head-section `fh:complete` and `fh:archive` elements.
@@ -663,6 +667,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             root,
             head,
             url,
+            url_key: url.map(iri::comparison_key),
             links: Vec::new(),
             complete: Vec::new(),
             archive: Vec::new(),
@@ -732,14 +737,12 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             return Err(Base::Missing);
         }
         if iri::has_scheme(reference) {
-            return Url::parse(reference)
-                .map(iri::without_fragment)
-                .map_err(|_| Base::Missing);
+            return Url::parse(reference).map(iri::comparable).map_err(|_| Base::Missing);
         }
         match &*self.base(node) {
             Base::Known(base) => base
                 .join(reference)
-                .map(iri::without_fragment)
+                .map(iri::comparable)
                 .map_err(|_| Base::Known(base.clone())),
             other => Err(other.clone()),
         }
@@ -822,7 +825,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let Some(key) = link.target_key() else {
             return false;
         };
-        self.url.is_some_and(|url| url.as_str() == key)
+        self.url_key.as_deref() == Some(&*key)
             || self
                 .self_link()
                 .filter(|s| !std::ptr::eq(*s, link))

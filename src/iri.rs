@@ -4,6 +4,8 @@
 //! (spaces, backslashes, `{}`), so syntax is checked here first, by hand;
 //! `url` is used only to resolve references that passed (RFC 3986 §5).
 
+use std::borrow::Cow;
+
 use url::Url;
 
 /// Why a string is not an IRI reference: the message, and the byte offset
@@ -263,12 +265,93 @@ pub fn has_scheme(text: &str) -> bool {
     text[..end].contains(':')
 }
 
-/// The form two link targets are compared in: resolved, fragment removed,
-/// normalized by the WHATWG serialization (case of scheme and host,
-/// default port, dot segments).
-pub fn without_fragment(mut url: Url) -> Url {
+/// The form two link targets are compared in (RFC 3986 §6.2.2): resolved,
+/// fragment removed, normalized by the WHATWG serialization (case of scheme
+/// and special hosts, default port, empty path, dot segments), by the case
+/// of any other host, and by [`normalize_percent_encoding`].
+pub fn comparable(mut url: Url) -> Url {
     url.set_fragment(None);
-    url
+    if let Some(host) = url.host_str().filter(|h| h.bytes().any(|b| b.is_ascii_uppercase())) {
+        let lower = host.to_ascii_lowercase();
+        // Only opaque hosts keep their case; setting one cannot fail.
+        let _ = url.set_host(Some(&lower));
+    }
+    match normalize_percent_encoding(url.as_str()) {
+        Cow::Borrowed(_) => url,
+        // Decoded unreserved characters and uppercase escapes parse back
+        // as they are.
+        Cow::Owned(normalized) => Url::parse(&normalized).unwrap_or(url),
+    }
+}
+
+/// The key a document's own URL is compared with link targets by: its
+/// [`comparable`] form, borrowed when it is already in it (nearly always).
+pub fn comparison_key(url: &Url) -> Cow<'_, str> {
+    let plain = url.fragment().is_none()
+        && !url.as_str().contains('%')
+        && !url
+            .host_str()
+            .is_some_and(|h| h.bytes().any(|b| b.is_ascii_uppercase()));
+    if plain {
+        Cow::Borrowed(url.as_str())
+    } else {
+        Cow::Owned(comparable(url.clone()).into())
+    }
+}
+
+/// Percent-encoding normalization (RFC 3986 §6.2.2.2): the hexadecimal
+/// digits of an escape in uppercase, and escapes of unreserved characters
+/// (letters, digits, `-`, `.`, `_`, `~`) decoded, so that `%c3%a9` and
+/// `%C3%A9`, or `%2D` and `-`, compare equal.
+pub fn normalize_percent_encoding(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let needs_change = |at: usize| -> bool {
+        let (Some(&high), Some(&low)) = (bytes.get(at + 1), bytes.get(at + 2)) else {
+            return false;
+        };
+        let decoded = hex_pair(high, low);
+        decoded.is_some_and(is_unreserved)
+            || (decoded.is_some() && (high.is_ascii_lowercase() || low.is_ascii_lowercase()))
+    };
+    let Some(first) = memchr::memchr_iter(b'%', bytes).find(|&at| needs_change(at)) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..first]);
+    let mut at = first;
+    while at < bytes.len() {
+        let Some(next) = memchr::memchr(b'%', &bytes[at..]).map(|i| at + i) else {
+            out.push_str(&text[at..]);
+            break;
+        };
+        out.push_str(&text[at..next]);
+        match bytes
+            .get(next + 1..next + 3)
+            .and_then(|pair| hex_pair(pair[0], pair[1]))
+        {
+            Some(decoded) if is_unreserved(decoded) => out.push(char::from(decoded)),
+            Some(_) => {
+                out.push('%');
+                out.push_str(&text[next + 1..next + 3].to_ascii_uppercase());
+            }
+            None => {
+                out.push('%');
+                at = next + 1;
+                continue;
+            }
+        }
+        at = next + 3;
+    }
+    Cow::Owned(out)
+}
+
+fn hex_pair(high: u8, low: u8) -> Option<u8> {
+    let digit = |b: u8| char::from(b).to_digit(16);
+    Some((digit(high)? * 16 + digit(low)?) as u8)
+}
+
+fn is_unreserved(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~')
 }
 
 #[cfg(test)]
@@ -295,6 +378,34 @@ mod tests {
         ] {
             assert_eq!(check_iri_reference(ok), Ok(()), "{ok}");
         }
+    }
+
+    #[test]
+    fn equivalent_iris_compare_equal() {
+        let key = |text: &str| comparable(Url::parse(text).unwrap()).to_string();
+        for (a, b) in [
+            ("http://example.org/caf%c3%a9", "http://example.org/caf%C3%A9"),
+            ("http://example.org/caf%C3%A9", "http://example.org/café"),
+            ("http://example.org/a%2Db", "http://example.org/a-b"),
+            ("http://example.org/%7Euser/%41", "http://example.org/~user/A"),
+            ("HTTP://Example.ORG:80", "http://example.org/"),
+            ("https://example.org:443/a#top", "https://example.org/a"),
+            ("http://example.org/a/./b/../c", "http://example.org/a/c"),
+            ("foo://Example.ORG/x", "foo://example.org/x"),
+            ("urn:x:a%2db", "urn:x:a-b"),
+        ] {
+            assert_eq!(key(a), key(b), "{a} vs {b}");
+            assert_eq!(comparison_key(&Url::parse(a).unwrap()), key(b), "{a}");
+        }
+        for (a, b) in [
+            ("http://example.org/a%2Fb", "http://example.org/a/b"),
+            ("http://example.org/A", "http://example.org/a"),
+            ("http://example.org/a?b", "http://example.org/a?c"),
+        ] {
+            assert_ne!(key(a), key(b), "{a} vs {b}");
+        }
+        assert_eq!(normalize_percent_encoding("100%"), "100%");
+        assert_eq!(normalize_percent_encoding("%zz%2f%e9"), "%zz%2F%E9");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! [`DocSummary`]s; no DOM is alive any more. Every walk is iterative and
 //! visits each document once, so a 10,000-document chain costs linear time.
 
+use std::borrow::Cow;
+
 use url::Url;
 
 use crate::diagnostic::DocId;
@@ -11,6 +13,7 @@ use crate::document::Document;
 use crate::feed::Relation;
 pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::hash::FastMap;
+use crate::iri;
 use crate::summary::{DocSummary, NavLink};
 
 /// The relations that lead one way through a chain, and so can loop.
@@ -37,7 +40,10 @@ pub struct FeedSet<'r> {
     /// By URL and by self IRI, with the fast hasher: every link of every
     /// document is looked up here, and SipHash over URLs cost more than
     /// the rest of the lookup.
-    by_url: FastMap<&'r str, DocId>,
+    /// Keyed by the comparable form of each URL ([`iri::comparison_key`]):
+    /// link targets are in that form, so equivalent IRIs (RFC 3986 §6.2.2)
+    /// find the same document.
+    by_url: FastMap<Cow<'r, str>, DocId>,
     by_self: FastMap<&'r str, DocId>,
     url_spaces: &'r [Url],
     /// Connected components over archive links, and over paging links.
@@ -61,7 +67,7 @@ impl<'r> FeedSet<'r> {
             // Every document the run read has its URL indexed, so that a link
             // to a malformed one is not taken for a missing one.
             for url in doc.url.iter().chain(&doc.aliases) {
-                by_url.entry(url.as_str()).or_insert(id);
+                by_url.entry(iri::comparison_key(url)).or_insert(id);
             }
             if let Some(self_iri) = doc.summary.as_ref().and_then(DocSummary::self_iri) {
                 by_self.entry(self_iri.as_str()).or_default().push(id);

@@ -122,7 +122,7 @@ fn next_archive_unsealed(cx: &mut Checker) {
         return;
     };
     for next in feed.links_with(Relation::NextArchive) {
-        if next.target_key() == Some(current_key) {
+        if next.target_key().as_ref() == Some(&current_key) {
             cx.report(
                 Checker::at(next.span(), "next-archive points at the subscription document, which is not a sealed archive")
                     .label("this link")
