@@ -9,12 +9,35 @@
 
 use std::fmt;
 
-/// A point in time: seconds since 1970-01-01T00:00:00Z, and nanoseconds.
-/// A leap second (`:60`) counts as the first second of the next minute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A point in time, exactly as written: two instants are equal only when
+/// they are the same instant, however many fraction digits they carry.
+///
+/// The fields compare in order: the second since 1970-01-01T00:00:00Z, then
+/// whether it is a leap second (`23:59:60` counts as the second of
+/// `23:59:59`, after it and before the next day's `00:00:00`), then the
+/// fraction: its first nine digits as nanoseconds, and any digits after
+/// those, trailing zeros removed (compared as text, which for digit strings
+/// of a fraction is numeric order).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Instant {
     pub seconds: i64,
+    pub leap: bool,
     pub nanos: u32,
+    /// Fraction digits past the ninth, without trailing zeros; rare, so
+    /// boxed (an instant is kept per entry of every document).
+    pub beyond_nanos: Option<Box<str>>,
+}
+
+impl Instant {
+    /// A whole second, as [`Instant`] counts it.
+    pub fn from_seconds(seconds: i64) -> Instant {
+        Instant {
+            seconds,
+            leap: false,
+            nanos: 0,
+            beyond_nanos: None,
+        }
+    }
 }
 
 /// What is wrong with a date, in words for a finding.
@@ -99,7 +122,7 @@ fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), Date
 /// else, valid or not, is left to [`parse_rfc3339`]'s full reading, which
 /// also says what is wrong.
 fn canonical_rfc3339(b: &[u8]) -> Option<Instant> {
-    canonical_fields(b)?.instant(0).ok()
+    canonical_fields(b)?.instant().ok()
 }
 
 /// The fields of a date in the common form, read by position; not yet
@@ -149,16 +172,18 @@ impl Fields {
         Ok(())
     }
 
-    /// The instant, once the fields are checked.
-    fn instant(&self, nanos: u32) -> Result<Instant, DateError> {
+    /// The instant of a whole second, once the fields are checked.
+    fn instant(&self) -> Result<Instant, DateError> {
         self.check()?;
+        // A leap second is the second of :59, after it (see `Instant`).
+        let leap = self.second == 60;
         let local = days_from_civil(self.year, self.month, self.day) * 86_400
             + i64::from(self.hour) * 3_600
             + i64::from(self.minute) * 60
-            + i64::from(self.second);
+            + i64::from(self.second.min(59));
         Ok(Instant {
-            seconds: local - self.offset * 60,
-            nanos,
+            leap,
+            ..Instant::from_seconds(local - self.offset * 60)
         })
     }
 }
@@ -248,18 +273,14 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
     expect(text, 16, ':', "after the minutes")?;
     let second = digits(text, 17, 2, "second")?;
     let mut at = 19;
-    let mut nanos = 0;
+    let mut fraction = "";
     if text.as_bytes().get(at) == Some(&b'.') {
-        let fraction: &str = &text[at + 1..];
-        let len = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        let after = &text[at + 1..];
+        let len = after.bytes().take_while(u8::is_ascii_digit).count();
         if len == 0 {
             return fail("a '.' with no fraction digits after the seconds");
         }
-        let mut padded: String = fraction[..len.min(9)].to_owned();
-        while padded.len() < 9 {
-            padded.push('0');
-        }
-        nanos = padded.parse().expect("nine digits");
+        fraction = &after[..len];
         at += 1 + len;
     }
     let offset = match text[at..].chars().next() {
@@ -296,7 +317,24 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         second,
         offset,
     };
-    fields.instant(nanos)
+    let (nanos, beyond_nanos) = split_fraction(fraction);
+    Ok(Instant {
+        nanos,
+        beyond_nanos,
+        ..fields.instant()?
+    })
+}
+
+/// A fraction's digits as nanoseconds and the exact digits past them.
+fn split_fraction(digits: &str) -> (u32, Option<Box<str>>) {
+    let (first, rest) = digits.split_at(digits.len().min(9));
+    let nanos = first
+        .bytes()
+        .chain(std::iter::repeat(b'0'))
+        .take(9)
+        .fold(0, |value, digit| value * 10 + u32::from(digit - b'0'));
+    let rest = rest.trim_end_matches('0');
+    (nanos, (!rest.is_empty()).then(|| rest.into()))
 }
 
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -305,9 +343,9 @@ const MONTH_ABBREVIATIONS: [&str; 12] = [
 ];
 
 /// Minutes east of UTC for an RFC 822 zone: `UT`, `GMT`, the North American
-/// names, military letters, or `+hhmm`/`-hhmm`.
+/// names, military letters (any case: RFC 822 §3.4.7), or `+hhmm`/`-hhmm`.
 fn rfc822_zone(zone: &str) -> Result<i64, DateError> {
-    let named = match zone {
+    let named = match zone.to_ascii_uppercase().as_str() {
         "UT" | "GMT" | "Z" => Some(0),
         "EST" => Some(-5 * 60),
         "EDT" => Some(-4 * 60),
@@ -340,20 +378,75 @@ fn rfc822_zone(zone: &str) -> Result<i64, DateError> {
     ))
 }
 
+/// The text with RFC 822 comments (`(...)`, nested, with `\` quoting the
+/// next character) turned into spaces: §3.1.4 allows them between any two
+/// tokens, as in `+0000 (UTC)`.
+fn without_comments(text: &str) -> Result<std::borrow::Cow<'_, str>, DateError> {
+    if !text.contains(['(', ')']) {
+        return Ok(text.into());
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return fail("a ')' that closes no comment"),
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    out.push(' ');
+                }
+            }
+            '\\' if depth > 0 => {
+                chars.next();
+            }
+            _ if depth > 0 => {}
+            _ => out.push(c),
+        }
+    }
+    if depth > 0 {
+        return fail("a comment '(' is never closed");
+    }
+    Ok(out.into())
+}
+
+/// The index (Monday 0) of a name in `names`, compared as RFC 822 §3.4.7
+/// says: case does not matter.
+fn position_ignoring_case(names: &[&str], name: &str) -> Option<usize> {
+    names.iter().position(|n| n.eq_ignore_ascii_case(name))
+}
+
+const DAY_FULL_NAMES: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
 /// Parses an RFC 822 date-time as RSS 2.0 uses it: `[Day, ]DD Mon YYYY
-/// HH:MM[:SS] ZONE`, with a two- or four-digit year.
+/// HH:MM[:SS] ZONE`, with a two- or four-digit year, names in any case, and
+/// comments anywhere between tokens. A day name that contradicts the date
+/// is an error: RFC 2822 §3.3, the revision of RFC 822's date syntax,
+/// requires a given day of the week to be the day the date implies.
 pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
     if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.bytes().take(4).all(|b| b.is_ascii_digit()) {
         return fail("an ISO 8601 date: RSS dates use RFC 822, e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\"");
     }
-    let mut rest = text;
-    if let Some((day_name, after)) = text.split_once(',') {
-        if !DAY_NAMES.contains(&day_name.trim()) {
+    let text = without_comments(text)?;
+    let mut rest: &str = &text;
+    let mut weekday = None;
+    if let Some((day_name, after)) = rest.split_once(',') {
+        let day_name = day_name.trim();
+        let Some(index) = position_ignoring_case(&DAY_NAMES, day_name) else {
             return fail(format!(
-                "\"{}\" is not a day name (Mon, Tue, Wed, Thu, Fri, Sat, Sun)",
-                day_name.trim()
+                "\"{day_name}\" is not a day name (Mon, Tue, Wed, Thu, Fri, Sat, Sun)"
             ));
-        }
+        };
+        weekday = Some((index, day_name));
         rest = after;
     }
     let parts: Vec<&str> = rest.split_whitespace().collect();
@@ -364,7 +457,7 @@ pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
         1 | 2 if day.bytes().all(|b| b.is_ascii_digit()) => day.parse().expect("digits"),
         _ => return fail(format!("\"{day}\" is not a day of the month")),
     };
-    let Some(month) = MONTH_ABBREVIATIONS.iter().position(|m| *m == month) else {
+    let Some(month) = position_ignoring_case(&MONTH_ABBREVIATIONS, month) else {
         return fail(format!(
             "\"{month}\" is not a month (Jan, Feb, Mar, Apr, May, Jun, Jul, Aug, Sep, Oct, Nov, Dec)"
         ));
@@ -395,16 +488,30 @@ pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
         _ => return fail(format!("\"{time}\" is not a time (HH:MM or HH:MM:SS)")),
     };
     let offset = rfc822_zone(zone)?;
+    let month = month as u32 + 1;
     let fields = Fields {
         year,
-        month: month as u32 + 1,
+        month,
         day,
         hour,
         minute,
         second,
         offset,
     };
-    fields.instant(0)
+    let instant = fields.instant()?;
+    if let Some((named, written)) = weekday {
+        // The day of the week of the date as written, before its zone:
+        // 1970-01-01 was a Thursday.
+        let actual = (days_from_civil(year, month, day) + 3).rem_euclid(7) as usize;
+        if actual != named {
+            return fail(format!(
+                "{written} contradicts the date: {day:02} {} {year} is a {}",
+                MONTH_ABBREVIATIONS[month as usize - 1],
+                DAY_FULL_NAMES[actual]
+            ));
+        }
+    }
+    Ok(instant)
 }
 
 #[cfg(test)]
@@ -456,14 +563,29 @@ mod tests {
 
     #[test]
     fn rfc3339_instants() {
-        assert_eq!(ok3339("1970-01-01T00:00:00Z"), Instant { seconds: 0, nanos: 0 });
+        assert_eq!(ok3339("1970-01-01T00:00:00Z"), Instant::from_seconds(0));
         assert_eq!(ok3339("2003-12-13T18:30:02Z").seconds, 1_071_340_202);
         assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T18:30:02.000Z"));
         assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T19:30:02+01:00"));
         assert_eq!(ok3339("2003-12-13T18:30:02Z"), ok3339("2003-12-13T13:00:02-05:30"));
         assert_eq!(ok3339("2003-12-13T18:30:02.25Z").nanos, 250_000_000);
         assert!(ok3339("2003-12-13T18:30:02.123456789123Z") > ok3339("2003-12-13T18:30:02.1Z"));
-        assert_eq!(ok3339("2016-12-31T23:59:60Z"), ok3339("2017-01-01T00:00:00Z"));
+        // A leap second is after 23:59:59 and before the next day.
+        assert!(ok3339("2016-12-31T23:59:59.999Z") < ok3339("2016-12-31T23:59:60Z"));
+        assert!(ok3339("2016-12-31T23:59:60.5Z") < ok3339("2017-01-01T00:00:00Z"));
+        assert_eq!(ok3339("2016-12-31T23:59:60Z"), ok3339("2017-01-01T00:59:60+01:00"));
+        // Fractions compare exactly, at any length.
+        let tenth_digit = (
+            ok3339("2003-12-13T18:30:02.0000000001Z"),
+            ok3339("2003-12-13T18:30:02.0000000002Z"),
+        );
+        assert!(tenth_digit.0 < tenth_digit.1);
+        assert_eq!(
+            ok3339("2003-12-13T18:30:02.12345678912Z"),
+            ok3339("2003-12-13T18:30:02.1234567891200Z")
+        );
+        assert!(ok3339("2003-12-13T18:30:02.123456789Z") < ok3339("2003-12-13T18:30:02.1234567890001Z"));
+        assert!(ok3339("2003-12-13T18:30:02.9999999999999999999Z") < ok3339("2003-12-13T18:30:03Z"));
         ok3339("2004-02-29T00:00:00Z");
         ok3339("2000-02-29T00:00:00Z");
     }
@@ -497,6 +619,19 @@ mod tests {
             parse_rfc822("Tue, 03 Jun 2003 09:39 GMT").unwrap().seconds,
             gmt.seconds - 21
         );
+        // RFC 822 §3.4.7: case does not matter; §3.1.4: comments between tokens.
+        assert_eq!(parse_rfc822("tue, 03 jun 2003 09:39:21 gmt").unwrap(), gmt);
+        assert_eq!(parse_rfc822("TUE, 03 JUN 2003 09:39:21 Gmt").unwrap(), gmt);
+        assert_eq!(parse_rfc822("Tue, 03 Jun 2003 09:39:21 +0000 (UTC)").unwrap(), gmt);
+        assert_eq!(
+            parse_rfc822("(sent) Tue, 03 Jun (a (nested) comment) 2003 09:39:21 GMT").unwrap(),
+            gmt
+        );
+        assert_eq!(parse_rfc822("Tue, 03 Jun 2003 09:39:21 GMT (\\) quoted)").unwrap(), gmt);
+        // The weekday is checked against the date as written (a leap day, a
+        // negative offset that moves the instant to the day before).
+        assert!(parse_rfc822("sun, 29 Feb 2004 00:00:00 GMT").is_ok());
+        assert!(parse_rfc822("Mon, 01 Jan 2024 00:30:00 +0100").is_ok());
     }
 
     #[test]
@@ -509,5 +644,11 @@ mod tests {
         assert!(err("Tue, 03 Jun 2003 09:39:21 CEST").contains("not an RFC 822 time zone"));
         assert!(err("Tue, 31 Jun 2003 09:39:21 GMT").contains("no day 31"));
         assert!(err("Tue, 03 Jun 2003 9:39:21 GMT").contains("not a time"));
+        assert_eq!(
+            err("Wed, 03 Jun 2003 09:39:21 GMT"),
+            "Wed contradicts the date: 03 Jun 2003 is a Tuesday"
+        );
+        assert!(err("Tue, 03 Jun 2003 09:39:21 +0000 (UTC").contains("never closed"));
+        assert!(err("Tue, 03 Jun 2003 09:39:21 +0000 UTC)").contains("closes no comment"));
     }
 }

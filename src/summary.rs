@@ -158,7 +158,7 @@ impl DocSummary {
             entry_ids.push_str(id.value);
             entries.push(EntrySummary {
                 id: (small(start), small(entry_ids.len())),
-                updated: entry.updated_at,
+                updated: entry.updated_at.clone(),
                 at: span(id.range.clone()),
             });
         }

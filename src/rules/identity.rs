@@ -80,7 +80,7 @@ fn rss_invalid_date(cx: &mut Checker) {
         .collect();
     for (name, text, error) in findings {
         cx.report(
-            Checker::at(text.range, format!("{name} \"{}\" is not an RFC 822 date: {error}", shorten(text.value)))
+            Checker::at(text.range, format!("{name} \"{}\" is not a valid RFC 822 date: {error}", shorten(text.value)))
                 .label("invalid date")
                 .note("RSS 2.0: all date-times conform to the Date and Time Specification of RFC 822; RFC 5005 Appendix B orders archives by lastBuildDate")
                 .help("write it as e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\""),
@@ -98,12 +98,12 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let feed = cx.feed;
     // Atom: the same atom:id and the same atom:updated instant (or none).
     // RSS items have no update time, so the same guid is always ambiguous.
-    let mut first_of: FastMap<(&str, Option<date::Instant>, Option<&str>), &crate::feed::Entry> =
+    let mut first_of: FastMap<(&str, Option<&date::Instant>, Option<&str>), &crate::feed::Entry> =
         FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
     for entry in &feed.entries {
         let Some(id) = &entry.id else { continue };
         let updated = entry.updated.as_ref().map(|u| u.value);
-        let instant = entry.updated_at;
+        let instant = entry.updated_at.as_ref();
         // An unparsable time compares by its text.
         let key = (id.value, instant, if instant.is_some() { None } else { updated });
         let Some(first) = first_of.get(&key) else {
@@ -137,12 +137,12 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     }
     let shared = || set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1);
     let entries = shared().map(|(_, summary)| summary.entries.len()).sum();
-    let mut first_of: FastMap<(DocId, &str, Option<date::Instant>), (DocId, &EntrySummary)> =
+    let mut first_of: FastMap<(DocId, &str, Option<&date::Instant>), (DocId, &EntrySummary)> =
         FastMap::with_capacity_and_hasher(entries, FastState::default());
     for (doc, summary) in shared() {
         let group = set.group_of(doc);
         for entry in &summary.entries {
-            let key = (group, summary.id(entry), entry.updated);
+            let key = (group, summary.id(entry), entry.updated.as_ref());
             let Some(&(first_doc, first)) = first_of.get(&key) else {
                 first_of.insert(key, (doc, entry));
                 continue;
@@ -150,7 +150,7 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
             if first_doc == doc {
                 continue; // the document part reports duplicates within a document
             }
-            let updated = |d: DocId| set.summary(d).feed_updated.as_ref().map(|u| u.value);
+            let updated = |d: DocId| set.summary(d).feed_updated.as_ref().map(|u| &u.value);
             let (a, b) = (updated(first_doc), updated(doc));
             if a.is_some() && b.is_some() && a != b {
                 continue; // the more recently updated document wins

@@ -146,7 +146,7 @@ fn same_ref_pairs<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<(Node<'a, 'i>, Node<'a,
         let instant = date::parse_rfc3339(when).ok();
         if let Some(first) = by_text.get(&(reference, when)) {
             pairs.push((*first, tombstone, true));
-        } else if let Some(first) = instant.and_then(|i| by_instant.get(&(reference, i))) {
+        } else if let Some(first) = instant.clone().and_then(|i| by_instant.get(&(reference, i))) {
             pairs.push((*first, tombstone, false));
         }
         by_text.entry((reference, when)).or_insert(tombstone);
@@ -382,7 +382,7 @@ fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instan
         let (Some(reference), Some(when)) = (tombstone.attribute("ref"), when_of(tombstone)) else {
             continue;
         };
-        let slot = latest.entry(reference).or_insert((when, tombstone));
+        let slot = latest.entry(reference).or_insert((when.clone(), tombstone));
         if when > slot.0 {
             *slot = (when, tombstone);
         }
@@ -392,14 +392,14 @@ fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instan
 
 /// For each entry id with a valid update time, the entry updated last (the
 /// first of equals, in document order).
-fn latest_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instant, &'d Entry<'a, 'i>)> {
-    let mut latest: FastMap<&str, (Instant, &Entry)> = FastMap::default();
+fn latest_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> FastMap<&'a str, (&'d Instant, &'d Entry<'a, 'i>)> {
+    let mut latest: FastMap<&str, (&Instant, &Entry)> = FastMap::default();
     for entry in &feed.entries {
-        let (Some(id), Some(updated)) = (&entry.id, entry.updated_at) else {
+        let (Some(id), Some(updated)) = (&entry.id, &entry.updated_at) else {
             continue;
         };
         let slot = latest.entry(id.value).or_insert((updated, entry));
-        if updated > slot.0 {
+        if *updated > *slot.0 {
             *slot = (updated, entry);
         }
     }
@@ -420,12 +420,13 @@ fn deleted_entry_still_present(cx: &mut Checker) {
     }
     let latest = latest_tombstones(cx.feed);
     for entry in &cx.feed.entries {
-        let (Some(id), Some(updated), Some(updated_at)) = (&entry.id, &entry.updated, entry.updated_at) else {
+        let (Some(id), Some(updated), Some(updated_at)) = (&entry.id, &entry.updated, &entry.updated_at) else {
             continue;
         };
-        let Some(&(when, tombstone)) = latest.get(id.value) else {
+        let Some((when, tombstone)) = latest.get(id.value) else {
             continue;
         };
+        let tombstone = *tombstone;
         if updated_at > when {
             continue;
         }
@@ -459,7 +460,7 @@ fn deleted_entry_superseded(cx: &mut Checker) {
         let Some(&(updated_at, entry)) = latest.get(reference) else {
             continue;
         };
-        if updated_at <= when {
+        if *updated_at <= when {
             continue;
         }
         let updated = entry.updated.as_ref().expect("an update time was parsed");
