@@ -45,16 +45,42 @@ impl fmt::Display for Level {
 }
 
 /// A value quoted in a message, shortened in the middle when it is long: a
-/// 1 MB attribute makes a finding, not a 1 MB message.
+/// 1 MB attribute makes a finding, not a 1 MB message. Characters that
+/// would hide or rearrange what a terminal or editor shows (controls,
+/// bidirectional formatting, zero-width, private-use and non-characters)
+/// are written as `\u{...}`: a message must show what the value holds.
 pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
     const KEEP: usize = 40;
     let count = value.chars().count();
-    if count <= 2 * KEEP + 10 {
-        return value.into();
+    let shortened: std::borrow::Cow<'_, str> = if count <= 2 * KEEP + 10 {
+        value.into()
+    } else {
+        let head: String = value.chars().take(KEEP).collect();
+        let tail: String = value.chars().skip(count - KEEP).collect();
+        format!("{head}…{tail} ({count} characters)").into()
+    };
+    if !shortened.chars().any(hides_itself) {
+        return shortened;
     }
-    let head: String = value.chars().take(KEEP).collect();
-    let tail: String = value.chars().skip(count - KEEP).collect();
-    format!("{head}…{tail} ({count} characters)").into()
+    let mut shown = String::with_capacity(shortened.len() + 8);
+    for c in shortened.chars() {
+        if hides_itself(c) {
+            shown.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown.into()
+}
+
+/// Whether a character shows as nothing, or changes how the text around it
+/// shows.
+fn hides_itself(c: char) -> bool {
+    c.is_control()
+        || matches!(u32::from(c),
+            0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF
+            | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
+        || u32::from(c) & 0xFFFE == 0xFFFE
 }
 
 /// Index of a document in [`crate::Report::documents`].
@@ -366,4 +392,19 @@ impl Location {
 /// An offset, line or column in 32 bits (see [`Place`]).
 pub(crate) fn small(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_values_show_what_they_hold() {
+        assert_eq!(shorten("plain café"), "plain café");
+        assert_eq!(shorten("a\u{202E}exe.txt"), "a\\u{202E}exe.txt");
+        assert_eq!(shorten("next\n"), "next\\u{000A}");
+        assert_eq!(shorten("\u{E000}\u{FEFF}\u{1FFFE}"), "\\u{E000}\\u{FEFF}\\u{1FFFE}");
+        let long = "x".repeat(200);
+        assert_eq!(shorten(&long).chars().count(), 40 + 1 + 40 + " (200 characters)".len());
+    }
 }

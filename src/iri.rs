@@ -65,9 +65,53 @@ fn rfind(text: &str, byte: u8) -> Option<usize> {
     memchr::memrchr(byte, text.as_bytes())
 }
 
+/// What RFC 3987 says of a character outside ASCII: `ucschar` anywhere,
+/// `iprivate` only in the query (§2.2), bidirectional formatting characters
+/// nowhere (§4.1), anything else nowhere.
+enum NonAscii {
+    Allowed,
+    PrivateUse,
+    BidiFormatting,
+    Excluded,
+}
+
+fn classify(c: char) -> NonAscii {
+    match u32::from(c) {
+        0x200E | 0x200F | 0x202A..=0x202E => NonAscii::BidiFormatting,
+        0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD => NonAscii::PrivateUse,
+        0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD => NonAscii::Allowed,
+        // The planes 1 to 13, but their last two code points.
+        n @ 0x10000..=0xDFFFD if n & 0xFFFE != 0xFFFE => NonAscii::Allowed,
+        _ => NonAscii::Excluded,
+    }
+}
+
 /// Characters RFC 3987 does not allow, and `%` escapes.
 fn check_characters(text: &str) -> Result<(), IriError> {
+    // The query, where private-use characters may stand: after the first
+    // '?' that comes before any '#'.
+    let fragment_at = find(text, b'#').unwrap_or(text.len());
+    let query = find(&text[..fragment_at], b'?').map(|q| q + 1..fragment_at);
     for (i, c) in text.char_indices() {
+        if !c.is_ascii() && !('\u{80}'..='\u{9F}').contains(&c) {
+            let what = match classify(c) {
+                NonAscii::Allowed => continue,
+                NonAscii::PrivateUse if query.as_ref().is_some_and(|q| q.contains(&i)) => continue,
+                NonAscii::PrivateUse => format!(
+                    "a private-use character (U+{:04X}) is allowed only in the query of an IRI",
+                    u32::from(c)
+                ),
+                NonAscii::BidiFormatting => format!(
+                    "a bidirectional formatting character (U+{:04X}) is not allowed in an IRI (RFC 3987 §4.1)",
+                    u32::from(c)
+                ),
+                NonAscii::Excluded => format!(
+                    "U+{:04X}, a Unicode non-character or special, is not allowed in an IRI",
+                    u32::from(c)
+                ),
+            };
+            return Err(error(i, c.len_utf8(), what));
+        }
         let what = match c {
             ' ' => "a space",
             '\u{0}'..='\u{1F}' | '\u{7F}'..='\u{9F}' => "a control character",
@@ -83,7 +127,6 @@ fn check_characters(text: &str) -> Result<(), IriError> {
                     "\"%\" is not followed by two hexadecimal digits (write \"%25\" for a literal percent sign)",
                 ));
             }
-            '\u{FFF0}'..='\u{FFFF}' => "a Unicode non-character or special",
             _ => continue,
         };
         return Err(error(
@@ -428,6 +471,43 @@ mod tests {
         assert!(bad("a/b").message.contains("\"/\""));
         assert!(bad("http://x/a b").message.contains("lists several"));
         assert!(bad("ne%xt").message.contains("hexadecimal"));
+    }
+
+    #[test]
+    fn non_ascii_characters_as_rfc3987_sorts_them() {
+        for ok in [
+            "http://example.org/caf\u{e9}?q=\u{E000}",
+            "http://example.org/?\u{F0000}#top",
+            "http://example.org/\u{1F600}",
+            "http://example.org/\u{E1000}",
+            "http://example.org/\u{FDCF}\u{FDF0}",
+        ] {
+            assert_eq!(check_iri_reference(ok), Ok(()), "{ok}");
+        }
+        assert!(bad("http://example.org/\u{E000}").message.contains("only in the query"));
+        assert!(bad("http://example.org/?q#\u{E000}")
+            .message
+            .contains("only in the query"));
+        assert!(bad("http://\u{100000}.example/").message.contains("only in the query"));
+        assert_eq!(bad("http://example.org/a\u{200F}b").offset, 20);
+        for bidi in [
+            '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}',
+        ] {
+            assert!(
+                bad(&format!("http://example.org/?{bidi}"))
+                    .message
+                    .contains("bidirectional"),
+                "{bidi:?}"
+            );
+        }
+        for excluded in ['\u{FDD0}', '\u{FFFE}', '\u{1FFFE}', '\u{E0001}', '\u{FFF9}'] {
+            assert!(
+                bad(&format!("http://example.org/{excluded}"))
+                    .message
+                    .contains("non-character"),
+                "{excluded:?}"
+            );
+        }
     }
 
     #[test]

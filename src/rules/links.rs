@@ -50,7 +50,7 @@ fn invalid_link_relation(cx: &mut Checker) {
         let trimmed = value.trim();
         let mut finding = Checker::at(
             rel.range_value(),
-            format!("rel={:?} is not a link relation: {}", shorten(value), error.message),
+            format!("rel=\"{}\" is not a link relation: {}", shorten(value), error.message),
         )
         .label("invalid relation")
         .note("RFC 4287 §4.2.7.2: the value of \"rel\" MUST be a string that is non-empty and matches either the \"isegment-nz-nc\" or the \"IRI\" production in RFC 3987; consumers that compare relations exactly never read this one");
