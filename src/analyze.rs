@@ -13,6 +13,7 @@ use crate::document::Document;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::options::Options;
 use crate::rule_id::RuleMap;
+use crate::rules::fetching::CHARSET_MISMATCH;
 use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
 use crate::rules::{self, Rule};
 use crate::snippet::{Place, Snippets};
@@ -102,13 +103,24 @@ pub(crate) struct Named {
     pub name: String,
     pub path: Option<PathBuf>,
     pub url: Option<Url>,
+    /// The `charset` of the HTTP `Content-Type` the document came with.
+    pub charset: Option<String>,
 }
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
-    let Named { name, path, url } = named;
-    let (text, decode_error) = match source::decode(bytes) {
+    let Named {
+        name,
+        path,
+        url,
+        charset,
+    } = named;
+    let (decoded, charset_note) = match charset {
+        Some(charset) => source::decode_transported(bytes, &charset),
+        None => (source::decode(bytes), None),
+    };
+    let (text, decode_error) = match decoded {
         Ok(text) => (text, None),
         Err((text, error)) => (text, Some(error)),
     };
@@ -123,6 +135,9 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;
     let mut suppressions = Vec::new();
+    if let Some(note) = charset_note {
+        findings.push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
+    }
     if let Some(error) = decode_error {
         findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
@@ -160,7 +175,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         || rules::check_document(&feed, &enabled, large, &limit),
                         || DocSummary::of(&feed, &source),
                     );
-                    findings = found;
+                    findings.extend(found);
                     findings.extend(
                         xml.unread_entity()
                             .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
@@ -224,6 +239,23 @@ fn malformed(source: &Source, offset: usize, message: String) -> Pending {
     Pending::new(offset..end, format!("not well-formed XML: {message}"))
         .label("here")
         .note("no other rule runs on a document that does not parse")
+}
+
+/// The header and the document disagree on the encoding: the finding
+/// points at the declaration's encoding name, or at the document's start.
+fn charset_mismatch(source: &Source, note: source::CharsetNote) -> Pending {
+    let text = source.text();
+    let at = match note.declaration.filter(|&offset| text.is_char_boundary(offset)) {
+        Some(offset) => {
+            let end = text[offset..].find(['"', '\'']).map_or(offset, |len| offset + len);
+            offset..end
+        }
+        None => 0..0,
+    };
+    Pending::new(at, note.message)
+        .label("encoding")
+        .note("RFC 7303 §3.2: the byte order mark wins, then the charset parameter of the Content-Type header, then the XML declaration; consumers that read the file without the header decode it differently")
+        .help("make the server's charset and the XML declaration name the same encoding (or drop the charset parameter)")
 }
 
 fn unread_entity(unread: &xml::UnreadEntity) -> Pending {

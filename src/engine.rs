@@ -110,7 +110,19 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
         .collect::<Result<Vec<_>, InvalidUrl>>()?;
     let outcomes: Vec<Option<Outcome>> = documents
         .into_par_iter()
-        .map(|(name, url, bytes)| analyze::lint_document(Named { name, path: None, url }, bytes, true, options))
+        .map(|(name, url, bytes)| {
+            analyze::lint_document(
+                Named {
+                    name,
+                    path: None,
+                    url,
+                    charset: None,
+                },
+                bytes,
+                true,
+                options,
+            )
+        })
         .collect();
     Ok(Report::assemble(
         outcomes.into_iter().flatten().collect(),
@@ -145,6 +157,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
                 name: job.name,
                 path: None,
                 url: job.url,
+                charset: None,
             };
             return Ok(Some(analyze::too_large(named, Some(bytes.len() as u64), options)));
         }
@@ -167,6 +180,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
                         name: job.name,
                         path: Some(path),
                         url: job.url,
+                        charset: None,
                     };
                     return Ok(Some(analyze::too_large(named, size, options)));
                 }
@@ -178,6 +192,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
         name: job.name,
         path,
         url: job.url,
+        charset: None,
     };
     Ok(analyze::lint_document(named, bytes, job.explicit, options))
 }

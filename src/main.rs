@@ -95,9 +95,9 @@ struct LintArgs {
     /// finding counts the rest. 0 shows every finding.
     #[arg(long, value_name = "N", default_value_t = feedlint::diagnostic::DEFAULT_MAX_PER_RULE)]
     max_per_rule: usize,
-    /// Fetching URLs: the most documents fetched in one run.
-    #[arg(long, value_name = "N", default_value_t = 100)]
-    max_documents: usize,
+    /// Fetching URLs: the most documents fetched in one run (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    max_documents: u32,
     /// Fetching URLs: the most bytes of one document (after decompression).
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     max_bytes: u64,
@@ -107,9 +107,23 @@ struct LintArgs {
     /// Fetching URLs: the most redirects followed for one request.
     #[arg(long, value_name = "N", default_value_t = 5)]
     max_redirects: u32,
-    /// Fetching URLs: follow only links on the starting URL's origin.
+    /// Fetching URLs: the most seconds for the whole walk, every request
+    /// and every document's linting included.
+    #[arg(long, value_name = "SECONDS", default_value = "120", value_parser = parse_timeout)]
+    max_time: Duration,
+    /// Fetching URLs: follow only links and redirects on the starting URL's
+    /// origin.
     #[arg(long)]
     same_origin: bool,
+    /// Fetching URLs: let links and redirects lead to loopback, private and
+    /// link-local addresses (refused by default: see the README's security
+    /// section).
+    #[arg(long)]
+    allow_private_addresses: bool,
+    /// Fetching URLs: the most requests in flight at once (at most 2 to one
+    /// host).
+    #[arg(long, short, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: u16,
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     quiet: bool,
@@ -504,11 +518,14 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCo
         );
     }
     let limits = feedlint::fetch::Limits {
-        max_documents: args.max_documents,
+        max_documents: args.max_documents as usize,
         max_bytes: args.max_bytes,
         timeout: args.timeout,
+        max_time: args.max_time,
         max_redirects: args.max_redirects,
         same_origin: args.same_origin,
+        allow_private_addresses: args.allow_private_addresses,
+        jobs: usize::from(args.jobs),
     };
     let format = output_format(args);
     let mut options = Options::default();

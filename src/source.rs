@@ -262,17 +262,28 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
     let Some(label) = declared else {
         return transcode(encoding_rs::UTF_8, bytes);
     };
+    decode_as(XmlEncoding::for_label(&label), &label, "the XML declaration", bytes)
+}
+
+/// Decodes bytes in the encoding a label names; `source` says what named
+/// it, for the messages.
+fn decode_as(
+    encoding: Option<XmlEncoding>,
+    label: &str,
+    source: &str,
+    bytes: Vec<u8>,
+) -> Result<String, (String, DecodeError)> {
     let fail = |message: String| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Err((text, DecodeError { offset: 0, message }))
     };
-    match XmlEncoding::for_label(&label) {
+    match encoding {
         Some(XmlEncoding::Latin1) => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
         Some(XmlEncoding::Ascii) => match bytes.iter().position(|b| !b.is_ascii()) {
             None => Ok(String::from_utf8(bytes).expect("ASCII is UTF-8")),
             Some(offset) => {
                 let message = format!(
-                    "byte 0x{:02X} at byte {offset} is not US-ASCII, the encoding the XML declaration names (declare the file's real encoding, or write the character as a reference such as &#233;)",
+                    "byte 0x{:02X} at byte {offset} is not US-ASCII, the encoding {source} names (declare the file's real encoding, or write the character as a reference such as &#233;)",
                     bytes[offset]
                 );
                 let text = String::from_utf8_lossy(&bytes).into_owned();
@@ -280,14 +291,67 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
             }
         },
         Some(XmlEncoding::Utf16) => fail(format!(
-            "the XML declaration names encoding \"{label}\", but the document is not UTF-16 (it has no byte order mark and its first characters are single bytes)"
+            "{source} names encoding \"{label}\", but the document is not UTF-16 (it has no byte order mark and its first characters are single bytes)"
         )),
         Some(XmlEncoding::Other(encoding)) if encoding == encoding_rs::REPLACEMENT || encoding == encoding_rs::X_USER_DEFINED => {
-            fail(format!("unsupported encoding \"{label}\" in the XML declaration"))
+            fail(format!("unsupported encoding \"{label}\" in {source}"))
         }
         Some(XmlEncoding::Other(encoding)) => transcode(encoding, bytes),
-        None => fail(format!("unknown encoding \"{label}\" in the XML declaration")),
+        None => fail(format!("unknown encoding \"{label}\" in {source}")),
     }
+}
+
+/// A document fetched over HTTP decoded as RFC 7303 §3.2 says: a byte order
+/// mark wins, then the `charset` parameter of the `Content-Type` header,
+/// then the XML declaration. When the header and the document disagree,
+/// the note says which was used and why (the `charset-mismatch` finding);
+/// a charset this reader does not know is ignored, with a note.
+pub fn decode_transported(
+    bytes: Vec<u8>,
+    charset: &str,
+) -> (Result<String, (String, DecodeError)>, Option<CharsetNote>) {
+    let header = XmlEncoding::for_label(charset);
+    let utf16_start = matches!(
+        bytes[..],
+        [0x3C, 0x00, 0x01..=0x7F, 0x00, ..] | [0x00, 0x3C, 0x00, 0x01..=0x7F, ..]
+    );
+    let Some(header_encoding) = header.filter(|e| !e.is_unsupported()) else {
+        let note = CharsetNote {
+            declaration: declared_encoding(&bytes).map(|(_, offset)| offset),
+            message: format!("the Content-Type header names charset \"{charset}\", which is not an encoding feedlint knows; it was ignored, and the document decoded by its own byte order mark or XML declaration"),
+        };
+        return (decode(bytes), Some(note));
+    };
+    if let Some((bom, _)) = Encoding::for_bom(&bytes) {
+        let note = (!header_encoding.is(bom)).then(|| CharsetNote {
+            declaration: None,
+            message: format!("the Content-Type header names charset \"{charset}\", but the document starts with a {} byte order mark, which wins (RFC 7303 §3.2)", bom.name()),
+        });
+        return (decode(bytes), note);
+    }
+    let declared = declared_encoding(&bytes).map(|(label, offset)| (label.to_owned(), offset));
+    let note = declared.as_ref().and_then(|(label, offset)| {
+        let agrees = XmlEncoding::for_label(label).is_some_and(|declared| declared.same_as(&header_encoding));
+        (!agrees).then(|| CharsetNote {
+            declaration: Some(*offset),
+            message: format!("the Content-Type header names charset \"{charset}\", but the XML declaration names \"{label}\"; the document was decoded as \"{charset}\", because the header wins over the declaration (RFC 7303 §3.2)"),
+        })
+    });
+    let text = match header_encoding {
+        XmlEncoding::Utf16 if utf16_start => decode(bytes),
+        XmlEncoding::Utf16 => transcode(encoding_rs::UTF_16BE, bytes),
+        other => decode_as(Some(other), charset, "the Content-Type header", bytes),
+    };
+    (text, note)
+}
+
+/// Why a fetched document was decoded as it was, when its header and its
+/// own bytes disagree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CharsetNote {
+    /// The byte offset of the XML declaration's encoding name, if it has one.
+    pub declaration: Option<usize>,
+    pub message: String,
 }
 
 /// An encoding as an XML declaration names it.
@@ -301,6 +365,30 @@ enum XmlEncoding {
 }
 
 impl XmlEncoding {
+    /// Whether this reader cannot decode it at all.
+    fn is_unsupported(&self) -> bool {
+        matches!(self, XmlEncoding::Other(e) if *e == encoding_rs::REPLACEMENT || *e == encoding_rs::X_USER_DEFINED)
+    }
+
+    /// Whether a byte order mark's encoding is this one.
+    fn is(&self, encoding: &'static Encoding) -> bool {
+        match self {
+            XmlEncoding::Utf16 => encoding == encoding_rs::UTF_16LE || encoding == encoding_rs::UTF_16BE,
+            XmlEncoding::Other(e) => *e == encoding,
+            XmlEncoding::Latin1 | XmlEncoding::Ascii => false,
+        }
+    }
+
+    fn same_as(&self, other: &XmlEncoding) -> bool {
+        match (self, other) {
+            (XmlEncoding::Latin1, XmlEncoding::Latin1)
+            | (XmlEncoding::Ascii, XmlEncoding::Ascii)
+            | (XmlEncoding::Utf16, XmlEncoding::Utf16) => true,
+            (XmlEncoding::Other(a), XmlEncoding::Other(b)) => a == b,
+            _ => false,
+        }
+    }
+
     fn for_label(label: &str) -> Option<XmlEncoding> {
         let lower = label.trim().to_ascii_lowercase();
         let encoding = match lower.as_str() {
@@ -396,6 +484,42 @@ fn declared_encoding(bytes: &[u8]) -> Option<(&str, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn transported(bytes: &[u8], charset: &str) -> (String, Option<String>) {
+        let (text, note) = decode_transported(bytes.to_vec(), charset);
+        (
+            text.map_err(|(_, e)| e.message).unwrap_or_else(|e| e),
+            note.map(|n| n.message),
+        )
+    }
+
+    #[test]
+    fn the_header_charset_comes_after_the_bom_and_before_the_declaration() {
+        // Latin-1 bytes without a declaration: the header decides.
+        let (text, note) = transported(b"<a>caf\xE9</a>", "ISO-8859-1");
+        assert_eq!((text.as_str(), note), ("<a>café</a>", None));
+        // The header wins over a declaration that says otherwise, with a note.
+        let (text, note) = transported(b"<?xml version='1.0' encoding='utf-8'?><a>caf\xE9</a>", "iso-8859-1");
+        assert!(text.ends_with("<a>café</a>"), "{text}");
+        assert!(note.unwrap().contains("the header wins"));
+        // Names of one encoding agree.
+        let (_, note) = transported(b"<?xml version='1.0' encoding='UTF8'?><a/>", "utf-8");
+        assert_eq!(note, None);
+        // A byte order mark wins over the header.
+        let (text, note) = transported(b"\xEF\xBB\xBF<a>\xC3\xA9</a>", "iso-8859-1");
+        assert_eq!(text, "<a>é</a>");
+        assert!(note.unwrap().contains("byte order mark"));
+        // An unknown charset is ignored, with a note.
+        let (text, note) = transported(b"<a>\xC3\xA9</a>", "klingon");
+        assert_eq!(text, "<a>é</a>");
+        assert!(note.unwrap().contains("not an encoding feedlint knows"));
+        // Bytes the header's encoding cannot hold are still an error.
+        let (message, _) = transported(b"<a>\xE9</a>", "us-ascii");
+        assert!(
+            message.contains("the encoding the Content-Type header names"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn line_col_counts_scalar_values() {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 mod common;
-use common::{json, messages, rules_of};
+use common::{json, messages, rules_of, stderr, stdout};
 
 struct Reply {
     status: u16,
@@ -38,10 +38,18 @@ fn status(code: u16) -> Reply {
 
 type Handler = dyn Fn(&str, &str) -> Reply + Send + Sync;
 
-/// A test server: its base URL, and the requests it saw (path, user agent).
+/// A request as the test server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    path: String,
+    agent: String,
+    authorization: Option<String>,
+}
+
+/// A test server: its base URL, and the requests it saw.
 struct Server {
     base: String,
-    requests: Arc<Mutex<Vec<(String, String)>>>,
+    requests: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Server {
@@ -66,11 +74,16 @@ impl Server {
     }
 
     fn hits(&self, path: &str) -> usize {
-        self.requests.lock().unwrap().iter().filter(|(p, _)| p == path).count()
+        self.requests
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|seen| seen.path == path)
+            .count()
     }
 }
 
-fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<(String, String)>>, base: &str) {
+fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, base: &str) {
     stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
@@ -82,15 +95,17 @@ fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<(String, St
     }
     let head = String::from_utf8_lossy(&head).into_owned();
     let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
-    let agent = head
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix("user-agent: ")
-                .or_else(|| l.strip_prefix("User-Agent: "))
+    let header = |name: &str| {
+        head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim().eq_ignore_ascii_case(name).then(|| value.trim().to_owned())
         })
-        .unwrap_or_default()
-        .to_owned();
-    seen.lock().unwrap().push((path.clone(), agent));
+    };
+    seen.lock().unwrap().push(Seen {
+        path: path.clone(),
+        agent: header("user-agent").unwrap_or_default(),
+        authorization: header("authorization"),
+    });
     let reply = handler(&path, base);
     std::thread::sleep(reply.delay);
     let mut response = format!(
@@ -156,7 +171,13 @@ fn a_clean_chain_is_fetched_and_linted_as_a_set() {
     assert_eq!(output.status.code(), Some(0));
     // current links back to the subscription document: fetched once.
     assert_eq!(server.hits("/index.atom"), 1);
-    let agents: Vec<String> = server.requests.lock().unwrap().iter().map(|(_, a)| a.clone()).collect();
+    let agents: Vec<String> = server
+        .requests
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|seen| seen.agent.clone())
+        .collect();
     assert!(
         agents
             .iter()
@@ -358,14 +379,40 @@ fn compressed_bodies_are_decoded() {
             body: compress(true, feed("/index.atom", false, &[("prev-archive", "/1.atom")])),
             ..ok(String::new())
         },
+        "/1.atom" => Reply {
+            headers: vec![("Content-Encoding", "deflate".into())],
+            body: compress(
+                false,
+                feed(
+                    "/1.atom",
+                    true,
+                    &[("current", "/index.atom"), ("prev-archive", "/0.atom")],
+                ),
+            ),
+            ..ok(String::new())
+        },
+        // Raw deflate, without the zlib wrapper: what many servers send.
         _ => Reply {
             headers: vec![("Content-Encoding", "deflate".into())],
-            body: compress(false, feed("/1.atom", true, &[("current", "/index.atom")])),
+            body: {
+                let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+                encoder
+                    .write_all(
+                        feed(
+                            "/0.atom",
+                            true,
+                            &[("current", "/index.atom"), ("next-archive", "/1.atom")],
+                        )
+                        .as_bytes(),
+                    )
+                    .unwrap();
+                encoder.finish().unwrap()
+            },
             ..ok(String::new())
         },
     });
     let report = json(&feedlint(&["--format", "json", &server.url("/index.atom")]));
-    assert_eq!(report["summary"]["documents"], 2, "{:?}", messages(&report));
+    assert_eq!(report["summary"]["documents"], 3, "{:?}", messages(&report));
     assert_eq!(rules_of(&report), Vec::<String>::new());
 }
 
@@ -396,4 +443,281 @@ fn the_named_url_failing_is_exit_2() {
 fn urls_and_paths_do_not_mix() {
     let output = feedlint(&["http://127.0.0.1:9/index.atom", "examples/site"]);
     assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn links_to_link_local_and_private_addresses_are_refused_without_connecting() {
+    // The start is loopback, so its links may stay on loopback; the cloud
+    // metadata address and a private address are refused by the resolver
+    // before any connection (neither address needs to exist).
+    let server = Server::start(|path, base| match path {
+        "/index.atom" => ok(feed(
+            "/index.atom",
+            false,
+            &[
+                ("prev-archive", "http://169.254.169.254/latest/meta-data/"),
+                ("next", "http://10.0.0.5/page2.atom"),
+                ("previous", &format!("{base}/loopback.atom")),
+            ],
+        )),
+        _ => ok(feed("/loopback.atom", false, &[])),
+    });
+    let started = std::time::Instant::now();
+    let output = feedlint(&["--format", "json", "--timeout", "30", &server.url("/index.atom")]);
+    // A connection attempt to an unreachable address would wait for the timeout.
+    assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+    let report = json(&output);
+    let refused: Vec<String> = messages(&report)
+        .into_iter()
+        .filter(|m| m.contains("refused to connect"))
+        .collect();
+    assert_eq!(refused.len(), 2, "{:?}", messages(&report));
+    assert!(
+        refused
+            .iter()
+            .any(|m| m.contains("169.254.169.254") && m.contains("link-local")),
+        "{refused:?}"
+    );
+    assert!(
+        refused.iter().any(|m| m.contains("10.0.0.5") && m.contains("private")),
+        "{refused:?}"
+    );
+    assert!(rules_of(&report).iter().filter(|r| *r == "fetch-failed").count() == 2);
+    // The loopback link was followed.
+    assert_eq!(server.hits("/loopback.atom"), 1);
+    assert_eq!(report["summary"]["documents"], 2);
+}
+
+#[test]
+fn a_redirect_is_checked_hop_by_hop() {
+    let server = Server::start(|path, _| match path {
+        "/index.atom" => ok(feed("/index.atom", false, &[("prev-archive", "/moved.atom")])),
+        "/moved.atom" => Reply {
+            headers: vec![("Location", "http://169.254.169.254/latest/meta-data/".into())],
+            ..status(302)
+        },
+        "/start-moved.atom" => Reply {
+            headers: vec![("Location", "http://[fe80::1]/feed.atom".into())],
+            ..status(301)
+        },
+        _ => status(404),
+    });
+    let report = json(&feedlint(&["--format", "json", &server.url("/index.atom")]));
+    assert_eq!(rules_of(&report), ["fetch-failed"]);
+    assert!(
+        messages(&report)[0].contains("169.254.169.254"),
+        "{:?}",
+        messages(&report)
+    );
+    // A start URL may be anywhere, but not its redirects.
+    let output = feedlint(&[&server.url("/start-moved.atom")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("refused to connect to fe80::1"),
+        "{}",
+        stderr(&output)
+    );
+    // --allow-private-addresses lifts the policy: the address is then tried.
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--allow-private-addresses",
+        "--timeout",
+        "0.5",
+        &server.url("/index.atom"),
+    ]));
+    assert!(
+        !messages(&report)[0].contains("refused to connect"),
+        "{:?}",
+        messages(&report)
+    );
+}
+
+#[test]
+fn same_origin_applies_to_every_redirect() {
+    let elsewhere = Server::start(|_, _| ok(feed("/other.atom", true, &[])));
+    let target = elsewhere.url("/other.atom");
+    let server = Server::start(move |path, _| match path {
+        "/index.atom" => ok(feed("/index.atom", false, &[("prev-archive", "/archive.atom")])),
+        _ => Reply {
+            headers: vec![("Location", target.clone())],
+            ..status(301)
+        },
+    });
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--same-origin",
+        &server.url("/index.atom"),
+    ]));
+    assert_eq!(rules_of(&report), ["fetch-failed"]);
+    assert!(
+        messages(&report)[0].contains("--same-origin"),
+        "{:?}",
+        messages(&report)
+    );
+    assert_eq!(elsewhere.requests.lock().unwrap().len(), 0);
+}
+
+#[test]
+fn a_password_is_never_printed_and_goes_to_its_own_origin_only() {
+    let other = Server::start(|_, _| status(404));
+    let other_archive = other.url("/elsewhere.atom");
+    let server = Server::start(move |path, _| match path {
+        "/index.atom" => ok(feed(
+            "/index.atom",
+            false,
+            &[("prev-archive", "archive.atom"), ("next", &other_archive)],
+        )),
+        _ => status(503),
+    });
+    let start = server.url("/index.atom").replace("http://", "http://alice:s3cret@");
+    for format in ["text", "concise", "json", "json-lines", "sarif", "github"] {
+        let output = feedlint(&["--format", format, &start]);
+        let printed = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(!printed.contains("s3cret"), "{format}: {printed}");
+        assert!(printed.contains("alice:***@"), "{format}: {printed}");
+    }
+    // The failing start URL's message is masked too.
+    let output = feedlint(&[&start.replace("/index.atom", "/gone.atom")]);
+    assert!(!stderr(&output).contains("s3cret"), "{}", stderr(&output));
+    // Sent to its own origin, for the start URL and the relative link alike
+    // ("alice:s3cret" in Basic), never to the other origin.
+    let requests = server.requests.lock().unwrap().clone();
+    assert!(requests.iter().any(|seen| seen.path == "/archive.atom"));
+    assert!(
+        requests
+            .iter()
+            .all(|seen| seen.authorization.as_deref() == Some("Basic YWxpY2U6czNjcmV0")),
+        "{requests:?}"
+    );
+    let elsewhere = other.requests.lock().unwrap().clone();
+    assert!(!elsewhere.is_empty());
+    assert!(
+        elsewhere.iter().all(|seen| seen.authorization.is_none()),
+        "{elsewhere:?}"
+    );
+}
+
+#[test]
+fn the_http_charset_is_honoured() {
+    // Latin-1 bytes, no declaration: only the header says how to read them.
+    let latin1 = |declaration: &str| -> Vec<u8> {
+        let mut body = declaration.as_bytes().to_vec();
+        body.extend(
+            feed("/index.atom", false, &[])
+                .replace("<title>t</title>", "<title>caf\u{e9}</title>")
+                .chars()
+                .map(|c| c as u8),
+        );
+        body
+    };
+    let server = Server::start(move |path, _| {
+        let declaration = if path == "/declared.atom" {
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>"
+        } else {
+            ""
+        };
+        Reply {
+            headers: vec![("Content-Type", "application/atom+xml; charset=ISO-8859-1".into())],
+            body: latin1(declaration),
+            ..ok(String::new())
+        }
+    });
+    let report = json(&feedlint(&["--format", "json", &server.url("/index.atom")]));
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{:?}", messages(&report));
+    // The declaration says otherwise: the header wins, and a warning says so.
+    let report = json(&feedlint(&["--format", "json", &server.url("/declared.atom")]));
+    assert_eq!(rules_of(&report), ["charset-mismatch"]);
+    assert!(messages(&report)[0].contains("header wins"), "{:?}", messages(&report));
+    assert_eq!(report["diagnostics"][0]["level"], "warning");
+    // It points at the declaration's encoding name.
+    let span = &report["diagnostics"][0]["spans"][0];
+    assert_eq!(
+        (span["line_start"].as_u64(), span["column_start"].as_u64()),
+        (Some(1), Some(31)),
+        "{span}"
+    );
+}
+
+#[test]
+fn max_time_cuts_a_slow_walk() {
+    // An endless chain of archives, each answering after 300 ms.
+    let server = Server::start(|path, _| {
+        let n: u32 = path
+            .trim_start_matches("/a")
+            .trim_end_matches(".atom")
+            .parse()
+            .unwrap_or(0);
+        Reply {
+            delay: Duration::from_millis(300),
+            ..ok(feed(path, n > 0, &[("prev-archive", &format!("/a{}.atom", n + 1))]))
+        }
+    });
+    let started = std::time::Instant::now();
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--max-time",
+        "1",
+        &server.url("/a0.atom"),
+    ]));
+    assert!(started.elapsed() < Duration::from_secs(4), "{:?}", started.elapsed());
+    let limit = messages(&report)
+        .into_iter()
+        .zip(rules_of(&report))
+        .filter(|(_, rule)| rule == "fetch-limit-reached")
+        .map(|(message, _)| message)
+        .collect::<Vec<_>>();
+    assert_eq!(limit.len(), 1, "{:?}", messages(&report));
+    assert!(limit[0].contains("--max-time"), "{limit:?}");
+    let documents = report["summary"]["documents"].as_u64().unwrap();
+    assert!((2..=4).contains(&documents), "{documents}");
+}
+
+#[test]
+fn concurrent_and_sequential_walks_print_the_same_report() {
+    // Two start URLs, each with a chain, answering at different speeds.
+    let server = Server::start(|path, _| {
+        let (chain, n) = path
+            .trim_start_matches('/')
+            .trim_end_matches(".atom")
+            .split_once('-')
+            .unwrap_or(("x", "0"));
+        let n: u32 = n.parse().unwrap_or(0);
+        let delay = Duration::from_millis(u64::from((n * 37 + chain.len() as u32 * 11) % 60));
+        let links = if n < 6 {
+            vec![("prev-archive".to_owned(), format!("/{chain}-{}.atom", n + 1))]
+        } else {
+            vec![("next".to_owned(), "/missing.atom".to_owned())]
+        };
+        let links: Vec<(&str, &str)> = links.iter().map(|(r, h)| (r.as_str(), h.as_str())).collect();
+        if path == "/missing.atom" {
+            return status(404);
+        }
+        Reply {
+            delay,
+            ..ok(feed(path, n > 0, &links))
+        }
+    });
+    let (a, b) = (server.url("/a-0.atom"), server.url("/bb-0.atom"));
+    let run = |jobs: &str, format: &str| {
+        stdout(&feedlint(&[
+            "--format",
+            format,
+            "--jobs",
+            jobs,
+            "--max-documents",
+            "11",
+            &a,
+            &b,
+        ]))
+    };
+    for format in ["json", "text"] {
+        let sequential = run("1", format);
+        assert!(sequential.contains("fetch-limit-reached"), "{sequential}");
+        for _ in 0..3 {
+            assert_eq!(run("8", format), sequential, "{format}");
+        }
+    }
 }

@@ -19,3 +19,9 @@ pub static FETCH_LIMIT_REACHED: Rule = rule!(
     summary: "a fetch limit (documents, bytes, seconds, redirects) stopped the walk",
     spec: "RFC 5005 §6",
 );
+
+pub static CHARSET_MISMATCH: Rule = rule!(
+    CharsetMismatch, Warning, Doc, None,
+    summary: "a fetched document's Content-Type charset disagrees with its byte order mark or XML declaration, or names an unknown encoding",
+    spec: "RFC 7303 §3.2; XML 1.0 §4.3.3",
+);

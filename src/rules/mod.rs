@@ -160,6 +160,7 @@ pub static RULES: &[&Rule] = &[
     &fetching::ARCHIVE_UNAVAILABLE,
     &fetching::FETCH_FAILED,
     &fetching::FETCH_LIMIT_REACHED,
+    &fetching::CHARSET_MISMATCH,
 ];
 
 /// The rule of an id.

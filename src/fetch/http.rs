@@ -1,0 +1,305 @@
+//! One document over HTTP: the request, every redirect hop checked by hand
+//! (origin, scheme, address, credentials), the body bounded and decoded.
+
+use std::collections::HashSet;
+use std::io::{BufRead, BufReader, Read};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ureq::unversioned::resolver::DefaultResolver;
+use ureq::unversioned::transport::DefaultConnector;
+use url::Url;
+
+use super::policy::{AddressPolicy, CheckedResolver, Credentials, Refused};
+use super::Limits;
+
+/// Why a request gave no document.
+#[derive(Debug)]
+pub(super) enum FetchError {
+    Status(u16),
+    TooLarge,
+    Timeout,
+    /// `--max-time` ran out before or during the request.
+    OutOfTime,
+    TooManyRedirects,
+    /// The address or origin policy refused a hop.
+    Refused(String),
+    Other(String),
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FetchError::Status(code) => write!(f, "HTTP status {code}"),
+            FetchError::TooLarge => f.write_str("the body is larger than --max-bytes"),
+            FetchError::Timeout => f.write_str("no complete answer within --timeout"),
+            FetchError::OutOfTime => f.write_str("the walk ran out of --max-time"),
+            FetchError::TooManyRedirects => f.write_str("more redirects than --max-redirects"),
+            FetchError::Refused(why) | FetchError::Other(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A document as the server gave it.
+pub(super) struct Fetched {
+    /// The URL after redirects (its password masked).
+    pub url: Url,
+    pub bytes: Vec<u8>,
+    /// The `charset` parameter of the `Content-Type` header.
+    pub charset: Option<String>,
+}
+
+/// The HTTP side of a walk, shared by its fetching threads: two connection
+/// pools (keep-alive), one for the start URLs as the user named them, one
+/// for everything links and redirects lead to, whose resolver applies the
+/// address policy.
+pub(super) struct Client {
+    start: ureq::Agent,
+    followed: ureq::Agent,
+    limits: Limits,
+    origins: HashSet<url::Origin>,
+    pub credentials: Credentials,
+}
+
+fn agent(limits: &Limits, policy: Option<Arc<AddressPolicy>>) -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .timeout_global(Some(limits.timeout))
+        // Redirects are followed here, hop by hop, so that each is checked.
+        .max_redirects(0)
+        .http_status_as_error(false)
+        // Direct connections only: through a proxy the address connected to
+        // would be the proxy's, and the policy could not see the target.
+        .proxy(None)
+        .user_agent(concat!("feedlint/", env!("CARGO_PKG_VERSION")))
+        .build();
+    match policy {
+        Some(policy) => ureq::Agent::with_parts(config, DefaultConnector::new(), CheckedResolver::new(policy)),
+        None => ureq::Agent::with_parts(config, DefaultConnector::new(), DefaultResolver::default()),
+    }
+}
+
+impl Client {
+    pub fn new(limits: &Limits, policy: AddressPolicy, start: &[Url], credentials: Credentials) -> Self {
+        Client {
+            start: agent(limits, None),
+            followed: agent(limits, Some(Arc::new(policy))),
+            limits: limits.clone(),
+            origins: start.iter().map(Url::origin).collect(),
+            credentials,
+        }
+    }
+
+    /// Whether `url` is on a start URL's origin.
+    pub fn on_start_origin(&self, url: &Url) -> bool {
+        self.origins.contains(&url.origin())
+    }
+
+    /// Fetches `url` (a start URL when `named`: its first hop goes where the
+    /// user pointed), following redirects by hand, within `deadline`.
+    pub fn fetch(&self, url: &Url, named: bool, deadline: Instant) -> Result<Fetched, FetchError> {
+        let mut current = url.clone();
+        for hop in 0..=self.limits.max_redirects {
+            let agent = if named && hop == 0 { &self.start } else { &self.followed };
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(FetchError::OutOfTime);
+            }
+            // Near the deadline, a request gets only the time that is left,
+            // and running out of it is the walk's limit, not --timeout.
+            let cut_by_deadline = left < self.limits.timeout;
+            let response = match self.request(agent, &current, left.min(self.limits.timeout)) {
+                Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
+                other => other?,
+            };
+            let status = response.status().as_u16();
+            if let Some(location) = redirect_target(&response) {
+                current = self.next_hop(&current, location)?;
+                continue;
+            }
+            if !(200..300).contains(&status) {
+                return Err(FetchError::Status(status));
+            }
+            let charset = response
+                .headers()
+                .get("content-type")
+                .and_then(|v| v.to_str().ok())
+                .and_then(charset_parameter);
+            let bytes = match read_body(response, self.limits.max_bytes) {
+                Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
+                other => other?,
+            };
+            return Ok(Fetched {
+                url: current,
+                bytes,
+                charset,
+            });
+        }
+        Err(FetchError::TooManyRedirects)
+    }
+
+    fn request(
+        &self,
+        agent: &ureq::Agent,
+        url: &Url,
+        timeout: Duration,
+    ) -> Result<ureq::http::Response<ureq::Body>, FetchError> {
+        let request_url = self.credentials.unmask(url);
+        agent
+            .get(request_url.as_str())
+            .config()
+            .timeout_global(Some(timeout))
+            .build()
+            .header(
+                "Accept",
+                "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
+            )
+            .header("Accept-Encoding", "gzip, deflate")
+            .call()
+            .map_err(classify)
+    }
+
+    /// Where a redirect leads, if the walk may go there: http or https,
+    /// on a start origin under `--same-origin`. The address is checked when
+    /// the hop connects.
+    fn next_hop(&self, from: &Url, location: &str) -> Result<Url, FetchError> {
+        let next = from
+            .join(location)
+            .map_err(|e| FetchError::Other(format!("the redirect to \"{location}\" is not a valid URL: {e}")))?;
+        let mut next = self.credentials.mask(&next);
+        next.set_fragment(None);
+        if !matches!(next.scheme(), "http" | "https") {
+            return Err(FetchError::Refused(format!(
+                "it redirects to {next}, which is not http or https"
+            )));
+        }
+        if self.limits.same_origin && !self.on_start_origin(&next) {
+            return Err(FetchError::Refused(format!(
+                "it redirects to {next}, off the start URL's origin (--same-origin)"
+            )));
+        }
+        Ok(next)
+    }
+}
+
+/// The `Location` of a redirect response.
+fn redirect_target(response: &ureq::http::Response<ureq::Body>) -> Option<&str> {
+    let status = response.status().as_u16();
+    if !matches!(status, 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    response.headers().get("location")?.to_str().ok()
+}
+
+/// The `charset` parameter of a media type (RFC 7231 §3.1.1.1: the name is
+/// case-insensitive, the value may be quoted).
+pub(super) fn charset_parameter(content_type: &str) -> Option<String> {
+    content_type.split(';').skip(1).find_map(|parameter| {
+        let (name, value) = parameter.split_once('=')?;
+        if !name.trim().eq_ignore_ascii_case("charset") {
+            return None;
+        }
+        let value = value.trim().trim_matches('"').trim();
+        (!value.is_empty()).then(|| value.to_owned())
+    })
+}
+
+/// The body, decompressed and cut at `max_bytes` (counted after
+/// decompression, so that a compression bomb stops at the limit).
+fn read_body(response: ureq::http::Response<ureq::Body>, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
+    let deflated = response
+        .headers()
+        .get("content-encoding")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("deflate"));
+    // ureq decodes gzip itself; deflate is decoded here, in both forms
+    // servers send: zlib-wrapped as RFC 9110 says, and raw.
+    let mut body = BufReader::new(response.into_body().into_reader());
+    let reader: Box<dyn Read> = if deflated {
+        let head = body.fill_buf().map_err(|e| classify_io(&e))?;
+        if is_zlib_header(head) {
+            Box::new(flate2::bufread::ZlibDecoder::new(body))
+        } else {
+            Box::new(flate2::bufread::DeflateDecoder::new(body))
+        }
+    } else {
+        Box::new(body)
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| classify_io(&e))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(FetchError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+/// Whether a deflate body starts with a zlib header (RFC 1950 §2.2:
+/// compression method 8, and the two bytes a multiple of 31).
+fn is_zlib_header(head: &[u8]) -> bool {
+    match head {
+        [cmf, flg, ..] => cmf & 0x0F == 8 && cmf >> 4 <= 7 && (u16::from(*cmf) << 8 | u16::from(*flg)) % 31 == 0,
+        _ => false,
+    }
+}
+
+fn classify(error: ureq::Error) -> FetchError {
+    match error {
+        ureq::Error::StatusCode(code) => FetchError::Status(code),
+        ureq::Error::Timeout(_) => FetchError::Timeout,
+        ureq::Error::TooManyRedirects => FetchError::TooManyRedirects,
+        ureq::Error::Io(e) => classify_io(&e),
+        other => FetchError::Other(other.to_string()),
+    }
+}
+
+fn classify_io(error: &std::io::Error) -> FetchError {
+    if let Some(refused) = error.get_ref().and_then(|inner| inner.downcast_ref::<Refused>()) {
+        return FetchError::Refused(refused.0.clone());
+    }
+    let text = error.to_string();
+    if error.kind() == std::io::ErrorKind::TimedOut || text.contains("timeout") || text.contains("timed out") {
+        FetchError::Timeout
+    } else {
+        FetchError::Other(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charset_parameters_are_read_as_rfc_7231_writes_them() {
+        assert_eq!(
+            charset_parameter("application/atom+xml; charset=iso-8859-1").as_deref(),
+            Some("iso-8859-1")
+        );
+        assert_eq!(
+            charset_parameter("text/xml;CHARSET=\"UTF-8\"").as_deref(),
+            Some("UTF-8")
+        );
+        assert_eq!(
+            charset_parameter("application/xml; q=1; charset = windows-1252 ").as_deref(),
+            Some("windows-1252")
+        );
+        assert_eq!(charset_parameter("application/rss+xml"), None);
+        assert_eq!(charset_parameter("application/xml; charset="), None);
+    }
+
+    #[test]
+    fn zlib_and_raw_deflate_are_told_apart() {
+        use std::io::Write;
+        let text = b"<feed xmlns='http://www.w3.org/2005/Atom'/>";
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        zlib.write_all(text).unwrap();
+        let zlib = zlib.finish().unwrap();
+        let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        raw.write_all(text).unwrap();
+        let raw = raw.finish().unwrap();
+        assert!(is_zlib_header(&zlib));
+        assert!(!is_zlib_header(&raw));
+        assert!(!is_zlib_header(&[0x78]));
+    }
+}

@@ -1,0 +1,412 @@
+//! Linting a deployed feed: fetch a URL, follow its archive and paging
+//! links, and lint everything fetched as one set, as if the files were
+//! local. RFC 5005 §6 warns that feeds can be crafted to make a client
+//! request without end, so every part of the walk is bounded: documents,
+//! bytes per document (counted while reading), seconds and redirects per
+//! request. Cycles are cut by URL and by `self` IRI before fetching again.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use url::Url;
+
+use crate::analyze::{lint_document, Named, Outcome};
+use crate::assemble::{Failure, Report};
+use crate::diagnostic::{Pending, Span};
+use crate::feed::Relation;
+use crate::options::Options;
+use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
+use crate::rules::Rule;
+use crate::summary::DocSummary;
+
+mod http;
+pub mod policy;
+
+use http::{Client, FetchError, Fetched};
+use policy::{AddressPolicy, Credentials};
+
+/// The relations the walk follows.
+const FOLLOWED: [Relation; 5] = [
+    Relation::PrevArchive,
+    Relation::NextArchive,
+    Relation::Current,
+    Relation::Next,
+    Relation::Previous,
+];
+
+/// How far a walk may go, and how fast.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Documents fetched in one run (`--max-documents`, at least 1).
+    pub max_documents: usize,
+    /// Bytes of one document, after decompression (`--max-bytes`).
+    pub max_bytes: u64,
+    /// Seconds for one request, body included (`--timeout`).
+    pub timeout: Duration,
+    /// Seconds for the whole walk, each document's parsing included
+    /// (`--max-time`).
+    pub max_time: Duration,
+    /// Redirects followed for one request (`--max-redirects`).
+    pub max_redirects: u32,
+    /// Follow only links and redirects on the start URLs' origins
+    /// (`--same-origin`).
+    pub same_origin: bool,
+    /// Let links and redirects reach any address (`--allow-private-addresses`).
+    pub allow_private_addresses: bool,
+    /// Requests in flight at once (`--jobs`), at most [`PER_HOST`] to one
+    /// origin.
+    pub jobs: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_documents: 100,
+            max_bytes: 16 * 1024 * 1024,
+            timeout: Duration::from_secs(15),
+            max_time: Duration::from_secs(120),
+            max_redirects: 5,
+            same_origin: false,
+            allow_private_addresses: false,
+            jobs: 8,
+        }
+    }
+}
+
+/// Requests in flight to one origin at once: a walk is one client, and
+/// should not weigh on a publisher's server like a crowd.
+pub const PER_HOST: usize = 2;
+
+/// Where a URL came from: the command line, or a link (its document and
+/// the link's span, whose `doc` is that document's index).
+type Origin = Option<Span>;
+
+/// One URL of the walk, in the order it was discovered.
+struct Queued {
+    url: Url,
+    origin: Origin,
+    /// Handed to a fetching thread.
+    launched: bool,
+}
+
+/// Lints the feeds at `start` and everything their links lead to. The
+/// documents named on the command line failing is an `Err` (exit status 2).
+///
+/// Documents are fetched concurrently (at most `jobs` in flight, [`PER_HOST`]
+/// per origin) but processed strictly in the order they were discovered, as
+/// a sequential walk would: links are queued, limits counted and documents
+/// numbered in that order, so the report does not depend on which answer
+/// came first.
+pub fn lint_urls(
+    start: &[Url],
+    limits: &Limits,
+    options: &Options,
+    progress: &mut dyn FnMut(usize, u64),
+) -> Result<Report, Failure> {
+    let deadline = Instant::now() + limits.max_time;
+    let credentials = Credentials::default();
+    let start: Vec<Url> = start.iter().map(|url| credentials.mask(url)).collect();
+    let policy = AddressPolicy::for_start(&start, limits.allow_private_addresses);
+    let client = Client::new(limits, policy, &start, credentials);
+    let mut walk = Walk {
+        queue: start
+            .iter()
+            .map(|url| Queued {
+                url: url.clone(),
+                origin: None,
+                launched: false,
+            })
+            .collect(),
+        seen: start.iter().map(|u| u.to_string()).collect(),
+        outcomes: Vec::new(),
+        findings: Vec::new(),
+        bytes_total: 0,
+    };
+    let jobs = limits.jobs.max(1);
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|scope| -> Result<(), Failure> {
+        let (job_sender, job_receiver) = mpsc::channel::<(usize, Url, bool)>();
+        let (result_sender, results) = mpsc::channel::<(usize, Result<Fetched, FetchError>)>();
+        let job_receiver = Arc::new(Mutex::new(job_receiver));
+        for _ in 0..jobs {
+            let (jobs, results, client, stopped) =
+                (Arc::clone(&job_receiver), result_sender.clone(), &client, &stopped);
+            scope.spawn(move || loop {
+                let job = jobs.lock().unwrap_or_else(PoisonError::into_inner).recv();
+                let Ok((index, url, named)) = job else { break };
+                // Requests queued before the walk stopped are not made.
+                if stopped.load(Ordering::Relaxed) {
+                    break;
+                }
+                if results.send((index, client.fetch(&url, named, deadline))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(result_sender);
+        let outcome = walk.run(&client, limits, options, deadline, &job_sender, &results, progress);
+        // Closing the job channel ends the fetching threads; requests still
+        // in flight end within their timeout, which the deadline bounds.
+        stopped.store(true, Ordering::Relaxed);
+        drop(job_sender);
+        outcome
+    })?;
+    Ok(Report::assemble(walk.outcomes, &[], walk.findings, options))
+}
+
+fn max_time_reached(limits: &Limits) -> String {
+    format!(
+        "the walk stopped after {} seconds (--max-time)",
+        limits.max_time.as_secs_f64()
+    )
+}
+
+const MAX_TIME_HELP: &str = "raise --max-time to follow the whole chain";
+
+/// The state of a walk, kept by the thread that processes the documents.
+struct Walk {
+    queue: Vec<Queued>,
+    seen: HashSet<String>,
+    outcomes: Vec<Outcome>,
+    findings: Vec<(&'static Rule, Pending<Span>)>,
+    bytes_total: u64,
+}
+
+/// How many queued URLs past the one processed next are looked at for a
+/// request to start: enough to keep every thread busy when the next few
+/// wait for a busy origin.
+const LOOKAHEAD: usize = 64;
+
+impl Walk {
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        client: &Client,
+        limits: &Limits,
+        options: &Options,
+        deadline: Instant,
+        jobs: &mpsc::Sender<(usize, Url, bool)>,
+        results: &mpsc::Receiver<(usize, Result<Fetched, FetchError>)>,
+        progress: &mut dyn FnMut(usize, u64),
+    ) -> Result<(), Failure> {
+        let mut arrived: HashMap<usize, Result<Fetched, FetchError>> = HashMap::new();
+        let mut in_flight_by_origin: HashMap<String, usize> = HashMap::new();
+        let mut in_flight = 0usize;
+        let max_in_flight = limits.jobs.max(1);
+        let mut head = 0;
+        while head < self.queue.len() {
+            if self.outcomes.len() >= limits.max_documents {
+                self.stop(
+                    head,
+                    format!(
+                        "the walk stopped at {} documents (--max-documents)",
+                        limits.max_documents
+                    ),
+                    "raise --max-documents to follow the whole chain",
+                );
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                self.stop(head, max_time_reached(limits), MAX_TIME_HELP);
+                return Ok(());
+            }
+            // Start requests, in queue order, while slots are free: no more
+            // than could still become documents under --max-documents.
+            let end = self.queue.len().min(head + LOOKAHEAD);
+            for index in head..end {
+                let wanted = self.outcomes.len() + in_flight + arrived.len() < limits.max_documents;
+                if in_flight >= max_in_flight || !wanted {
+                    break;
+                }
+                let queued = &mut self.queue[index];
+                let origin_key = queued.url.origin().ascii_serialization();
+                let busy = in_flight_by_origin.get(&origin_key).copied().unwrap_or(0);
+                if queued.launched || busy >= PER_HOST {
+                    continue;
+                }
+                queued.launched = true;
+                *in_flight_by_origin.entry(origin_key).or_default() += 1;
+                in_flight += 1;
+                // The channel closes only after this loop returns.
+                let _ = jobs.send((index, queued.url.clone(), queued.origin.is_none()));
+            }
+            // The document processed next is always asked for, limits or
+            // not: the walk waits for nothing else.
+            if !self.queue[head].launched {
+                let queued = &mut self.queue[head];
+                queued.launched = true;
+                *in_flight_by_origin
+                    .entry(queued.url.origin().ascii_serialization())
+                    .or_default() += 1;
+                in_flight += 1;
+                let _ = jobs.send((head, queued.url.clone(), queued.origin.is_none()));
+            }
+            let fetched = loop {
+                if let Some(fetched) = arrived.remove(&head) {
+                    break fetched;
+                }
+                let Ok((index, fetched)) = results.recv() else {
+                    unreachable!("the next document was asked for, and the fetching threads run until the walk ends");
+                };
+                in_flight -= 1;
+                let origin_key = self.queue[index].url.origin().ascii_serialization();
+                if let Some(busy) = in_flight_by_origin.get_mut(&origin_key) {
+                    *busy -= 1;
+                }
+                arrived.insert(index, fetched);
+            };
+            if matches!(fetched, Err(FetchError::OutOfTime)) && self.queue[head].origin.is_some() {
+                self.stop(head, max_time_reached(limits), MAX_TIME_HELP);
+                return Ok(());
+            }
+            self.process(head, fetched, client, limits, options)?;
+            progress(self.outcomes.len(), self.bytes_total);
+            head += 1;
+        }
+        Ok(())
+    }
+
+    /// A limit stopped the walk at queue entry `head`: one finding, at the
+    /// link that was not followed.
+    fn stop(&mut self, head: usize, why: String, help: &str) {
+        let left = self.queue.len() - head;
+        let Queued { url, origin, .. } = &self.queue[head];
+        if let Some(span) = origin {
+            self.findings.push((
+                &FETCH_LIMIT_REACHED,
+                Pending::new(span.clone(), format!("{why}; {left} more linked documents, {url} first, were not fetched"))
+                    .label("not followed")
+                    .note("checks that need every document of a chain (such as deleted-entry-unknown-ref) treat the chain as incomplete")
+                    .help(help.to_owned()),
+            ));
+        }
+    }
+
+    /// Lints a fetched document and queues its links.
+    fn process(
+        &mut self,
+        index: usize,
+        fetched: Result<Fetched, FetchError>,
+        client: &Client,
+        limits: &Limits,
+        options: &Options,
+    ) -> Result<(), Failure> {
+        let (url, origin) = (self.queue[index].url.clone(), self.queue[index].origin.clone());
+        let named_by_user = origin.is_none();
+        let fetched = match (fetched, origin) {
+            (Ok(fetched), _) => fetched,
+            (Err(error), None) => {
+                return Err(Failure::Unfetchable {
+                    url: url.to_string(),
+                    message: error.to_string(),
+                })
+            }
+            (Err(error), Some(span)) => {
+                self.findings.push(fetch_problem(&url, &error, span, limits));
+                return Ok(());
+            }
+        };
+        self.bytes_total += fetched.bytes.len() as u64;
+        let named = Named {
+            name: url.to_string(),
+            path: None,
+            url: Some(fetched.url.clone()),
+            charset: fetched.charset,
+        };
+        let final_url = fetched.url;
+        let Some(mut outcome) = lint_document(named, fetched.bytes, true, options) else {
+            return Ok(());
+        };
+        if named_by_user
+            && outcome.document.summary.is_none()
+            && outcome.diagnostics.iter().any(|d| d.rule == "unknown-document")
+        {
+            return Err(Failure::Unfetchable {
+                url: url.to_string(),
+                message: "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
+            });
+        }
+        if final_url != url {
+            outcome.document.aliases.push(url.clone());
+        }
+        self.seen.insert(final_url.to_string());
+        let doc = self.outcomes.len();
+        if let Some(summary) = &outcome.document.summary {
+            if let Some(self_iri) = summary.self_iri() {
+                self.seen.insert(client.credentials.mask(self_iri).to_string());
+            }
+            for (target, span) in followed_links(summary, doc) {
+                let target = client.credentials.mask(&target);
+                let leaves_origin = limits.same_origin && !client.on_start_origin(&target);
+                if leaves_origin || !self.seen.insert(target.to_string()) {
+                    continue;
+                }
+                self.queue.push(Queued {
+                    url: target,
+                    origin: Some(span),
+                    launched: false,
+                });
+            }
+        }
+        self.outcomes.push(outcome);
+        Ok(())
+    }
+}
+
+/// The http(s) targets of a document's followed links, with their spans.
+fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span)> {
+    summary
+        .links
+        .iter()
+        .filter(|l| FOLLOWED.contains(&l.rel))
+        .filter_map(|l| {
+            let target = l.target.clone().filter(|t| matches!(t.scheme(), "http" | "https"))?;
+            Some((target, l.span.in_doc(doc)))
+        })
+        .collect()
+}
+
+/// The finding for a followed link that gave no document.
+fn fetch_problem(url: &Url, error: &FetchError, span: Span, limits: &Limits) -> (&'static Rule, Pending<Span>) {
+    match error {
+        FetchError::Status(code @ (403 | 404 | 410)) => (
+            &ARCHIVE_UNAVAILABLE,
+            Pending::new(span, format!("{url} answers HTTP {code}: the linked document is not available"))
+                .label("unavailable")
+                .note("RFC 5005 §4.1 lets publishers withhold archives, but the logical feed cannot be reconstructed completely; RFC 5005 §4.2 asks clients to warn their users")
+                .help("publish the document, or remove the link to it"),
+        ),
+        FetchError::TooLarge | FetchError::Timeout | FetchError::OutOfTime | FetchError::TooManyRedirects => {
+            let (limit, flag) = match error {
+                FetchError::TooLarge => (format!("{} bytes", limits.max_bytes), "--max-bytes"),
+                FetchError::Timeout => (format!("{} seconds", limits.timeout.as_secs_f64()), "--timeout"),
+                FetchError::OutOfTime => (format!("{} seconds for the walk", limits.max_time.as_secs_f64()), "--max-time"),
+                _ => (format!("{} redirects", limits.max_redirects), "--max-redirects"),
+            };
+            (
+                &FETCH_LIMIT_REACHED,
+                Pending::new(span, format!("{url} was not linted: it exceeds the limit of {limit} ({flag})"))
+                    .label("not followed")
+                    .note("RFC 5005 §6: feeds can be crafted to make a client request without end, so every fetch is bounded")
+                    .help(format!("raise {flag} if the document is legitimate")),
+            )
+        }
+        FetchError::Refused(why) => (
+            &FETCH_FAILED,
+            Pending::new(span, format!("{url} was not fetched: {why}"))
+                .label("refused")
+                .note("the documents of a walk are written by someone else: their links and redirects may not lead where the start URL did not (an internal service, a cloud metadata endpoint)")
+                .help("lint that document by its own URL if you trust it, or pass --allow-private-addresses"),
+        ),
+        other => (
+            &FETCH_FAILED,
+            Pending::new(span, format!("fetching {url} failed: {other}"))
+                .label("fetch failed")
+                .note("RFC 5005 §4.2: a client cannot reconstruct the logical feed past this link")
+                .help("check that the URL is right and the server answers it"),
+        ),
+    }
+}
