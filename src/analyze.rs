@@ -116,6 +116,10 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         url,
         charset,
     } = named;
+    // Fixes are byte edits of the file: offered only where the text is the
+    // file's bytes (UTF-8, or ASCII in another encoding; no byte order mark).
+    let file_len = bytes.len();
+    let bytes_are_text = source::may_be_its_own_text(&bytes) && charset.is_none();
     let (decoded, charset_note) = match charset {
         Some(charset) => source::decode_transported(bytes, &charset),
         None => (source::decode(bytes), None),
@@ -185,10 +189,16 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             },
         }
     }
+    let fixable = bytes_are_text && source.text().len() == file_len;
     let mut locator = source.locator();
     let diagnostics: Vec<Diagnostic<DocSpan>> = findings
         .into_iter()
-        .filter_map(|(rule, pending)| Some(locator.resolve(pending, rule.id, level_of(rule)?)))
+        .filter_map(|(rule, mut pending)| {
+            if !fixable {
+                pending.fix = None;
+            }
+            Some(locator.resolve(pending, rule.id, level_of(rule)?))
+        })
         .collect();
     drop(locator);
     // Where unused suppressions would point, located while the text is here.
@@ -197,6 +207,9 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         let mut locator = source.locator();
         for suppression in &mut suppressions {
             suppression.located = Some(locator.locate(suppression.at.clone()));
+            if fixable {
+                suppression.removal_located = Some(locator.locate(suppression.removal.clone()));
+            }
         }
     }
     let snippets = options.keep_sources.then(|| {

@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use serde::Serialize;
 
+use crate::fix::Fix;
 use crate::rule_id::RuleId;
 
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
@@ -117,6 +118,8 @@ pub struct Diagnostic<S = Span> {
     /// How many findings of the rule in this document this one stands for,
     /// not shown; 0 for an ordinary finding.
     pub folded: usize,
+    /// What would make the finding go away, when the rule knows.
+    pub fix: Option<Fix<Location>>,
 }
 
 impl Span {
@@ -175,6 +178,7 @@ impl Diagnostic<DocSpan> {
             notes: self.notes,
             help: self.help,
             folded: self.folded,
+            fix: self.fix,
         }
     }
 }
@@ -194,6 +198,9 @@ pub struct Pending<S = Range<usize>> {
     /// How many findings of the rule this one stands for, not shown (see
     /// [`Folding`]); 0 for an ordinary finding.
     pub folded: usize,
+    /// Edits to the finding's document (byte ranges of its text): only a
+    /// document's own rules make fixes.
+    pub fix: Option<Fix>,
 }
 
 impl<S> Pending<S> {
@@ -206,6 +213,7 @@ impl<S> Pending<S> {
             notes: Vec::new(),
             help: None,
             folded: 0,
+            fix: None,
         }
     }
 
@@ -232,6 +240,20 @@ impl<S> Pending<S> {
     }
 }
 
+impl Pending {
+    /// What would make the finding go away.
+    pub fn fix(mut self, fix: Fix) -> Self {
+        self.fix = Some(fix);
+        self
+    }
+
+    /// A fix, when one could be made.
+    pub fn fix_if(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix;
+        self
+    }
+}
+
 impl Pending<Span> {
     pub fn into_diagnostic(self, rule: RuleId, level: Level) -> Diagnostic {
         let primary = Span {
@@ -252,6 +274,7 @@ impl Pending<Span> {
             notes: self.notes,
             help: self.help,
             folded: self.folded,
+            fix: None,
         }
     }
 }
@@ -380,12 +403,22 @@ impl Location {
         self.byte_start as usize
     }
 
+    pub fn byte_end(&self) -> usize {
+        self.byte_end as usize
+    }
+
     pub fn line_start(&self) -> usize {
         self.line_start as usize
     }
 
     pub fn line_end(&self) -> usize {
         self.line_end as usize
+    }
+}
+
+impl crate::fix::ByteRange for Location {
+    fn byte_range(&self) -> Range<usize> {
+        self.byte_start()..self.byte_end()
     }
 }
 

@@ -63,6 +63,7 @@ mod engine;
 pub mod exclude;
 pub mod feed;
 pub mod fetch;
+pub mod fix;
 mod hash;
 pub mod iri;
 pub mod options;

@@ -6,6 +6,7 @@ use std::ops::Range;
 use encoding_rs::Encoding;
 
 use crate::diagnostic::{Diagnostic, DocSpan, Level, Location, Pending};
+use crate::fix::{Edit, Fix};
 use crate::rule_id::RuleId;
 use crate::snippet::{floor_char_boundary, Place};
 
@@ -197,6 +198,18 @@ impl Locator<'_> {
                 label: Some(label),
             });
         }
+        let fix = pending.fix.map(|fix| Fix {
+            title: fix.title,
+            applicability: fix.applicability,
+            edits: fix
+                .edits
+                .into_iter()
+                .map(|edit| Edit {
+                    at: self.locate(edit.at),
+                    replacement: edit.replacement,
+                })
+                .collect(),
+        });
         Diagnostic {
             rule,
             level,
@@ -205,6 +218,7 @@ impl Locator<'_> {
             notes: pending.notes,
             help: pending.help,
             folded: pending.folded,
+            fix,
         }
     }
 
@@ -298,6 +312,22 @@ fn decode_as(
         }
         Some(XmlEncoding::Other(encoding)) => transcode(encoding, bytes),
         None => fail(format!("unknown encoding \"{label}\" in {source}")),
+    }
+}
+
+/// Whether decoding may leave these bytes as they are: no byte order mark,
+/// and UTF-8 or no encoding declared (UTF-8 is the default). The decoded
+/// text is then the file itself when it is as long as the file; in any
+/// other encoding only an ASCII file is, and that too shows in its length.
+pub fn may_be_its_own_text(bytes: &[u8]) -> bool {
+    if Encoding::for_bom(bytes).is_some() {
+        return false;
+    }
+    match declared_encoding(bytes) {
+        None => true,
+        Some((label, _)) => {
+            XmlEncoding::for_label(label).is_some_and(|e| e.is(encoding_rs::UTF_8) || matches!(e, XmlEncoding::Ascii))
+        }
     }
 }
 

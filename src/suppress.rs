@@ -33,6 +33,12 @@ pub struct Suppression {
     /// `at` with its lines and columns, found while the text is at hand:
     /// the finding itself is made only if the suppression stays unused.
     pub located: Option<Location>,
+    /// What removing it takes out of the document: the rule id and the
+    /// separator before it (after it, for the first), or the whole comment
+    /// (and its line) when it names nothing else.
+    pub removal: Range<usize>,
+    /// `removal` located, when the document can be fixed.
+    pub removal_located: Option<Location>,
     /// Whether it suppressed at least one finding.
     pub used: bool,
 }
@@ -67,6 +73,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty())
             .peekable();
+        let whole_comment = crate::fix::remove_element(text, comment.range()).at;
         if words.peek().is_none() {
             // A comment that names no rule suppresses nothing: it is
             // reported at its directive, which says what to add.
@@ -77,18 +84,33 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
                 scope: 0..0,
                 at: start..rest_start,
                 located: None,
+                removal: whole_comment.clone(),
+                removal_located: None,
                 used: false,
             });
         }
-        for word in words {
-            // `word` is a slice of `rest`: its offset is the pointer distance.
-            let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
+        // `word` is a slice of `rest`: its offset is the pointer distance.
+        let spans: Vec<Range<usize>> = words
+            .map(|word| {
+                let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
+                start..start + word.len()
+            })
+            .collect();
+        for (i, at) in spans.iter().enumerate() {
+            let removal = match (i, spans.len()) {
+                (_, 1) => whole_comment.clone(),
+                (0, _) => at.start..spans[1].start,
+                _ => spans[i - 1].end..at.end,
+            };
+            let word = &text[at.clone()];
             found.push(Suppression {
                 rule: word.parse().map_err(|_| word.to_owned()),
                 directive,
                 scope: scope.clone(),
-                at: start..start + word.len(),
+                at: at.clone(),
                 located: None,
+                removal,
+                removal_located: None,
                 used: false,
             });
         }

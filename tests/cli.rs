@@ -153,9 +153,43 @@ fn json_matches_the_contract() {
         .expect("the example's mistake is found");
     assert_eq!(
         keys(unsealed),
-        ["file", "folded", "help", "level", "message", "notes", "rule", "spans", "spec", "url"]
+        ["file", "fix", "folded", "help", "level", "message", "notes", "rule", "spans", "spec", "url"]
     );
     assert_eq!(unsealed["folded"], 0);
+    // Its fix removes the link: it changes what consumers see, so unsafe.
+    let fix = &unsealed["fix"];
+    assert_eq!(keys(fix), ["applicability", "edits", "title"]);
+    assert_eq!(fix["applicability"], "unsafe");
+    assert_eq!(fix["title"], "Remove the next-archive link");
+    let edit = &fix["edits"][0];
+    assert_eq!(
+        keys(edit),
+        [
+            "byte_end",
+            "byte_start",
+            "column_end",
+            "column_start",
+            "line_end",
+            "line_start",
+            "replacement"
+        ]
+    );
+    assert_eq!(
+        (edit["line_start"].as_u64(), edit["column_start"].as_u64()),
+        (Some(12), Some(1))
+    );
+    assert_eq!(
+        (edit["line_end"].as_u64(), edit["column_end"].as_u64()),
+        (Some(13), Some(1))
+    );
+    assert_eq!(edit["replacement"], "");
+    // A finding without a fix says so with null.
+    let without = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["fix"].is_null());
+    assert!(without.is_some());
     assert_eq!(unsealed["level"], "error");
     assert_eq!(unsealed["file"], "examples/site/feed/archive/2024-02.atom");
     assert_eq!(unsealed["spec"], "RFC 5005 §4");

@@ -70,6 +70,28 @@ struct JsonDiagnostic<'a> {
     /// For a finding that stands for others of its rule in its document,
     /// how many are not shown (`--max-per-rule`); else 0.
     folded: usize,
+    /// What would make the finding go away, or `null`.
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    title: &'a str,
+    applicability: &'static str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+/// An edit of the finding's file: bytes of the UTF-8 file (fixes are made
+/// only for such files), lines and columns as spans count them.
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    byte_start: usize,
+    byte_end: usize,
+    line_start: usize,
+    column_start: usize,
+    line_end: usize,
+    column_end: usize,
+    replacement: &'a str,
 }
 
 #[derive(Serialize)]
@@ -122,6 +144,26 @@ fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnos
         spec: spec_of(diagnostic),
         url: doc_url(diagnostic),
         folded: diagnostic.folded,
+        fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
+            title: &fix.title,
+            applicability: fix.applicability.as_str(),
+            edits: fix
+                .edits
+                .iter()
+                .map(|edit| {
+                    let at = edit.at.in_doc(diagnostic.primary().doc);
+                    JsonEdit {
+                        byte_start: at.byte_start,
+                        byte_end: at.byte_end,
+                        line_start: at.line_start,
+                        column_start: at.column_start,
+                        line_end: at.line_end,
+                        column_end: at.column_end,
+                        replacement: &edit.replacement,
+                    }
+                })
+                .collect(),
+        }),
     }
 }
 

@@ -107,6 +107,37 @@ fn fingerprint(diagnostic: &Diagnostic, uri: &str, occurrence: usize) -> String 
     format!("{hash:016x}")
 }
 
+/// A SARIF `fix` (§3.55): one `artifactChange` of the finding's file, its
+/// replacements in lines and columns (Unicode code points, as the run's
+/// `columnKind` says) and bytes.
+fn fix_object(fix: &crate::fix::Fix<crate::diagnostic::Location>, uri: &str, doc: usize) -> Value {
+    let replacements: Vec<Value> = fix
+        .edits
+        .iter()
+        .map(|edit| {
+            let at = edit.at.in_doc(doc);
+            json!({
+                "deletedRegion": {
+                    "startLine": at.line_start,
+                    "startColumn": at.column_start,
+                    "endLine": at.line_end,
+                    "endColumn": at.column_end,
+                    "byteOffset": at.byte_start,
+                    "byteLength": at.byte_end - at.byte_start,
+                },
+                "insertedContent": { "text": edit.replacement },
+            })
+        })
+        .collect();
+    json!({
+        "description": { "text": format!("{} ({})", fix.title, fix.applicability.as_str()) },
+        "artifactChanges": [{
+            "artifactLocation": { "uri": uri },
+            "replacements": replacements,
+        }],
+    })
+}
+
 pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let uris: Vec<String> = report.documents.iter().map(artifact_uri).collect();
     let mut seen = std::collections::HashMap::new();
@@ -135,7 +166,7 @@ pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 text.push_str("\nhelp: ");
                 text.push_str(help);
             }
-            json!({
+            let mut result = json!({
                 "ruleId": diagnostic.rule.as_str(),
                 "ruleIndex": rules::RULES.iter().position(|r| r.id == diagnostic.rule).unwrap_or_default(),
                 "level": level(diagnostic.level),
@@ -143,7 +174,11 @@ pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 "locations": [location(uri, primary)],
                 "relatedLocations": related,
                 "partialFingerprints": { "feedlint/v1": fingerprint(diagnostic, uri, *occurrence) },
-            })
+            });
+            if let Some(fix) = &diagnostic.fix {
+                result["fixes"] = json!([fix_object(fix, uri, primary.doc)]);
+            }
+            result
         })
         .collect();
     let sarif = json!({

@@ -139,6 +139,9 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
     if let Some(help) = &diagnostic.help {
         notes.push(format!("help: {help}"));
     }
+    if let Some(fix) = &diagnostic.fix {
+        notes.push(fix_available(fix));
+    }
     notes.push(format!("see: {} ({})", doc_url(diagnostic), spec_of(diagnostic)));
     let rendered = Rendered::new(severity(diagnostic.level))
         .with_code(diagnostic.rule)
@@ -146,4 +149,12 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
         .with_labels(labels)
         .with_notes(notes);
     Some((files, rendered))
+}
+
+/// The note that says a fix is there, and how to apply it.
+pub(crate) fn fix_available<S>(fix: &crate::fix::Fix<S>) -> String {
+    match fix.applicability {
+        crate::fix::Applicability::Safe => format!("fix available: {} (--fix)", fix.title),
+        crate::fix::Applicability::Unsafe => format!("fix available: {} (--fix --unsafe-fixes)", fix.title),
+    }
 }

@@ -3,9 +3,10 @@
 use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
-use super::{rule, Checker, Rule};
+use super::{remove, rename_relation, rule, Checker, Rule};
 use crate::diagnostic::DocId;
-use crate::feed::{start_tag, FeedDoc, Relation};
+use crate::feed::{start_tag, FeedDoc, Relation, FH_NS};
+use crate::fix::{self, Fix};
 use crate::set::{self, FeedSet};
 use crate::summary::DocSummary;
 
@@ -40,8 +41,40 @@ fn archive_missing_marker(cx: &mut Checker) {
         )
         .label("archive link")
         .note("RFC 5005 §4: archive documents SHOULD contain an fh:archive element in their head sections")
-        .help(ADD_ARCHIVE_MARKER),
+        .help(ADD_ARCHIVE_MARKER)
+        .fix_if(add_archive_marker(feed)),
     );
+}
+
+/// The fix that marks the document an archive: `<fh:archive/>` as the first
+/// child of the head section, on a line of its own indented as the next
+/// child is; with the feed-history namespace declared on it, unless a
+/// prefix in scope names it already.
+fn add_archive_marker(feed: &FeedDoc) -> Option<Fix> {
+    let head = feed.head?;
+    let text = feed.xml.input_text();
+    let after_start_tag = head.start_tag().end;
+    if text[..after_start_tag].ends_with("/>") {
+        return None;
+    }
+    let marker = match super::prefix_in_scope(text, head, FH_NS) {
+        Some(prefix) => format!("<{prefix}:archive/>"),
+        None => format!("<fh:archive xmlns:fh=\"{FH_NS}\"/>"),
+    };
+    // The whitespace before the head's first child gives the indentation.
+    let gap = &text[after_start_tag..];
+    let gap = &gap[..gap.find(|c: char| !c.is_ascii_whitespace()).unwrap_or(gap.len())];
+    let insert = match gap.rfind(['\n', '\r']) {
+        Some(line_end) => {
+            let newline = if gap.contains("\r\n") { "\r\n" } else { "\n" };
+            format!("{newline}{}{marker}", &gap[line_end + 1..])
+        }
+        None => marker,
+    };
+    Some(Fix::safe(
+        "Add <fh:archive/> to the head section",
+        vec![fix::replace(after_start_tag..after_start_tag, insert)],
+    ))
 }
 
 /// Whether the document part of archive-missing-marker fires for it.
@@ -128,7 +161,11 @@ fn next_archive_unsealed(cx: &mut Checker) {
                     .label("this link")
                     .secondary(current.span(), "the same document, named as current")
                     .note("RFC 5005 §4: the most recent complete archive has no next-archive; it would be an error to link to an archive before completion")
-                    .help("remove the next-archive link until the following archive is complete"),
+                    .help("remove the next-archive link until the following archive is complete")
+                    .fix(Fix::unsafe_(
+                        "Remove the next-archive link",
+                        vec![remove(feed, next.node)],
+                    )),
             );
         }
     }
@@ -297,7 +334,8 @@ fn legacy_previous_archive(cx: &mut Checker) {
         Checker::at(previous.rel_span(), format!("rel=\"previous\" links to an archive the way the feed-history draft did ({why}); RFC 5005 consumers follow only prev-archive"))
             .label("draft-style archive link")
             .note(LEGACY_PREVIOUS_NOTE)
-            .help(LEGACY_PREVIOUS_HELP),
+            .help(LEGACY_PREVIOUS_HELP)
+            .fix_if(rename_relation(previous, "prev-archive")),
     );
 }
 

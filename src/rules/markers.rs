@@ -3,8 +3,9 @@
 
 use crate::xml::Node;
 
-use super::{rule, Checker, Rule};
+use super::{declaration_in_scope, remove, rule, written_prefix, Checker, Rule};
 use crate::feed::{self, start_tag, FeedDoc, Relation, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};
+use crate::fix::{self, Fix};
 
 fn is_marker(node: Node<'_, '_>) -> bool {
     feed::is(node, FH_NS, "complete") || feed::is(node, FH_NS, "archive")
@@ -78,10 +79,23 @@ fn fh_marker_not_empty(cx: &mut Checker) {
                 )
                 .label("this marker")
                 .note("RFC 5005 defines no content for it; consumers ignore whatever is inside")
-                .help(format!("write <{name}/>")),
+                .help(format!("write <{name}/>"))
+                .fix(empty_marker(cx.feed, node)),
             );
         }
     }
+}
+
+/// The fix that empties a marker: its start tag as written, closed at once
+/// (its attributes, namespace declarations included, kept).
+fn empty_marker(feed: &FeedDoc, node: Node) -> Fix {
+    let text = feed.xml.input_text();
+    let tag = &text[start_tag(node)];
+    let open = tag.trim_end_matches('>').trim_end_matches('/').trim_end();
+    Fix::safe(
+        "Empty the marker",
+        vec![fix::replace(node.range(), format!("{open}/>"))],
+    )
 }
 
 pub static FH_MARKER_DUPLICATE: Rule = rule!(
@@ -103,7 +117,8 @@ fn fh_marker_duplicate(cx: &mut Checker) {
                     )
                     .label("duplicate")
                     .secondary(start_tag(*first), "first one here")
-                    .help("remove the duplicate"),
+                    .help("remove the duplicate")
+                    .fix(Fix::safe("Remove the duplicate marker", vec![remove(feed, *duplicate)])),
                 );
             }
         }
@@ -173,11 +188,25 @@ fn namespace_near_miss(cx: &mut Checker) {
                     Checker::at(start_tag(node), format!("<{}> is in namespace \"{namespace}\", not the {what} namespace \"{expected}\"", name.name()))
                         .label("consumers will ignore this element")
                         .note("namespace names are compared as exact strings: case, scheme, \"www.\", trailing characters and version all matter")
-                        .help(format!("declare the namespace as \"{expected}\"")),
+                        .help(format!("declare the namespace as \"{expected}\""))
+                        .fix_if(correct_namespace(feed, node, namespace, expected)),
                 );
             }
         }
     }
+}
+
+/// The fix that writes the right URI in the declaration the element's
+/// namespace comes from (every element under it is fixed with it).
+fn correct_namespace(feed: &FeedDoc, node: Node, namespace: &str, expected: &str) -> Option<Fix> {
+    let text = feed.xml.input_text();
+    let declaration = declaration_in_scope(text, node, written_prefix(text, node))?;
+    (declaration.value == namespace).then(|| {
+        Fix::safe(
+            format!("Declare the namespace as \"{expected}\""),
+            vec![fix::replace(declaration.value_at, expected)],
+        )
+    })
 }
 
 /// The head-section links with any of `relations`, in document order.

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::diagnostic::{DocId, Span};
 use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
+use crate::fix::{self, Fix};
 use crate::rule_id::{RuleId, RuleMap};
 use crate::set::FeedSet;
 use crate::summary::Location;
@@ -256,6 +257,99 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
     pub fn into_findings(self) -> Vec<(&'static Rule, Pending)> {
         self.found
     }
+}
+
+/// The fix that writes a link's relation as `relation` (safe: only where the
+/// rule knows the relation meant).
+pub(crate) fn rename_relation(link: &crate::feed::Link, relation: &str) -> Option<Fix> {
+    let at = link.rel_range.clone()?;
+    Some(Fix::safe(
+        format!("Write rel=\"{relation}\""),
+        vec![fix::replace(at, relation)],
+    ))
+}
+
+/// The edit that removes an element (and its line, when it stands alone).
+pub(crate) fn remove(feed: &FeedDoc, node: crate::xml::Node) -> fix::Edit {
+    fix::remove_element(feed.xml.input_text(), node.range())
+}
+
+/// A namespace declaration as written in a start tag: its prefix (`None`
+/// for the default namespace), its value, and where the value stands in
+/// the document.
+pub(crate) struct Declaration<'t> {
+    pub prefix: Option<&'t str>,
+    pub value: &'t str,
+    pub value_at: Range<usize>,
+}
+
+/// The namespace declarations of an element's start tag, as written.
+pub(crate) fn declarations<'t>(text: &'t str, element: crate::xml::Node) -> impl Iterator<Item = Declaration<'t>> {
+    let tag_at = element.start_tag();
+    let tag = &text[tag_at.clone()];
+    tag.match_indices("xmlns").filter_map(move |(at, _)| {
+        // An attribute name starts after whitespace.
+        if !tag[..at].ends_with(|c: char| c.is_whitespace()) {
+            return None;
+        }
+        let rest = &tag[at + "xmlns".len()..];
+        let (prefix, rest) = match rest.strip_prefix(':') {
+            Some(named) => {
+                let end = named.find(|c: char| c.is_whitespace() || c == '=')?;
+                (Some(&named[..end]), &named[end..])
+            }
+            None => (None, rest),
+        };
+        let rest = rest.trim_start().strip_prefix('=')?.trim_start();
+        let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+        let value = &rest[1..];
+        let value = &value[..value.find(quote)?];
+        let start = tag_at.start + (value.as_ptr() as usize - tag.as_ptr() as usize);
+        Some(Declaration {
+            prefix,
+            value,
+            value_at: start..start + value.len(),
+        })
+    })
+}
+
+/// The declaration in scope at `node` for `prefix` (`None`: the default
+/// namespace): the nearest one on it or its ancestors.
+pub(crate) fn declaration_in_scope<'t>(
+    text: &'t str,
+    node: crate::xml::Node,
+    prefix: Option<&str>,
+) -> Option<Declaration<'t>> {
+    std::iter::once(node)
+        .chain(node.ancestors())
+        .filter(|n| n.is_element())
+        .find_map(|element| declarations(text, element).find(|d| d.prefix == prefix))
+}
+
+/// A prefix that names `namespace` at `node` (the nearest declaration of a
+/// prefix wins, so one bound again closer in is not taken).
+pub(crate) fn prefix_in_scope(text: &str, node: crate::xml::Node, namespace: &str) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for element in std::iter::once(node).chain(node.ancestors()).filter(|n| n.is_element()) {
+        for declaration in declarations(text, element) {
+            let Some(prefix) = declaration.prefix else { continue };
+            if declaration.value == namespace && !seen.contains(&prefix) {
+                return Some(prefix.to_owned());
+            }
+            seen.push(prefix);
+        }
+    }
+    None
+}
+
+/// The prefix of an element's name as written (`None`: unprefixed).
+pub(crate) fn written_prefix<'t>(text: &'t str, element: crate::xml::Node) -> Option<&'t str> {
+    let tag = &text[element.start_tag()];
+    let name = tag.strip_prefix('<')?;
+    let name = &name[..name
+        .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
+        .unwrap_or(name.len())];
+    name.split_once(':').map(|(prefix, _)| prefix)
 }
 
 /// What a set rule is handed.

@@ -1,6 +1,6 @@
 //! Paged feeds (RFC 5005 §3) and the relation names of navigation links.
 
-use super::{rule, Checker, Rule};
+use super::{rename_relation, rule, Checker, Rule};
 use crate::feed::{self, Rel, Relation, ATOM_NS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
@@ -20,7 +20,8 @@ fn paging_prev_alias(cx: &mut Checker) {
             Checker::at(link.rel_span(), "rel=\"prev\" is not the RFC 5005 paging relation")
                 .label("use \"previous\"")
                 .note("RFC 5005 §3 names the immediately preceding page \"previous\"; consumers of paged feeds look for that name")
-                .help("rename the relation to rel=\"previous\""),
+                .help("rename the relation to rel=\"previous\"")
+                .fix_if(rename_relation(link, "previous")),
         );
     }
 }
@@ -214,7 +215,8 @@ fn link_relation_typo(cx: &mut Checker) {
             )
             .label(format!("probably \"{intended}\""))
             .note("consumers ignore relations they do not know, so this link is never followed")
-            .help(format!("write rel=\"{intended}\"")),
+            .help(format!("write rel=\"{intended}\""))
+            .fix_if(rename_relation(link, intended)),
         );
     }
 }

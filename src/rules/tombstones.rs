@@ -4,12 +4,13 @@
 use crate::xml::Node;
 
 use super::SetChecker;
-use super::{rule, Checker, Rule};
+use super::{remove, rule, Checker, Rule};
 use crate::date::{self, Instant};
 use crate::diagnostic::{shorten, DocId};
 use crate::feed::{
     attribute_value_range, child_text, is, start_tag, DocKind, Entry, FeedDoc, ATOM_NS, AT_NS, DS_NS, XHTML_NS,
 };
+use crate::fix::Fix;
 use crate::hash::{FastMap, FastSet};
 use crate::iri;
 
@@ -164,7 +165,8 @@ fn duplicate_deleted_entry(cx: &mut Checker) {
                 .label("duplicate")
                 .secondary(start_tag(first), "first recorded here")
                 .note("RFC 6721 §3: an Atom feed MUST NOT contain more than one at:deleted-entry with the same combination of ref and when attribute values")
-                .help("remove the duplicate"),
+                .help("remove the duplicate")
+                .fix(Fix::safe("Remove the duplicate deleted entry", vec![remove(cx.feed, duplicate)])),
         );
     }
 }

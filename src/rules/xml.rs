@@ -3,6 +3,7 @@
 
 use super::{rule, Rule};
 use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending};
+use crate::fix::{Applicability, Edit, Fix};
 use crate::rule_id::RuleId;
 use crate::suppress::Suppression;
 
@@ -88,7 +89,18 @@ pub fn unused_findings(suppressions: &[Suppression], doc: DocId, level: Level, m
     let mut found: Vec<Diagnostic> = stale
         .by_ref()
         .take(shown)
-        .map(|(s, at)| unused(s, at.in_doc(doc)).into_diagnostic(UNUSED_SUPPRESSION.id, level))
+        .map(|(s, at)| {
+            let mut finding = unused(s, at.in_doc(doc)).into_diagnostic(UNUSED_SUPPRESSION.id, level);
+            finding.fix = s.removal_located.map(|removal| Fix {
+                title: "Remove the unused suppression".to_owned(),
+                applicability: Applicability::Safe,
+                edits: vec![Edit {
+                    at: removal,
+                    replacement: String::new(),
+                }],
+            });
+            finding
+        })
         .collect();
     if let Some((_, first)) = stale.next() {
         let n = 1 + stale.count();

@@ -1,0 +1,164 @@
+//! Fixes: what a finding can change in its document to go away, applied by
+//! `--fix`, shown by `--diff`, offered by the language server as code
+//! actions. A fix is a set of edits to the document's text; it is offered
+//! only where that text is the file's bytes (UTF-8 without a byte order
+//! mark), so that its byte offsets are the file's.
+
+use std::ops::Range;
+
+/// Where an edit stands: a byte range of the document's text, as rules
+/// write it or as a located finding keeps it.
+pub trait ByteRange {
+    fn byte_range(&self) -> Range<usize>;
+}
+
+impl ByteRange for Range<usize> {
+    fn byte_range(&self) -> Range<usize> {
+        self.clone()
+    }
+}
+
+/// Whether applying a fix keeps what consumers see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Applicability {
+    /// The meaning is preserved (`rel="prev"` becomes `rel="previous"`):
+    /// `--fix` applies it.
+    Safe,
+    /// What consumers see changes (a link removed): only with
+    /// `--unsafe-fixes`.
+    Unsafe,
+}
+
+impl Applicability {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applicability::Safe => "safe",
+            Applicability::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// One edit: the bytes at `at` become `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit<S = Range<usize>> {
+    pub at: S,
+    pub replacement: String,
+}
+
+/// A fix as a rule makes it (`S` a byte range), or located in its document
+/// (`S` a [`Location`](crate::diagnostic::Location)).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix<S = Range<usize>> {
+    /// What it does, as an imperative: "Write rel=\"previous\"".
+    pub title: String,
+    pub applicability: Applicability,
+    /// Edits that do not overlap.
+    pub edits: Vec<Edit<S>>,
+}
+
+impl Fix {
+    pub fn safe(title: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            title: title.into(),
+            applicability: Applicability::Safe,
+            edits,
+        }
+    }
+
+    pub fn unsafe_(title: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            title: title.into(),
+            applicability: Applicability::Unsafe,
+            edits,
+        }
+    }
+}
+
+/// An edit that replaces `at` by `replacement`.
+pub fn replace(at: Range<usize>, replacement: impl Into<String>) -> Edit {
+    Edit {
+        at,
+        replacement: replacement.into(),
+    }
+}
+
+/// An edit that removes an element, with the whitespace before it back to
+/// the start of its line when nothing else stands there, and the line end
+/// after it: the lines around it stay as they were.
+pub fn remove_element(text: &str, element: Range<usize>) -> Edit {
+    let line_start = text[..element.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let alone_on_line = text[line_start..element.start].trim().is_empty();
+    let after = &text[element.end..];
+    let rest_of_line = after.find(['\n', '\r']).unwrap_or(after.len());
+    let ends_line = after[..rest_of_line].trim().is_empty();
+    let at = if alone_on_line && ends_line {
+        let line_end = element.end + rest_of_line;
+        let newline = match &text[line_end..] {
+            rest if rest.starts_with("\r\n") => 2,
+            rest if rest.starts_with(['\n', '\r']) => 1,
+            _ => 0,
+        };
+        line_start..line_end + newline
+    } else {
+        element
+    };
+    replace(at, "")
+}
+
+impl<S> Fix<S> {
+    /// Whether the fix is applied under these settings.
+    pub fn applies(&self, unsafe_fixes: bool) -> bool {
+        self.applicability == Applicability::Safe || unsafe_fixes
+    }
+}
+
+/// The text with the edits of `fixes` applied, in order of position; a fix
+/// whose edits overlap an edit already taken is left for the next round.
+/// Returns the new text and how many fixes were applied.
+pub fn apply<'f, S: ByteRange + 'f>(text: &str, fixes: impl IntoIterator<Item = &'f Fix<S>>) -> (String, usize) {
+    let mut taken: Vec<Range<usize>> = Vec::new();
+    let mut edits: Vec<(Range<usize>, &str)> = Vec::new();
+    let mut applied = 0;
+    let mut fixes: Vec<&Fix<S>> = fixes.into_iter().collect();
+    fixes.sort_by_key(|fix| fix.edits.iter().map(|e| e.at.byte_range().start).min());
+    for fix in fixes {
+        let ranges: Vec<Range<usize>> = fix.edits.iter().map(|e| e.at.byte_range()).collect();
+        let overlaps = |a: &Range<usize>, b: &Range<usize>| a.start < b.end && b.start < a.end || a.start == b.start;
+        if ranges.iter().any(|r| taken.iter().any(|t| overlaps(r, t))) {
+            continue;
+        }
+        taken.extend(ranges.iter().cloned());
+        edits.extend(ranges.into_iter().zip(fix.edits.iter().map(|e| e.replacement.as_str())));
+        applied += 1;
+    }
+    edits.sort_by_key(|(range, _)| (range.start, range.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (range, replacement) in edits {
+        out.push_str(&text[at..range.start]);
+        out.push_str(replacement);
+        at = range.end;
+    }
+    out.push_str(&text[at..]);
+    (out, applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_removed_element_takes_its_line_with_it() {
+        let text = "<a>\n  <b/>\n  <c/><d/>\n</a>";
+        let b = text.find("<b/>").unwrap();
+        assert_eq!(remove_element(text, b..b + 4).at, 4..11);
+        // Not alone on its line: only the element goes.
+        let d = text.find("<d/>").unwrap();
+        assert_eq!(remove_element(text, d..d + 4).at, d..d + 4);
+        let crlf = "<a>\r\n  <b/>\r\n</a>";
+        let b = crlf.find("<b/>").unwrap();
+        let edit = remove_element(crlf, b..b + 4);
+        assert_eq!(&crlf[..edit.at.start], "<a>\r\n");
+        assert_eq!(&crlf[edit.at.end..], "</a>");
+    }
+}
