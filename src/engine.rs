@@ -162,6 +162,7 @@ fn run_job(job: Job, options: &Options) -> Result<Option<Outcome>, Failure> {
             return Ok(Some(analyze::too_large(named, Some(bytes.len() as u64), options)));
         }
         Origin::Bytes(bytes) => (bytes, None),
+        Origin::File(path) if options.overlay.contains_key(&path) => (options.overlay[&path].clone(), Some(path)),
         Origin::File(path) => {
             // A walked file is read on only if it starts like XML.
             let first_look = (!job.explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);

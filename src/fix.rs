@@ -99,8 +99,14 @@ pub fn remove_element(text: &str, element: Range<usize>) -> Edit {
             _ => 0,
         };
         line_start..line_end + newline
+    } else if !ends_line {
+        // Something follows on the line: the spaces after the element go.
+        let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
+        element.start..element.end + spaces
     } else {
-        element
+        // The element ends its line: the spaces before it go.
+        let before = &text[..element.start];
+        element.start - (before.len() - before.trim_end_matches([' ', '\t']).len())..element.end
     };
     replace(at, "")
 }
@@ -152,9 +158,14 @@ mod tests {
         let text = "<a>\n  <b/>\n  <c/><d/>\n</a>";
         let b = text.find("<b/>").unwrap();
         assert_eq!(remove_element(text, b..b + 4).at, 4..11);
-        // Not alone on its line: only the element goes.
+        // Not alone on its line: the element and the spaces that part it
+        // from what stays.
         let d = text.find("<d/>").unwrap();
         assert_eq!(remove_element(text, d..d + 4).at, d..d + 4);
+        let text = "  <b/> <!-- c -->\n";
+        assert_eq!(&text[remove_element(text, 2..6).at], "<b/> ");
+        let text = "<a/>  <b/>\n";
+        assert_eq!(&text[remove_element(text, 6..10).at], "  <b/>");
         let crlf = "<a>\r\n  <b/>\r\n</a>";
         let b = crlf.find("<b/>").unwrap();
         let edit = remove_element(crlf, b..b + 4);

@@ -64,6 +64,7 @@ pub mod exclude;
 pub mod feed;
 pub mod fetch;
 pub mod fix;
+pub mod fixing;
 mod hash;
 pub mod iri;
 pub mod options;

@@ -139,6 +139,18 @@ struct LintArgs {
     /// (as JSON with --format json or json-lines).
     #[arg(long)]
     statistics: bool,
+    /// Apply the safe fixes to the files in place, then report what
+    /// remains.
+    #[arg(long)]
+    fix: bool,
+    /// With --fix or --diff: apply the unsafe fixes too (they change what
+    /// consumers see, such as removing a link).
+    #[arg(long)]
+    unsafe_fixes: bool,
+    /// Print the fixes as a unified diff instead of writing them; exit 1
+    /// if there is any.
+    #[arg(long, conflicts_with = "fix")]
+    diff: bool,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -483,8 +495,66 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             Err(invalid) => return fail(&invalid.to_string()),
         };
     }
+    if args.fix || args.diff {
+        return fix_files(&args, format, &inputs, &options);
+    }
     let report = feedlint::lint(inputs, &options);
     finish(&args, format, &report)
+}
+
+/// `--fix` and `--diff`.
+fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Options) -> ExitCode {
+    let fixed = feedlint::fixing::fix(inputs, options, args.unsafe_fixes);
+    let files = fixed.files.len();
+    let fixes = |n: usize| {
+        if n == 1 {
+            "1 fix".to_owned()
+        } else {
+            format!("{n} fixes")
+        }
+    };
+    let files_ = |n: usize| {
+        if n == 1 {
+            "1 file".to_owned()
+        } else {
+            format!("{n} files")
+        }
+    };
+    if args.diff {
+        let printed = write_out(ExitCode::SUCCESS, |out| {
+            feedlint::fixing::unified_diff(&fixed.files, out)
+        });
+        if printed != ExitCode::SUCCESS {
+            return printed;
+        }
+        if !args.quiet {
+            say(format_args!(
+                "{} would be applied to {}",
+                fixes(fixed.applied),
+                files_(files)
+            ));
+        }
+        return ExitCode::from(u8::from(files > 0));
+    }
+    let failed = feedlint::fixing::write(&fixed.files);
+    for (path, why) in &failed {
+        say(format_args!("error: {} was not fixed: {why}", path.display()));
+    }
+    if !args.quiet {
+        say(format_args!(
+            "applied {} to {}",
+            fixes(fixed.applied),
+            files_(files - failed.len())
+        ));
+    }
+    // What remains, read from the files as they are now.
+    let report = feedlint::lint(inputs.to_vec(), options);
+    let status = finish(args, format, &report);
+    if failed.is_empty() {
+        status
+    } else {
+        ExitCode::from(USAGE_ERROR)
+    }
 }
 
 fn output_format(args: &LintArgs) -> Format {
@@ -516,6 +586,9 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCo
         return fail(
             "--url and --base-url describe local files; a fetched document's URL is the one it was fetched from",
         );
+    }
+    if args.fix || args.diff {
+        return fail("--fix and --diff change files on disk; a fetched document has none");
     }
     let limits = feedlint::fetch::Limits {
         max_documents: args.max_documents as usize,

@@ -1,6 +1,8 @@
 //! What a run is told besides its inputs.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -36,6 +38,9 @@ pub struct Options {
     /// Configs' `exclude` lists, each with its config's directory: walking
     /// a directory adds the list of the config nearest above it.
     pub config_excludes: Vec<(PathBuf, Vec<String>)>,
+    /// Contents that stand for files on disk, by the path a run reads them
+    /// by: an editor's unsaved buffers, or the text `--fix` has made so far.
+    pub overlay: Arc<HashMap<PathBuf, Vec<u8>>>,
 }
 
 impl Default for Options {
@@ -51,6 +56,7 @@ impl Default for Options {
             max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
             exclude: Vec::new(),
             config_excludes: Vec::new(),
+            overlay: Arc::default(),
         }
     }
 }

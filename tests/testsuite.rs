@@ -27,7 +27,12 @@ fn fixtures() -> Vec<PathBuf> {
         .into_iter()
         .map(|entry| entry.expect("testsuite is readable").into_path())
         .filter(|path| path.is_file() && ![&sets, &hostile, &sites].iter().any(|dir| path.starts_with(dir)))
-        .filter(|path| !matches!(path.extension().and_then(|e| e.to_str()), Some("out" | "md" | "toml")))
+        .filter(|path| {
+            !matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("out" | "md" | "toml" | "fixed")
+            )
+        })
         .collect();
     files.sort();
     files

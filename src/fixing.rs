@@ -1,0 +1,165 @@
+//! `--fix` and `--diff`: the fixes of a run applied to its files, round
+//! after round until none is left (a fix may uncover another, and fixes
+//! whose edits overlap wait for the next round), then written atomically.
+//!
+//! Every round lints the files as fixed so far (an overlay of their new
+//! text over the disk), so each fix applies to exactly the text it was made
+//! for; a file is read once, at its first fix, and written only if it still
+//! holds what was read then.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::assemble::Report;
+use crate::discover::Input;
+use crate::fix;
+use crate::options::Options;
+
+/// The most rounds of fixing: fixes converge in one or two; a few more
+/// cover chains of overlapping edits, and the bound keeps a pathological
+/// pair of fixes that undo each other from running forever.
+pub const MAX_ROUNDS: usize = 8;
+
+/// What fixing a run's files would change.
+pub struct Fixed {
+    /// Each changed file, with the text it held and the text fixed.
+    pub files: Vec<FixedFile>,
+    /// How many fixes were applied, over all rounds.
+    pub applied: usize,
+}
+
+pub struct FixedFile {
+    pub path: PathBuf,
+    pub before: Vec<u8>,
+    pub after: Vec<u8>,
+}
+
+/// Applies the fixes of the findings of `inputs` in memory (safe ones, and
+/// unsafe ones too with `unsafe_fixes`). Nothing is written.
+pub fn fix(inputs: &[Input], options: &Options, unsafe_fixes: bool) -> Fixed {
+    let mut overlay: HashMap<PathBuf, Vec<u8>> = HashMap::new();
+    let mut originals: HashMap<PathBuf, Vec<u8>> = HashMap::new();
+    let mut applied = 0;
+    let mut report = lint_with(inputs, options, &overlay);
+    for _ in 0..MAX_ROUNDS {
+        let fixable = fixable_files(&report, unsafe_fixes);
+        // A file is read at its first fix; its fixes are made again on the
+        // text read, so that each edit meets exactly the text it was made for.
+        let unread: Vec<PathBuf> = fixable
+            .keys()
+            .filter(|path| !overlay.contains_key(**path))
+            .map(|path| (*path).clone())
+            .collect();
+        if !unread.is_empty() {
+            for path in unread {
+                if let Ok(bytes) = std::fs::read(&path) {
+                    originals.insert(path.clone(), bytes.clone());
+                    overlay.insert(path, bytes);
+                }
+            }
+            report = lint_with(inputs, options, &overlay);
+            continue;
+        }
+        let mut changed = false;
+        for (path, fixes) in fixable {
+            let Some(text) = overlay.get(path).and_then(|b| std::str::from_utf8(b).ok()) else {
+                continue;
+            };
+            let (new_text, count) = fix::apply(text, fixes);
+            if count > 0 && new_text != text {
+                overlay.insert(path.clone(), new_text.into_bytes());
+                applied += count;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+        report = lint_with(inputs, options, &overlay);
+    }
+    let mut files: Vec<FixedFile> = overlay
+        .into_iter()
+        .filter_map(|(path, after)| {
+            let before = originals.remove(&path)?;
+            (before != after).then_some(FixedFile { path, before, after })
+        })
+        .collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Fixed { files, applied }
+}
+
+/// The applicable fixes of each file's findings (not those of standard
+/// input, or of documents read only as context).
+fn fixable_files(
+    report: &Report,
+    unsafe_fixes: bool,
+) -> HashMap<&PathBuf, Vec<&fix::Fix<crate::diagnostic::Location>>> {
+    let mut by_file: HashMap<&PathBuf, Vec<&fix::Fix<_>>> = HashMap::new();
+    for diagnostic in &report.diagnostics {
+        let Some(fix) = diagnostic.fix.as_ref().filter(|f| f.applies(unsafe_fixes)) else {
+            continue;
+        };
+        let document = &report.documents[diagnostic.primary().doc];
+        if let (Some(path), false) = (&document.path, document.context) {
+            by_file.entry(path).or_default().push(fix);
+        }
+    }
+    by_file
+}
+
+fn lint_with(inputs: &[Input], options: &Options, overlay: &HashMap<PathBuf, Vec<u8>>) -> Report {
+    let mut options = options.clone();
+    options.overlay = Arc::new(overlay.clone());
+    crate::lint(inputs.to_vec(), &options)
+}
+
+/// Writes each fixed file in place, atomically: the new text goes to a
+/// temporary file beside it, which then replaces it. A file whose content
+/// changed since it was read is left alone. Returns what could not be
+/// written, and why.
+pub fn write(files: &[FixedFile]) -> Vec<(PathBuf, String)> {
+    files
+        .iter()
+        .filter_map(|file| write_one(file).err().map(|why| (file.path.clone(), why)))
+        .collect()
+}
+
+fn write_one(file: &FixedFile) -> Result<(), String> {
+    let now = std::fs::read(&file.path).map_err(|e| e.to_string())?;
+    if now != file.before {
+        return Err("it changed while it was being fixed; nothing was written".to_owned());
+    }
+    let directory = file
+        .path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = file.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+    let temporary = directory.join(format!(".{name}.feedlint-fix-{}", std::process::id()));
+    let written = (|| -> std::io::Result<()> {
+        let mut out = std::fs::File::create(&temporary)?;
+        out.write_all(&file.after)?;
+        out.sync_all()?;
+        // The fixed file keeps the permissions of the one it replaces.
+        std::fs::set_permissions(&temporary, std::fs::metadata(&file.path)?.permissions())?;
+        std::fs::rename(&temporary, &file.path)
+    })();
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        e.to_string()
+    })
+}
+
+/// A unified diff of each fixed file, as `diff -u` prints one.
+pub fn unified_diff(files: &[FixedFile], out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    for file in files {
+        let before = String::from_utf8_lossy(&file.before);
+        let after = String::from_utf8_lossy(&file.after);
+        let name = file.path.display().to_string();
+        let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
+        write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))?;
+    }
+    Ok(())
+}
