@@ -43,6 +43,10 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
+    /// Run the language server (LSP over standard input and output), for
+    /// editors: diagnostics as you type, fixes as code actions, rule docs
+    /// on hover.
+    Server,
 }
 
 #[derive(clap::Args, Debug)]
@@ -263,6 +267,10 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "feedlint", &mut script);
             write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
         }
+        Some(Command::Server) => match feedlint::server::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        },
         None => run(cli.lint, &matches),
     }
 }

@@ -1,0 +1,441 @@
+//! `feedlint server`: the linter as a language server (LSP over standard
+//! input and output), built on `lsp-server` and `lsp-types`, the crates
+//! rust-analyzer is built on.
+//!
+//! The open documents are linted as the files they are, their text taking
+//! the place of what is on disk, with the feeds they link to read from the
+//! workspace as context: the chain rules work across open and saved files.
+//! Linting runs on a thread of its own, after a short pause in the edits,
+//! so a large workspace never blocks typing. Positions are UTF-16 code
+//! units, as LSP counts them, converted here at the edge.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::request::{CodeActionRequest, HoverRequest, Request as _};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability,
+    Diagnostic as LspDiagnostic, DiagnosticSeverity, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    MarkupContent, MarkupKind, NumberOrString, Position, PublishDiagnosticsParams, Range, ServerCapabilities,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit,
+    Uri, WorkspaceEdit,
+};
+use url::Url;
+
+use crate::diagnostic::{Diagnostic, Level};
+use crate::discover::Input;
+use crate::fix::Fix;
+use crate::options::Options;
+
+/// How long the edits must pause before a lint starts.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+/// An open document: its text, as the editor has it.
+struct Open {
+    path: PathBuf,
+    text: String,
+}
+
+/// What the last lint found in one open document, for code actions and
+/// hovers, in LSP terms.
+#[derive(Default)]
+struct Found {
+    findings: Vec<Finding>,
+}
+
+struct Finding {
+    diagnostic: LspDiagnostic,
+    fix: Option<QuickFix>,
+    /// The rule's documentation, shown on hover.
+    doc: &'static str,
+}
+
+struct QuickFix {
+    title: String,
+    edits: Vec<TextEdit>,
+    safe: bool,
+}
+
+#[derive(Default)]
+struct State {
+    open: HashMap<String, Open>,
+    found: HashMap<String, Found>,
+}
+
+/// Runs the server on standard input and output until the client exits.
+pub fn run() -> Result<(), String> {
+    let (connection, io_threads) = Connection::stdio();
+    serve(connection)?;
+    io_threads.join().map_err(|e| e.to_string())
+}
+
+/// Serves one client over `connection` (tests use an in-memory one).
+pub fn serve(connection: Connection) -> Result<(), String> {
+    let capabilities = ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::FULL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..TextDocumentSyncOptions::default()
+        })),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    };
+    let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
+    let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
+    let root = workspace_root(&initialize);
+    let options = options_for(root.as_deref());
+    let state = Arc::new(Mutex::new(State::default()));
+    let (lint_requests, lint_queue) = mpsc::channel::<()>();
+    let linter = {
+        let (state, sender) = (Arc::clone(&state), connection.sender.clone());
+        std::thread::spawn(move || {
+            while lint_queue.recv().is_ok() {
+                // Edits in quick succession make one lint.
+                while lint_queue.recv_timeout(DEBOUNCE).is_ok() {}
+                for notification in lint_open_documents(&state, &options) {
+                    if sender.send(Message::Notification(notification)).is_err() {
+                        return;
+                    }
+                }
+            }
+        })
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
+                    break;
+                }
+                let response = respond(&state, request);
+                connection
+                    .sender
+                    .send(Message::Response(response))
+                    .map_err(|e| e.to_string())?;
+            }
+            Message::Notification(notification) => {
+                if document_changed(&state, notification) {
+                    let _ = lint_requests.send(());
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    drop(lint_requests);
+    linter.join().map_err(|_| "the linting thread panicked".to_owned())
+}
+
+/// The workspace's directory: the first workspace folder, else the root URI.
+fn workspace_root(initialize: &serde_json::Value) -> Option<PathBuf> {
+    let folder = initialize["workspaceFolders"][0]["uri"].as_str();
+    let uri = folder.or_else(|| initialize["rootUri"].as_str())?;
+    Url::parse(uri).ok()?.to_file_path().ok()
+}
+
+/// The settings of the workspace's `feedlint.toml`, as the command line
+/// reads them.
+fn options_for(root: Option<&Path>) -> Options {
+    let mut options = Options::default();
+    let paths: Vec<PathBuf> = root.map(Path::to_path_buf).into_iter().collect();
+    let Ok(config) = crate::config::for_paths(&paths) else {
+        return options;
+    };
+    options.levels = config.levels;
+    options.config_excludes = config.excludes;
+    if let Some(url) = config.base_url {
+        if let Ok(with_url) = options.clone().with_base_url(&url) {
+            options = with_url;
+            if let Some(root) = config.base_root {
+                options = options.with_base_root(root);
+            }
+        }
+    }
+    options
+}
+
+/// Applies an open, change, save or close; says whether to lint again.
+fn document_changed(state: &Mutex<State>, notification: Notification) -> bool {
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    match notification.method.as_str() {
+        DidOpenTextDocument::METHOD => {
+            let Ok(params) = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(notification.params) else {
+                return false;
+            };
+            let uri = params.text_document.uri.as_str().to_owned();
+            let Some(path) = file_path(&uri) else { return false };
+            state.open.insert(
+                uri,
+                Open {
+                    path,
+                    text: params.text_document.text,
+                },
+            );
+            true
+        }
+        DidChangeTextDocument::METHOD => {
+            let Ok(params) = serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(notification.params)
+            else {
+                return false;
+            };
+            let uri = params.text_document.uri.as_str();
+            // Full synchronisation: the last change holds the whole text.
+            match (state.open.get_mut(uri), params.content_changes.into_iter().last()) {
+                (Some(open), Some(change)) => {
+                    open.text = change.text;
+                    true
+                }
+                _ => false,
+            }
+        }
+        DidSaveTextDocument::METHOD => true,
+        DidCloseTextDocument::METHOD => {
+            let Ok(params) = serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(notification.params)
+            else {
+                return false;
+            };
+            let uri = params.text_document.uri.as_str();
+            state.open.remove(uri);
+            state.found.remove(uri);
+            true
+        }
+        _ => false,
+    }
+}
+
+fn file_path(uri: &str) -> Option<PathBuf> {
+    Url::parse(uri).ok()?.to_file_path().ok()
+}
+
+/// Lints the open documents as one run (their text over the disk), and
+/// makes their diagnostics.
+fn lint_open_documents(state: &Mutex<State>, options: &Options) -> Vec<Notification> {
+    let open: Vec<(String, PathBuf, String)> = {
+        let state = state.lock().unwrap_or_else(PoisonError::into_inner);
+        state
+            .open
+            .iter()
+            .map(|(uri, open)| (uri.clone(), open.path.clone(), open.text.clone()))
+            .collect()
+    };
+    let mut options = options.clone();
+    options.overlay = Arc::new(
+        open.iter()
+            .map(|(_, path, text)| (path.clone(), text.clone().into_bytes()))
+            .collect(),
+    );
+    let inputs: Vec<Input> = open.iter().map(|(_, path, _)| Input::Path(path.clone())).collect();
+    let report = crate::lint(inputs, &options);
+    let mut notifications = Vec::new();
+    let mut found_by_uri = HashMap::new();
+    for (uri, path, text) in &open {
+        let lines = LineIndex::new(text);
+        let doc = report
+            .documents
+            .iter()
+            .position(|d| d.path.as_deref() == Some(path.as_path()));
+        let mut found = Found::default();
+        let mut diagnostics = Vec::new();
+        for diagnostic in report.diagnostics.iter().filter(|d| Some(d.primary().doc) == doc) {
+            let lsp = lsp_diagnostic(diagnostic, &lines);
+            let fix = diagnostic.fix.as_ref().map(|fix| lsp_fix(fix, &lines));
+            found.findings.push(Finding {
+                diagnostic: lsp.clone(),
+                fix,
+                doc: diagnostic.rule.doc(),
+            });
+            diagnostics.push(lsp);
+        }
+        found_by_uri.insert(uri.clone(), found);
+        let Ok(uri) = uri.parse::<Uri>() else { continue };
+        let params = PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: None,
+        };
+        notifications.push(Notification::new(PublishDiagnostics::METHOD.to_owned(), params));
+    }
+    let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    for (uri, found) in found_by_uri {
+        // A document closed while it was being linted stays closed.
+        if state.open.contains_key(&uri) {
+            state.found.insert(uri, found);
+        }
+    }
+    notifications
+}
+
+fn lsp_diagnostic(diagnostic: &Diagnostic, lines: &LineIndex) -> LspDiagnostic {
+    let primary = diagnostic.primary();
+    let mut message = diagnostic.message.clone();
+    if let Some(help) = &diagnostic.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    LspDiagnostic {
+        range: lines.range(primary.byte_start, primary.byte_end),
+        severity: Some(match diagnostic.level {
+            Level::Error => DiagnosticSeverity::ERROR,
+            Level::Warning => DiagnosticSeverity::WARNING,
+            Level::Info => DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(NumberOrString::String(diagnostic.rule.as_str().to_owned())),
+        source: Some("feedlint".to_owned()),
+        message,
+        ..LspDiagnostic::default()
+    }
+}
+
+fn lsp_fix(fix: &Fix<crate::diagnostic::Location>, lines: &LineIndex) -> QuickFix {
+    let edits = fix
+        .edits
+        .iter()
+        .map(|edit| TextEdit {
+            range: lines.range(edit.at.byte_start(), edit.at.byte_end()),
+            new_text: edit.replacement.clone(),
+        })
+        .collect();
+    QuickFix {
+        title: fix.title.clone(),
+        edits,
+        safe: fix.applicability == crate::fix::Applicability::Safe,
+    }
+}
+
+/// Answers a code action or hover request from the last lint.
+fn respond(state: &Mutex<State>, request: Request) -> Response {
+    let state = state.lock().unwrap_or_else(PoisonError::into_inner);
+    let result = match request.method.as_str() {
+        CodeActionRequest::METHOD => serde_json::from_value::<CodeActionParams>(request.params)
+            .ok()
+            .map(|params| serde_json::to_value(code_actions(&state, &params))),
+        HoverRequest::METHOD => serde_json::from_value::<HoverParams>(request.params)
+            .ok()
+            .map(|params| serde_json::to_value(hover(&state, &params))),
+        _ => {
+            return Response::new_err(
+                request.id,
+                lsp_server::ErrorCode::MethodNotFound as i32,
+                format!("feedlint does not answer {}", request.method),
+            )
+        }
+    };
+    match result {
+        Some(Ok(value)) => Response::new_ok(request.id, value),
+        _ => Response::new_err(
+            request.id,
+            lsp_server::ErrorCode::InvalidParams as i32,
+            "the parameters could not be read".to_owned(),
+        ),
+    }
+}
+
+fn code_actions(state: &State, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+    let uri = &params.text_document.uri;
+    let Some(found) = state.found.get(uri.as_str()) else {
+        return Vec::new();
+    };
+    found
+        .findings
+        .iter()
+        .filter(|finding| overlaps(&finding.diagnostic.range, &params.range))
+        .filter_map(|finding| {
+            let fix = finding.fix.as_ref()?;
+            Some(CodeActionOrCommand::CodeAction(CodeAction {
+                title: fix.title.clone(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![finding.diagnostic.clone()]),
+                edit: Some(WorkspaceEdit {
+                    changes: Some(HashMap::from([(uri.clone(), fix.edits.clone())])),
+                    ..WorkspaceEdit::default()
+                }),
+                is_preferred: Some(fix.safe),
+                ..CodeAction::default()
+            }))
+        })
+        .collect()
+}
+
+/// The rule documentation of the finding under the cursor.
+fn hover(state: &State, params: &HoverParams) -> Option<Hover> {
+    let at = &params.text_document_position_params;
+    let found = state.found.get(at.text_document.uri.as_str())?;
+    let finding = found
+        .findings
+        .iter()
+        .find(|finding| contains(&finding.diagnostic.range, at.position))?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: finding.doc.to_owned(),
+        }),
+        range: Some(finding.diagnostic.range),
+    })
+}
+
+fn overlaps(a: &Range, b: &Range) -> bool {
+    a.start <= b.end && b.start <= a.end
+}
+
+fn contains(range: &Range, position: Position) -> bool {
+    range.start <= position && position <= range.end
+}
+
+/// Where each line of a text starts, to turn byte offsets into LSP
+/// positions: lines end at LF, CR or CRLF, and characters are counted in
+/// UTF-16 code units.
+struct LineIndex<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> LineIndex<'t> {
+    fn new(text: &'t str) -> Self {
+        let bytes = text.as_bytes();
+        let mut starts = vec![0];
+        for (i, &b) in bytes.iter().enumerate() {
+            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+            if ends_line {
+                starts.push(i + 1);
+            }
+        }
+        LineIndex { text, starts }
+    }
+
+    fn position(&self, offset: usize) -> Position {
+        let offset = crate::snippet::floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line = self.starts.partition_point(|&start| start <= offset) - 1;
+        let character = self.text[self.starts[line]..offset].encode_utf16().count();
+        Position::new(line as u32, character as u32)
+    }
+
+    fn range(&self, start: usize, end: usize) -> Range {
+        Range::new(self.position(start), self.position(end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_utf16_units_and_every_line_end() {
+        let text = "a\r\nb\rcé𝄞x\nz";
+        let lines = LineIndex::new(text);
+        assert_eq!(lines.position(0), Position::new(0, 0));
+        assert_eq!(lines.position(3), Position::new(1, 0));
+        assert_eq!(lines.position(5), Position::new(2, 0));
+        // "c" 1 unit, "é" 1 unit, "𝄞" 2 units.
+        let x = text.find('x').unwrap();
+        assert_eq!(lines.position(x), Position::new(2, 4));
+        assert_eq!(lines.position(text.len()), Position::new(3, 1));
+    }
+}

@@ -1,0 +1,233 @@
+//! `feedlint server` driven over standard input and output as an editor
+//! drives it: initialize, open a feed, diagnostics with UTF-16 ranges, a
+//! code action from a fix, the fix applied, hover, shutdown and exit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+mod common;
+use common::scratch;
+
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .arg("server")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (sender, messages) = mpsc::channel();
+        std::thread::spawn(move || loop {
+            // Content-Length framing (LSP base protocol).
+            let mut length = None;
+            loop {
+                let mut line = String::new();
+                if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(value) = line.strip_prefix("Content-Length: ") {
+                    length = value.parse::<usize>().ok();
+                }
+            }
+            let mut body = vec![0; length.expect("a Content-Length header")];
+            stdout.read_exact(&mut body).unwrap();
+            if sender.send(serde_json::from_slice(&body).unwrap()).is_err() {
+                return;
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Sends a request and waits for its response (notifications that come
+    /// first are skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let message = self.next();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    fn next(&mut self) -> Value {
+        self.messages
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the server answers within 20 s")
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let message = self.next();
+            if message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == uri {
+                return message["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+        }
+    }
+}
+
+/// A feed whose previous link is written `prev`, after characters that
+/// count differently in UTF-16 (𝄞 is two code units, one scalar value).
+fn feed(rel: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n  <title>Caf\u{e9} \u{1D11E}</title>\n  <id>tag:example.org,2024:feed</id>\n  <updated>2024-01-01T00:00:00Z</updated>\n  <author><name>a</name></author>\n  <link title=\"\u{1D11E}\u{1D11E} \u{e9}\" rel=\"{rel}\" href=\"https://example.org/search?page=1\"/>\n  <link rel=\"next\" href=\"https://example.org/search?page=3\"/>\n</feed>\n"
+    )
+}
+
+#[test]
+fn an_editor_session() {
+    let dir = scratch("lsp");
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
+    let uri = url::Url::from_file_path(&path).unwrap().to_string();
+
+    let mut client = Client::start();
+    let initialized = client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
+    );
+    let capabilities = &initialized["result"]["capabilities"];
+    assert_eq!(capabilities["codeActionProvider"], true, "{initialized}");
+    assert_eq!(capabilities["hoverProvider"], true);
+    client.notify("initialized", json!({}));
+
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": feed("prev") } }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    let alias = diagnostics
+        .iter()
+        .find(|d| d["code"] == "paging-prev-alias")
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    // Line 7 (0-based 6): `  <link title="𝄞𝄞 é" rel="prev"`: the value
+    // "prev" starts after 28 UTF-16 code units, which are 26 scalar values
+    // (each 𝄞 is two units): the position is in UTF-16, as LSP requires.
+    assert_eq!(alias["range"]["start"], json!({ "line": 6, "character": 28 }));
+    assert_eq!(alias["range"]["end"], json!({ "line": 6, "character": 32 }));
+    assert_eq!(alias["severity"], 2);
+    assert_eq!(alias["source"], "feedlint");
+
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri },
+            "range": alias["range"],
+            "context": { "diagnostics": [alias] },
+        }),
+    );
+    let action = &actions["result"][0];
+    assert_eq!(action["title"], "Write rel=\"previous\"", "{actions}");
+    assert_eq!(action["kind"], "quickfix");
+    let edit = &action["edit"]["changes"][&uri][0];
+    assert_eq!(edit["newText"], "previous");
+    assert_eq!(edit["range"], alias["range"]);
+
+    let hover = client.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": uri }, "position": { "line": 6, "character": 30 } }),
+    );
+    let docs = hover["result"]["contents"]["value"].as_str().unwrap_or_default();
+    assert!(docs.starts_with("# paging-prev-alias"), "{hover}");
+
+    // The fix applied, as the editor would: the finding is gone.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": feed("previous") }],
+        }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().all(|d| d["code"] != "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+
+    let shutdown = client.request("shutdown", json!(null));
+    assert!(shutdown["error"].is_null(), "{shutdown}");
+    client.notify("exit", json!(null));
+    let status = client.child.wait().unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn the_chain_rules_see_the_files_on_disk() {
+    // Only the oldest archive is open; the chain it belongs to is on disk.
+    let dir = scratch("lsp-chain");
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testsuite/sets/archive-chain-asymmetric/fail-wrong-next-archive");
+    for entry in std::fs::read_dir(&case).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
+    }
+    let path = dir.join("2003-10.atom");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = url::Url::from_file_path(&path).unwrap().to_string();
+    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
+    );
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": text } }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "archive-chain-asymmetric"),
+        "{diagnostics:#?}"
+    );
+    // Corrected in the editor, not saved: the open text counts.
+    client.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": { "uri": uri, "version": 2 },
+            "contentChanges": [{ "text": text.replace("next-archive\" href=\"2003-12.atom\"", "next-archive\" href=\"2003-11.atom\"") }],
+        }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    client.request("shutdown", json!(null));
+    client.notify("exit", json!(null));
+    assert!(client.child.wait().unwrap().success());
+}
