@@ -1109,3 +1109,34 @@ fn a_site_tree_is_walked_as_publishers_expect() {
         "the ignored draft is committed, so the test sees .gitignore at work"
     );
 }
+
+/// The VS Code problem matcher shipped under editors/ reads every line of
+/// the concise format, with the place, level and rule of its finding.
+#[test]
+fn the_vscode_problem_matcher_reads_the_concise_format() {
+    let tasks: Value = serde_json::from_str(&std::fs::read_to_string("editors/vscode/tasks.json").unwrap()).unwrap();
+    let pattern = &tasks["tasks"][0]["problemMatcher"]["pattern"];
+    let regex = regex::Regex::new(pattern["regexp"].as_str().unwrap()).unwrap();
+    let group = |name: &str| pattern[name].as_u64().unwrap() as usize;
+    let concise = stdout(&feedlint(&["--format", "concise", "examples/site"]));
+    let report = json(&feedlint(&["--format", "json", "examples/site"]));
+    let lines: Vec<&str> = concise.lines().collect();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert_eq!(lines.len(), diagnostics.len(), "{concise}");
+    for (line, diagnostic) in lines.iter().zip(diagnostics) {
+        let captures = regex.captures(line).unwrap_or_else(|| panic!("not matched: {line}"));
+        let primary = &diagnostic["spans"][0];
+        assert_eq!(&captures[group("file")], diagnostic["file"].as_str().unwrap());
+        assert_eq!(
+            captures[group("line")].parse::<u64>().unwrap(),
+            primary["line_start"].as_u64().unwrap()
+        );
+        assert_eq!(
+            captures[group("column")].parse::<u64>().unwrap(),
+            primary["column_start"].as_u64().unwrap()
+        );
+        assert_eq!(&captures[group("severity")], diagnostic["level"].as_str().unwrap());
+        assert_eq!(&captures[group("code")], diagnostic["rule"].as_str().unwrap());
+        assert_eq!(&captures[group("message")], diagnostic["message"].as_str().unwrap());
+    }
+}
