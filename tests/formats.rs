@@ -33,6 +33,21 @@ fn sarif_is_valid_sarif_2_1_0() {
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{errors:#?}");
+    // The fixes were validated too: the site's unsealed next-archive has one.
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    let fixed = results
+        .iter()
+        .find(|r| r["ruleId"] == "next-archive-unsealed")
+        .expect("the site's mistake is found");
+    let change = &fixed["fixes"][0]["artifactChanges"][0];
+    assert!(
+        change["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("2024-02.atom"),
+        "{change}"
+    );
+    assert_eq!(change["replacements"][0]["insertedContent"]["text"], "");
     // A document that breaks the schema is caught, so the check is real.
     let mut broken = sarif.clone();
     broken["runs"][0]["results"][0]["level"] = Value::from("fatal");

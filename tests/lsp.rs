@@ -231,3 +231,31 @@ fn the_chain_rules_see_the_files_on_disk() {
     client.notify("exit", json!(null));
     assert!(client.child.wait().unwrap().success());
 }
+
+#[test]
+fn the_workspace_config_applies() {
+    let dir = scratch("lsp-config");
+    std::fs::write(dir.join("feedlint.toml"), "[rules]\npaging-prev-alias = \"off\"\n").unwrap();
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let uri = url::Url::from_file_path(&path).unwrap().to_string();
+    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "workspaceFolders": [{ "uri": root, "name": "site" }], "capabilities": {} }),
+    );
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": feed("prev") } }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().all(|d| d["code"] != "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    client.request("shutdown", json!(null));
+    client.notify("exit", json!(null));
+    assert!(client.child.wait().unwrap().success());
+}
