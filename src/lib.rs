@@ -35,11 +35,11 @@
 //!
 //! let feed = br#"<feed xmlns="http://www.w3.org/2005/Atom"
 //!       xmlns:fh="http://purl.org/syndication/history/1.0">
-//!   <title>Example</title>
-//!   <fh:archive/>
+//!   <title>Example</title> <id>tag:example.org,2003:feed</id>
+//!   <updated>2003-11-30T00:00:00Z</updated> <author><name>A</name></author>
 //!   <link rel="self" href="2003/11.atom"/>
 //!   <link rel="current" href="index.atom"/>
-//!   <link rel="next-archive" href="index.atom"/>
+//!   <link rel="next-archive" href="index.atom"/> <fh:archive/>
 //! </feed>"#;
 //! let url = "https://example.org/2003/11.atom";
 //! let report = lint_bytes("11.atom", Some(url), feed, &Options::default()).unwrap();

@@ -23,8 +23,9 @@ fn archive(n: usize, count: usize, prev: Option<usize>) -> InMemory {
     let xml = format!(
         "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:fh=\"http://purl.org/syndication/history/1.0\">\
          <title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated>\
-         <fh:archive/><link rel=\"self\" href=\"{n}.atom\"/>{links}\
-         <entry><id>tag:example.org,2024:entry-{n}</id><updated>2024-01-01T00:00:00Z</updated></entry></feed>"
+         <author><name>a</name></author><fh:archive/><link rel=\"self\" href=\"{n}.atom\"/>{links}\
+         <entry><title>e</title><link href=\"https://example.org/entries/{n}\"/>\
+         <id>tag:example.org,2024:entry-{n}</id><updated>2024-01-01T00:00:00Z</updated></entry></feed>"
     );
     InMemory {
         url: Some(url(&path).into()),
@@ -40,7 +41,7 @@ fn chain(count: usize, oldest_prev: Option<usize>) -> Report {
     let index = format!(
         "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:at=\"http://purl.org/atompub/tombstones/1.0\">\
          <title>t</title><id>tag:example.org,2024:feed</id><updated>2024-02-01T00:00:00Z</updated>\
-         <link rel=\"self\" href=\"index.atom\"/><link rel=\"prev-archive\" href=\"archive/{}.atom\"/>\
+         <author><name>a</name></author><link rel=\"self\" href=\"index.atom\"/><link rel=\"prev-archive\" href=\"archive/{}.atom\"/>\
          <at:deleted-entry ref=\"tag:example.org,2024:entry-0\" when=\"2024-01-15T00:00:00Z\"/></feed>",
         count - 1
     );

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 mod common;
-use common::{json, rules_of, scratch, stderr, stdout};
+use common::{json, rules_of, scratch, stderr, stdout, ATOM_HEAD};
 
 use serde_json::Value;
 
@@ -457,7 +457,7 @@ fn base_url_maps_files_to_published_urls() {
     let dir = scratch("base-url");
     std::fs::write(
         dir.join("index.atom"),
-        r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://example.org/news/index.atom"/></feed>"#,
+        format!(r#"<feed xmlns="http://www.w3.org/2005/Atom">{ATOM_HEAD}<link rel="next" href="https://example.org/news/index.atom"/></feed>"#),
     )
     .unwrap();
     let report = json(&feedlint(&[
@@ -711,9 +711,11 @@ fn a_file_name_that_is_not_utf8_is_linted_and_shown_lossily() {
 fn a_rule_shows_at_most_max_per_rule_findings_a_document_and_counts_the_rest() {
     let dir = scratch("folding");
     let path = dir.join("dates.atom");
-    let mut text = String::from("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title>\n");
+    let mut text = format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}\n");
     for n in 0..250 {
-        text.push_str(&format!("<entry><id>urn:x:{n}</id><updated>never</updated></entry>\n"));
+        text.push_str(&format!(
+            "<entry><id>urn:x:{n}</id><updated>never</updated><title>e</title><link href=\"https://example.org/{n}\"/></entry>\n"
+        ));
     }
     text.push_str("</feed>\n");
     std::fs::write(&path, text).unwrap();
@@ -822,7 +824,7 @@ fn statistics_count_findings_per_rule_folded_ones_included() {
     let feed = dir.join("feed.atom");
     std::fs::write(
         &feed,
-        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{links}</feed>"),
+        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{links}</feed>"),
     )
     .unwrap();
     let feed = feed.to_str().unwrap();
@@ -988,7 +990,7 @@ fn base_urls_map_a_root_and_files_keep_their_paths() {
         std::fs::create_dir_all(dir.join(section)).unwrap();
         std::fs::write(
             dir.join(section).join("index.atom"),
-            format!(r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://example.org/{section}/index.atom"/></feed>"#),
+            format!(r#"<feed xmlns="http://www.w3.org/2005/Atom">{ATOM_HEAD}<link rel="next" href="https://example.org/{section}/index.atom"/></feed>"#),
         )
         .unwrap();
     }

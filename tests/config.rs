@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 mod common;
-use common::scratch;
+use common::{scratch, ATOM_HEAD};
 
 use serde_json::Value;
 
@@ -29,7 +29,7 @@ fn rules_of(output: &Output) -> Vec<String> {
 
 /// An archive without self and current links: archive-missing-self (info)
 /// and archive-missing-current (warning).
-const ARCHIVE: &str = r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0"><title>t</title><fh:archive/></feed>"#;
+const ARCHIVE: &str = r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0"><title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author><fh:archive/></feed>"#;
 
 fn site(name: &str, config: &str) -> PathBuf {
     let dir = scratch(name);
@@ -110,7 +110,7 @@ fn config_is_found_from_the_linted_path() {
     std::fs::write(other.join("feedlint.toml"), "base-url = \"https://other.example/\"\n").unwrap();
     std::fs::write(
         other_public.join("self.atom"),
-        r#"<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title><link rel="next" href="https://other.example/public/self.atom"/></feed>"#,
+        format!(r#"<feed xmlns="http://www.w3.org/2005/Atom">{ATOM_HEAD}<link rel="next" href="https://other.example/public/self.atom"/></feed>"#),
     )
     .unwrap();
     let output = feedlint_in(&elsewhere, &both);
@@ -230,10 +230,10 @@ fn set_findings_are_suppressed_in_their_primary_document() {
     let dir = scratch("suppress-set");
     let index = |comment: &str| {
         format!(
-            "<feed xmlns=\"http://www.w3.org/2005/Atom\">{comment}\n<title>t</title><link rel=\"self\" href=\"index.atom\"/></feed>"
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\">{comment}\n{ATOM_HEAD}<link rel=\"self\" href=\"index.atom\"/></feed>"
         )
     };
-    std::fs::write(dir.join("2003-11.atom"), r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0"><title>t</title><fh:archive/><link rel="self" href="2003-11.atom"/><link rel="current" href="index.atom"/></feed>"#).unwrap();
+    std::fs::write(dir.join("2003-11.atom"), format!(r#"<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0">{ATOM_HEAD}<fh:archive/><link rel="self" href="2003-11.atom"/><link rel="current" href="index.atom"/></feed>"#)).unwrap();
     std::fs::write(dir.join("index.atom"), index("")).unwrap();
     let found = rules_of(&feedlint_in(&dir, &["--format", "json", "."]));
     assert_eq!(found, ["missing-prev-archive@error"]);

@@ -131,8 +131,10 @@ fn feed(path: &str, archive: bool, links: &[(&str, &str)]) -> String {
         .collect();
     format!(
         "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:fh=\"http://purl.org/syndication/history/1.0\">\
-         <title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated>{marker}\
-         <link rel=\"self\" href=\"{path}\"/>{links}<entry><id>tag:example.org,2024:{path}</id><updated>2024-01-01T00:00:00Z</updated></entry></feed>"
+         <title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated>\
+         <author><name>a</name></author>{marker}<link rel=\"self\" href=\"{path}\"/>{links}\
+         <entry><title>e</title><link href=\"https://example.org{path}/entry\"/><id>tag:example.org,2024:{path}</id>\
+         <updated>2024-01-01T00:00:00Z</updated></entry></feed>"
     )
 }
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
-use common::stdout;
+use common::{stdout, ATOM_HEAD};
 
 use serde_json::Value;
 
@@ -197,7 +197,7 @@ fn github_paths_are_from_the_repository_root_and_truncation_is_said() {
     std::fs::create_dir_all(workspace.join("public")).unwrap();
     std::fs::write(
         workspace.join("public/feed.atom"),
-        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{links}</feed>"),
+        format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{links}</feed>"),
     )
     .unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))

@@ -17,6 +17,7 @@ use crate::summary::Location;
 
 mod archive;
 mod chains;
+mod core;
 pub mod fetching;
 mod identity;
 mod links;
@@ -162,6 +163,17 @@ pub static RULES: &[&Rule] = &[
     &fetching::FETCH_FAILED,
     &fetching::FETCH_LIMIT_REACHED,
     &fetching::CHARSET_MISMATCH,
+    &core::ATOM_MISSING_ID,
+    &core::ATOM_MISSING_TITLE,
+    &core::ATOM_MISSING_UPDATED,
+    &core::ATOM_MISSING_AUTHOR,
+    &core::ATOM_DUPLICATE_ELEMENT,
+    &core::ATOM_ENTRY_MISSING_ALTERNATE,
+    &core::ATOM_ENTRY_MISSING_SUMMARY,
+    &core::RSS_MISSING_CHANNEL_TITLE,
+    &core::RSS_MISSING_CHANNEL_LINK,
+    &core::RSS_MISSING_CHANNEL_DESCRIPTION,
+    &core::RSS_ITEM_MISSING_TITLE_AND_DESCRIPTION,
 ];
 
 /// The rule of an id.

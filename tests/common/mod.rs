@@ -46,3 +46,7 @@ pub fn messages(report: &Value) -> Vec<String> {
         .map(|d| d["message"].as_str().unwrap().to_owned())
         .collect()
 }
+
+/// What an Atom feed's head must hold besides its links (RFC 4287 §4.1.1),
+/// for the documents tests write: a title, an id, an update time, an author.
+pub const ATOM_HEAD: &str = "<title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>";
