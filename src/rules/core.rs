@@ -5,7 +5,7 @@
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
-use crate::feed::{self, start_tag, DocKind, FeedDoc, Rel, ATOM_NS};
+use crate::feed::{self, start_tag, DocKind, FeedDoc, Rel, Text, ATOM_NS};
 
 /// The Atom containers of the document: the feed, then its entries.
 fn atom_containers<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
@@ -350,6 +350,387 @@ fn rss_item_missing_title_and_description(cx: &mut Checker) {
                 .label("nothing to show")
                 .note("RSS 2.0: \"All elements of an item are optional, however at least one of title or description must be present\"")
                 .help("add a <title> or a <description>"),
+        );
+    }
+}
+
+/// The Atom containers and their `atom:source` elements: where text, person
+/// and category constructs stand.
+fn atom_metadata_holders<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
+    atom_containers(feed).flat_map(|container| std::iter::once(container).chain(atom_children(container, "source")))
+}
+
+/// The Atom children of `holder` with any of these names.
+fn atom_children_named<'a, 'i>(
+    holder: Node<'a, 'i>,
+    names: &'static [&'static str],
+) -> impl Iterator<Item = Node<'a, 'i>> {
+    holder
+        .children()
+        .filter(move |c| c.tag_name().namespace() == Some(ATOM_NS) && names.contains(&c.tag_name().name()))
+}
+
+/// Atom's text constructs (RFC 4287 §3.1).
+const TEXT_CONSTRUCTS: &[&str] = &["title", "subtitle", "summary", "rights"];
+
+pub static ATOM_INVALID_TYPE: Rule = rule!(
+    AtomInvalidType, Error, Doc, Some(atom_invalid_type),
+    summary: "a text construct's type is not text, html or xhtml, or atom:content's is neither those nor a media type",
+    spec: "RFC 4287 §3.1.1, §4.1.3.1",
+);
+
+/// Whether a value is a MIME media type as RFC 4287 §4.1.3.1 means it:
+/// `type/subtype`, each a token, parameters allowed.
+fn is_media_type(value: &str) -> bool {
+    let essence = value.split(';').next().unwrap_or_default().trim();
+    let token = |t: &str| {
+        !t.is_empty()
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    essence
+        .split_once('/')
+        .is_some_and(|(kind, subtype)| token(kind) && token(subtype))
+}
+
+fn atom_invalid_type(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for holder in atom_metadata_holders(feed) {
+        for element in atom_children_named(holder, TEXT_CONSTRUCTS).chain(atom_children(holder, "content")) {
+            let Some(attribute) = element.attribute_node("type") else {
+                continue;
+            };
+            let value = attribute.value();
+            let is_content = element.tag_name().name() == "content";
+            let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && is_media_type(value));
+            if !allowed {
+                findings.push((attribute.range_value(), element, value.to_owned(), is_content));
+            }
+        }
+    }
+    for (at, element, value, is_content) in findings {
+        let name = element.tag_name().name();
+        let allowed = if is_content {
+            "\"text\", \"html\", \"xhtml\" or a media type such as \"image/png\""
+        } else {
+            "\"text\", \"html\" or \"xhtml\""
+        };
+        let lower = value.trim().to_ascii_lowercase();
+        let suggestion = match lower.as_str() {
+            "text" | "html" | "xhtml" => Some(lower.clone()),
+            "text/plain" if !is_content => Some("text".to_owned()),
+            "text/html" if !is_content => Some("html".to_owned()),
+            "application/xhtml+xml" if !is_content => Some("xhtml".to_owned()),
+            _ => None,
+        };
+        let help = match suggestion {
+            Some(fixed) => format!("write type=\"{fixed}\""),
+            None => format!("write one of {allowed}"),
+        };
+        cx.report(
+            Checker::at(at, format!("atom:{name} has type=\"{}\", which Atom does not define here", crate::diagnostic::shorten(&value)))
+                .label("not a type of this element")
+                .note(format!("RFC 4287 {}: the value of \"type\" MUST be {allowed}; consumers that do not recognise it may show the text as something it is not", if is_content { "§4.1.3.1" } else { "§3.1.1" }))
+                .help(help),
+        );
+    }
+}
+
+pub static ATOM_XHTML_MISSING_DIV: Rule = rule!(
+    AtomXhtmlMissingDiv, Error, Doc, Some(atom_xhtml_missing_div),
+    summary: "type=\"xhtml\" text or content that is not a single XHTML div",
+    spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
+);
+
+/// Why an element's XHTML content is not one `xhtml:div`, if it is not.
+fn not_one_div(element: Node) -> Option<&'static str> {
+    let mut divs = 0;
+    for child in element.children() {
+        if child.is_text() {
+            if child.text().is_some_and(|t| !t.trim().is_empty()) {
+                return Some("it has text outside the div");
+            }
+        } else if child.is_element() {
+            if !child.has_tag_name(Some(feed::XHTML_NS), "div") {
+                return Some(if child.tag_name().name() == "div" {
+                    "its div is not in the XHTML namespace"
+                } else {
+                    "its content is not wrapped in an XHTML div"
+                });
+            }
+            divs += 1;
+        }
+    }
+    match divs {
+        0 => Some("it has no XHTML div"),
+        1 => None,
+        _ => Some("it has more than one div"),
+    }
+}
+
+fn atom_xhtml_missing_div(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for holder in atom_metadata_holders(feed) {
+        for element in atom_children_named(holder, TEXT_CONSTRUCTS).chain(atom_children(holder, "content")) {
+            if element.attribute("type") != Some("xhtml") || element.has_attribute("src") {
+                continue;
+            }
+            if let Some(why) = not_one_div(element) {
+                findings.push((element, why));
+            }
+        }
+    }
+    for (element, why) in findings {
+        cx.report(
+            Checker::at(start_tag(element), format!("atom:{} has type=\"xhtml\", but {why}", element.tag_name().name()))
+                .label("not a single XHTML div")
+                .note("RFC 4287 §3.1.1.3: the content of an xhtml construct MUST be a single XHTML div element; the div itself is not part of the content, so consumers drop it, and whatever stands beside it is lost or shown as the wrong thing")
+                .help("wrap the content in <div xmlns=\"http://www.w3.org/1999/xhtml\">...</div>"),
+        );
+    }
+}
+
+pub static ATOM_PERSON_MISSING_NAME: Rule = rule!(
+    AtomPersonMissingName, Error, Doc, Some(atom_person_missing_name),
+    summary: "an atom:author or atom:contributor has no atom:name",
+    spec: "RFC 4287 §3.2, §3.2.1",
+);
+
+fn atom_person_missing_name(cx: &mut Checker) {
+    let feed = cx.feed;
+    let people: Vec<Node> = atom_metadata_holders(feed)
+        .flat_map(|holder| atom_children_named(holder, &["author", "contributor"]))
+        .filter(|person| !has_atom_child(*person, "name"))
+        .collect();
+    for person in people {
+        let name = person.tag_name().name();
+        cx.report(
+            Checker::at(start_tag(person), format!("this atom:{name} has no atom:name"))
+                .label("no name")
+                .note("RFC 4287 §3.2.1: a Person construct MUST contain exactly one atom:name element; an atom:uri or atom:email alone does not name anyone")
+                .help(format!("add <name>...</name> to the {name}")),
+        );
+    }
+}
+
+pub static ATOM_CATEGORY_MISSING_TERM: Rule = rule!(
+    AtomCategoryMissingTerm, Error, Doc, Some(atom_category_missing_term),
+    summary: "an atom:category has no term attribute",
+    spec: "RFC 4287 §4.2.2.1",
+);
+
+fn atom_category_missing_term(cx: &mut Checker) {
+    let feed = cx.feed;
+    let categories: Vec<Node> = atom_metadata_holders(feed)
+        .flat_map(|holder| atom_children(holder, "category"))
+        .filter(|category| !category.has_attribute("term"))
+        .collect();
+    for category in categories {
+        let text = Text::of(category);
+        let mut finding = Checker::at(start_tag(category), "this atom:category has no term attribute")
+            .label("no term")
+            .note("RFC 4287 §4.2.2.1: atom:category elements MUST have a \"term\" attribute; the category's name is there, not in the element's content (which Atom leaves undefined)");
+        finding = if text.value.is_empty() {
+            finding.help("add term=\"...\" with the category's name")
+        } else {
+            finding.help(format!(
+                "write <category term=\"{}\"/>",
+                crate::diagnostic::shorten(text.value)
+            ))
+        };
+        cx.report(finding);
+    }
+}
+
+/// The RSS channel, and its items.
+fn rss_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
+    feed.head.filter(|_| feed.kind == DocKind::Rss)
+}
+
+/// The RSS children (no namespace) of `parent` named `local`.
+fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    parent.children().filter(move |child| child.has_tag_name(None, local))
+}
+
+pub static RSS_DUPLICATE_ELEMENT: Rule = rule!(
+    RssDuplicateElement, Error, Doc, Some(rss_duplicate_element),
+    summary: "an RSS channel or item has more than one of an element it has once",
+    spec: "RSS 2.0, Required and optional channel elements, Elements of <item>",
+);
+
+/// The RSS 2.0 channel and item elements that describe one thing each.
+const ONCE_IN_CHANNEL: &[&str] = &[
+    "title",
+    "link",
+    "description",
+    "language",
+    "copyright",
+    "managingEditor",
+    "webMaster",
+    "pubDate",
+    "lastBuildDate",
+    "generator",
+    "docs",
+    "cloud",
+    "ttl",
+    "image",
+    "rating",
+    "textInput",
+    "skipHours",
+    "skipDays",
+];
+const ONCE_IN_ITEM: &[&str] = &[
+    "title",
+    "link",
+    "description",
+    "author",
+    "comments",
+    "guid",
+    "pubDate",
+    "source",
+];
+
+fn rss_duplicate_element(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let containers =
+        std::iter::once((channel, ONCE_IN_CHANNEL)).chain(feed.entries.iter().map(|item| (item.node, ONCE_IN_ITEM)));
+    let mut findings = Vec::new();
+    for (container, once) in containers {
+        let mut first: Vec<Option<Node>> = vec![None; once.len()];
+        for child in container
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().namespace().is_none())
+        {
+            let Some(index) = once.iter().position(|name| *name == child.tag_name().name()) else {
+                continue;
+            };
+            match first[index] {
+                None => first[index] = Some(child),
+                Some(earlier) => findings.push((container, child, earlier)),
+            }
+        }
+    }
+    for (container, duplicate, first) in findings {
+        let (parent, child) = (container.tag_name().name(), duplicate.tag_name().name());
+        cx.report(
+            Checker::at(start_tag(duplicate), format!("a second <{child}> in this {parent}"))
+                .label("duplicate")
+                .secondary(start_tag(first), "the first")
+                .note(format!(
+                    "RSS 2.0 defines one {child} per {parent}; readers keep one of them, unpredictably"
+                ))
+                .help("keep one of them"),
+        );
+    }
+}
+
+pub static RSS_ENCLOSURE_MISSING_ATTRIBUTE: Rule = rule!(
+    RssEnclosureMissingAttribute, Error, Doc, Some(rss_enclosure_missing_attribute),
+    summary: "an RSS enclosure lacks its url, length or type",
+    spec: "RSS 2.0, <enclosure> sub-element of <item>",
+);
+
+fn rss_enclosure_missing_attribute(cx: &mut Checker) {
+    let feed = cx.feed;
+    if rss_channel(feed).is_none() {
+        return;
+    }
+    let mut findings = Vec::new();
+    for enclosure in feed
+        .entries
+        .iter()
+        .flat_map(|item| rss_children(item.node, "enclosure"))
+    {
+        let missing: Vec<&str> = ["url", "length", "type"]
+            .into_iter()
+            .filter(|name| !enclosure.has_attribute(*name))
+            .collect();
+        if !missing.is_empty() {
+            findings.push((enclosure, missing.join(", ")));
+        }
+    }
+    for (enclosure, missing) in findings {
+        cx.report(
+            Checker::at(start_tag(enclosure), format!("this enclosure has no {missing}"))
+                .label("incomplete enclosure")
+                .note("RSS 2.0: <enclosure> \"has three required attributes. url says where the enclosure is located, length says how big it is in bytes, and type says what its type is, a standard MIME type\"; podcast clients skip an enclosure they cannot size or type")
+                .help("write <enclosure url=\"...\" length=\"BYTES\" type=\"audio/mpeg\"/> (length 0 when unknown)"),
+        );
+    }
+}
+
+pub static RSS_INVALID_SCHEDULE: Rule = rule!(
+    RssInvalidSchedule, Error, Doc, Some(rss_invalid_schedule),
+    summary: "an RSS ttl that is not a number of minutes, or skipHours and skipDays values outside 0 to 23 and the day names",
+    spec: "RSS 2.0, <ttl>, <skipHours>, <skipDays>",
+);
+
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+fn rss_invalid_schedule(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let mut findings = Vec::new();
+    for ttl in rss_children(channel, "ttl") {
+        let text = Text::of(ttl);
+        if text.value.is_empty() || !text.value.bytes().all(|b| b.is_ascii_digit()) {
+            findings.push((
+                text.range,
+                format!(
+                    "<ttl>{}</ttl> is not a number of minutes",
+                    crate::diagnostic::shorten(text.value)
+                ),
+                "write the minutes as a whole number, e.g. <ttl>60</ttl>",
+            ));
+        }
+    }
+    for hour in rss_children(channel, "skipHours").flat_map(|s| rss_children(s, "hour")) {
+        let text = Text::of(hour);
+        let valid = !text.value.is_empty()
+            && text.value.len() <= 2
+            && text.value.bytes().all(|b| b.is_ascii_digit())
+            && text.value.parse::<u8>().is_ok_and(|h| h <= 23);
+        if !valid {
+            findings.push((
+                text.range,
+                format!(
+                    "<hour>{}</hour> is not an hour from 0 to 23",
+                    crate::diagnostic::shorten(text.value)
+                ),
+                "write an hour in GMT from 0 to 23 (24 is not one: midnight is 0)",
+            ));
+        }
+    }
+    for day in rss_children(channel, "skipDays").flat_map(|s| rss_children(s, "day")) {
+        let text = Text::of(day);
+        if !DAYS.contains(&text.value) {
+            findings.push((
+                text.range,
+                format!(
+                    "<day>{}</day> is not one of Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday",
+                    crate::diagnostic::shorten(text.value)
+                ),
+                "write the day's English name, capitalized, e.g. <day>Saturday</day>",
+            ));
+        }
+    }
+    for (at, message, help) in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label("not a valid value")
+                .note("RSS 2.0: ttl is \"a number of minutes\"; skipHours holds \"up to 24 <hour> sub-elements whose value is a number between 0 and 23\"; skipDays \"up to seven <day> sub-elements whose value is Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday\"; readers that cannot read them poll at the wrong times")
+                .help(help),
         );
     }
 }
