@@ -734,3 +734,200 @@ fn rss_invalid_schedule(cx: &mut Checker) {
         );
     }
 }
+
+pub static ATOM_INVALID_CONTENT_SRC: Rule = rule!(
+    AtomInvalidContentSrc, Error, Doc, Some(atom_invalid_content_src),
+    summary: "atom:content with src is not empty, or its type is text, html or xhtml",
+    spec: "RFC 4287 §4.1.3.1, §4.1.3.2",
+);
+
+fn atom_invalid_content_src(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    let contents = atom_containers(feed).flat_map(|entry| atom_children(entry, "content"));
+    for content in contents.filter(|c| c.has_attribute("src")) {
+        let has_content = content
+            .children()
+            .any(|child| child.is_element() || (child.is_text() && child.text().is_some_and(|t| !t.trim().is_empty())));
+        if has_content {
+            findings.push((
+                start_tag(content),
+                "this atom:content has a src attribute, but content of its own too".to_owned(),
+                "remove the element's content (the src is the content), or remove src",
+            ));
+        }
+        if let Some(attribute) = content
+            .attribute_node("type")
+            .filter(|t| matches!(t.value(), "text" | "html" | "xhtml"))
+        {
+            findings.push((
+                attribute.range_value(),
+                format!(
+                    "this atom:content has a src attribute, so its type must be a media type, not \"{}\"",
+                    attribute.value()
+                ),
+                "write the media type of what src names, e.g. type=\"text/html\"",
+            ));
+        }
+    }
+    for (at, message, help) in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label("out-of-line content")
+                .note("RFC 4287 §4.1.3.2: if the \"src\" attribute is present, atom:content MUST be empty; §4.1.3.1: its \"type\" MUST be a MIME media type, rather than \"text\", \"html\", or \"xhtml\"")
+                .help(help),
+        );
+    }
+}
+
+/// What a channel's sub-element must hold, and the spec's words for it.
+struct Required {
+    parent: &'static str,
+    children: &'static [&'static str],
+    attributes: &'static [&'static str],
+    says: &'static str,
+}
+
+/// The findings for channel (and item) elements without the sub-elements
+/// or attributes RSS 2.0 requires of them.
+fn report_incomplete(cx: &mut Checker, required: &Required, in_items: bool) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let holders: Vec<Node> = if in_items {
+        feed.entries.iter().map(|item| item.node).collect()
+    } else {
+        vec![channel]
+    };
+    let mut findings = Vec::new();
+    for element in holders
+        .into_iter()
+        .flat_map(|holder| rss_children(holder, required.parent))
+    {
+        let mut missing: Vec<String> = required
+            .children
+            .iter()
+            .filter(|child| !element.children().any(|c| c.has_tag_name(None, child)))
+            .map(|child| format!("<{child}>"))
+            .collect();
+        missing.extend(
+            required
+                .attributes
+                .iter()
+                .filter(|attribute| !element.has_attribute(**attribute))
+                .map(|attribute| format!("{attribute}=\"...\"")),
+        );
+        if !missing.is_empty() {
+            findings.push((element, missing.join(", ")));
+        }
+    }
+    for (element, missing) in findings {
+        cx.report(
+            Checker::at(
+                start_tag(element),
+                format!("this <{}> has no {missing}", required.parent),
+            )
+            .label("incomplete")
+            .note(format!("RSS 2.0: {}", required.says))
+            .help(format!("add {missing}")),
+        );
+    }
+}
+
+pub static RSS_IMAGE_MISSING_ELEMENT: Rule = rule!(
+    RssImageMissingElement, Error, Doc, Some(rss_image_missing_element),
+    summary: "an RSS image lacks its url, title or link",
+    spec: "RSS 2.0, <image> sub-element of <channel>",
+);
+
+fn rss_image_missing_element(cx: &mut Checker) {
+    let required = Required {
+        parent: "image",
+        children: &["url", "title", "link"],
+        attributes: &[],
+        says: "<image> \"contains three required and three optional sub-elements\": url, title and link are required",
+    };
+    report_incomplete(cx, &required, false);
+}
+
+pub static RSS_TEXT_INPUT_MISSING_ELEMENT: Rule = rule!(
+    RssTextInputMissingElement, Error, Doc, Some(rss_text_input_missing_element),
+    summary: "an RSS textInput lacks its title, description, name or link",
+    spec: "RSS 2.0, <textInput> sub-element of <channel>",
+);
+
+fn rss_text_input_missing_element(cx: &mut Checker) {
+    let required = Required {
+        parent: "textInput",
+        children: &["title", "description", "name", "link"],
+        attributes: &[],
+        says: "<textInput> \"contains four required sub-elements\": title, description, name and link",
+    };
+    report_incomplete(cx, &required, false);
+}
+
+pub static RSS_CLOUD_MISSING_ATTRIBUTE: Rule = rule!(
+    RssCloudMissingAttribute, Error, Doc, Some(rss_cloud_missing_attribute),
+    summary: "an RSS cloud lacks its domain, port, path, registerProcedure or protocol",
+    spec: "RSS 2.0, <cloud> sub-element of <channel>",
+);
+
+fn rss_cloud_missing_attribute(cx: &mut Checker) {
+    let required = Required {
+        parent: "cloud",
+        children: &[],
+        attributes: &["domain", "port", "path", "registerProcedure", "protocol"],
+        says: "<cloud> names the web service to register with by its domain, port, path, registerProcedure and protocol, all five needed to call it",
+    };
+    report_incomplete(cx, &required, false);
+}
+
+pub static RSS_SOURCE_MISSING_URL: Rule = rule!(
+    RssSourceMissingUrl, Error, Doc, Some(rss_source_missing_url),
+    summary: "an RSS item's source has no url",
+    spec: "RSS 2.0, <source> sub-element of <item>",
+);
+
+fn rss_source_missing_url(cx: &mut Checker) {
+    let required = Required {
+        parent: "source",
+        children: &[],
+        attributes: &["url"],
+        says: "<source> \"has one required attribute, url, which links to the XMLization of the source\"",
+    };
+    report_incomplete(cx, &required, true);
+}
+
+pub static RSS_INVALID_IS_PERMALINK: Rule = rule!(
+    RssInvalidIsPermalink, Error, Doc, Some(rss_invalid_is_permalink),
+    summary: "an RSS guid's isPermaLink is neither true nor false",
+    spec: "RSS 2.0, <guid> sub-element of <item>",
+);
+
+fn rss_invalid_is_permalink(cx: &mut Checker) {
+    let feed = cx.feed;
+    if rss_channel(feed).is_none() {
+        return;
+    }
+    let invalid: Vec<_> = feed
+        .entries
+        .iter()
+        .flat_map(|item| rss_children(item.node, "guid"))
+        .filter_map(|guid| guid.attribute_node("isPermaLink"))
+        .filter(|attribute| !matches!(attribute.value(), "true" | "false"))
+        .map(|attribute| (attribute.range_value(), attribute.value().to_owned()))
+        .collect();
+    for (at, value) in invalid {
+        let lower = value.trim().to_ascii_lowercase();
+        let help = if matches!(lower.as_str(), "true" | "false") {
+            format!("write isPermaLink=\"{lower}\"")
+        } else {
+            "write isPermaLink=\"true\" (the guid is the item's URL) or \"false\"".to_owned()
+        };
+        cx.report(
+            Checker::at(at, format!("isPermaLink=\"{}\" is neither \"true\" nor \"false\"", crate::diagnostic::shorten(&value)))
+                .label("not a boolean")
+                .note("RSS 2.0: \"isPermaLink is optional, its default value is true. If its value is false, the guid may not be assumed to be a url\"; readers compare the value with true and false")
+                .help(help),
+        );
+    }
+}
