@@ -3,8 +3,8 @@
 //! rust-analyzer is built on.
 //!
 //! The open documents are linted as the files they are, their text taking
-//! the place of what is on disk, with the feeds they link to read from the
-//! workspace as context: the chain rules work across open and saved files.
+//! the place of what is on disk, with the workspace's other feeds read as
+//! context: the chain rules work across open and saved files.
 //! Linting runs on a thread of its own, after a short pause in the edits,
 //! so a large workspace never blocks typing. Positions are UTF-16 code
 //! units, as LSP counts them, converted here at the edge.
@@ -102,7 +102,7 @@ pub fn serve(connection: Connection) -> Result<(), String> {
             while lint_queue.recv().is_ok() {
                 // Edits in quick succession make one lint.
                 while lint_queue.recv_timeout(DEBOUNCE).is_ok() {}
-                for notification in lint_open_documents(&state, &options) {
+                for notification in lint_open_documents(&state, root.as_ref(), &options) {
                     if sender.send(Message::Notification(notification)).is_err() {
                         return;
                     }
@@ -217,7 +217,7 @@ fn file_path(uri: &str) -> Option<PathBuf> {
 
 /// Lints the open documents as one run (their text over the disk), and
 /// makes their diagnostics.
-fn lint_open_documents(state: &Mutex<State>, options: &Options) -> Vec<Notification> {
+fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &Options) -> Vec<Notification> {
     let open: Vec<(String, PathBuf, String)> = {
         let state = state.lock().unwrap_or_else(PoisonError::into_inner);
         state
@@ -232,7 +232,15 @@ fn lint_open_documents(state: &Mutex<State>, options: &Options) -> Vec<Notificat
             .map(|(_, path, text)| (path.clone(), text.clone().into_bytes()))
             .collect(),
     );
-    let inputs: Vec<Input> = open.iter().map(|(_, path, _)| Input::Path(path.clone())).collect();
+    // The workspace is walked, so the chain rules see every feed of it (the
+    // documents that link to an open one too); open documents outside it
+    // are linted beside it.
+    let mut inputs: Vec<Input> = root.into_iter().map(|root| Input::Path(root.clone())).collect();
+    inputs.extend(
+        open.iter()
+            .filter(|(_, path, _)| root.is_none_or(|root| !path.starts_with(root)))
+            .map(|(_, path, _)| Input::Path(path.clone())),
+    );
     let report = crate::lint(inputs, &options);
     let mut notifications = Vec::new();
     let mut found_by_uri = HashMap::new();

@@ -188,16 +188,52 @@ fn an_editor_session() {
     assert!(status.success(), "{status}");
 }
 
-#[test]
-fn the_chain_rules_see_the_files_on_disk() {
-    // Only the oldest archive is open; the chain it belongs to is on disk.
-    let dir = scratch("lsp-chain");
+/// A copy of a set case of the testsuite, as a workspace.
+fn set_case(case: &str, test: &str) -> std::path::PathBuf {
+    let dir = scratch(test);
     let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testsuite/sets/archive-chain-asymmetric/fail-wrong-next-archive");
+        .join("testsuite/sets")
+        .join(case);
     for entry in std::fs::read_dir(&case).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
     }
+    dir
+}
+
+#[test]
+fn documents_that_link_to_the_open_one_count_too() {
+    // The archive links nowhere; the subscription document on disk names it
+    // as its prev-archive, which makes it an archive without fh:archive.
+    let dir = set_case("archive-missing-marker/fail-prev-archive-target", "lsp-inbound");
+    let path = dir.join("2003-11.atom");
+    let uri = url::Url::from_file_path(&path).unwrap().to_string();
+    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
+    let mut client = Client::start();
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
+    );
+    client.notify("initialized", json!({}));
+    let text = std::fs::read_to_string(&path).unwrap();
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": text } }),
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "archive-missing-marker"),
+        "{diagnostics:#?}"
+    );
+    client.request("shutdown", json!(null));
+    client.notify("exit", json!(null));
+    assert!(client.child.wait().unwrap().success());
+}
+
+#[test]
+fn the_chain_rules_see_the_files_on_disk() {
+    // Only the oldest archive is open; the chain it belongs to is on disk.
+    let dir = set_case("archive-chain-asymmetric/fail-wrong-next-archive", "lsp-chain");
     let path = dir.join("2003-10.atom");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = url::Url::from_file_path(&path).unwrap().to_string();
