@@ -84,29 +84,29 @@ pub fn replace(at: Range<usize>, replacement: impl Into<String>) -> Edit {
 
 /// An edit that removes an element, with the whitespace before it back to
 /// the start of its line when nothing else stands there, and the line end
-/// after it: the lines around it stay as they were.
+/// after it: the lines around it stay as they were. Only the spaces and
+/// tabs next to the element are looked at, never the rest of its line: a
+/// document written on one line may hold a million such elements.
 pub fn remove_element(text: &str, element: Range<usize>) -> Edit {
-    let line_start = text[..element.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
-    let alone_on_line = text[line_start..element.start].trim().is_empty();
+    let before = text[..element.start].trim_end_matches([' ', '\t']);
     let after = &text[element.end..];
-    let rest_of_line = after.find(['\n', '\r']).unwrap_or(after.len());
-    let ends_line = after[..rest_of_line].trim().is_empty();
+    let after_spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
+    let rest = &after[after_spaces..];
+    let alone_on_line = before.is_empty() || before.ends_with(['\n', '\r']);
+    let ends_line = rest.is_empty() || rest.starts_with(['\n', '\r']);
     let at = if alone_on_line && ends_line {
-        let line_end = element.end + rest_of_line;
-        let newline = match &text[line_end..] {
-            rest if rest.starts_with("\r\n") => 2,
-            rest if rest.starts_with(['\n', '\r']) => 1,
-            _ => 0,
+        let newline = if rest.starts_with("\r\n") {
+            2
+        } else {
+            usize::from(!rest.is_empty())
         };
-        line_start..line_end + newline
+        before.len()..element.end + after_spaces + newline
     } else if !ends_line {
         // Something follows on the line: the spaces after the element go.
-        let spaces = after.len() - after.trim_start_matches([' ', '\t']).len();
-        element.start..element.end + spaces
+        element.start..element.end + after_spaces
     } else {
         // The element ends its line: the spaces before it go.
-        let before = &text[..element.start];
-        element.start - (before.len() - before.trim_end_matches([' ', '\t']).len())..element.end
+        before.len()..element.end
     };
     replace(at, "")
 }
@@ -165,6 +165,9 @@ mod tests {
         let text = "  <b/> <!-- c -->\n";
         assert_eq!(&text[remove_element(text, 2..6).at], "<b/> ");
         let text = "<a/>  <b/>\n";
+        assert_eq!(&text[remove_element(text, 6..10).at], "  <b/>");
+        // At the end of a text without a final line end.
+        let text = "<a>\n  <b/>";
         assert_eq!(&text[remove_element(text, 6..10).at], "  <b/>");
         let crlf = "<a>\r\n  <b/>\r\n</a>";
         let b = crlf.find("<b/>").unwrap();

@@ -472,6 +472,41 @@ fn twenty_thousand_tombstones_with_one_ref() {
 }
 
 #[test]
+fn fixes_on_one_line() {
+    // Each duplicate's fix removes it with the spaces around it: looking
+    // for the line's start and end instead was quadratic on one line
+    // (5,000 tombstones took a second, 16 MB minutes).
+    let unit = "<at:deleted-entry ref=\"urn:x:1\" when=\"2024-01-01T00:00:00Z\"/>";
+    let path = bulk(
+        "one-line.atom",
+        40_000 * unit.len(),
+        TOMBSTONE_FEED_START,
+        unit,
+        "</feed>",
+    );
+    check_rule_shape(&path, "error[duplicate-deleted-entry]");
+}
+
+#[test]
+fn near_misses_under_a_hundred_thousand_declarations() {
+    // Each near miss's fix finds the declaration of its namespace: each
+    // start tag is read once, not once per finding.
+    let declarations: String = (0..100_000).map(|i| format!(" xmlns:p{i}=\"urn:{i}\"")).collect();
+    let path = generated("near-misses.atom", |out| {
+        write!(
+            out,
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:h=\"http://purl.org/syndication/history/1.0/\"{declarations}>"
+        )
+        .unwrap();
+        out.write_all(&FEED_START.as_bytes()[FEED_START.find('>').unwrap() + 1..])
+            .unwrap();
+        out.write_all("<h:archive/>".repeat(20_000).as_bytes()).unwrap();
+        out.write_all(b"</feed>").unwrap();
+    });
+    check(&path, "error[namespace-near-miss]");
+}
+
+#[test]
 fn two_thousand_entries_and_tombstones_with_one_id() {
     // Each tombstone against each entry of its id made 4,000,000 findings
     // and 4.9 GB from 298 KB; now each entry and each tombstone is

@@ -3,7 +3,7 @@
 
 use crate::xml::Node;
 
-use super::{declaration_in_scope, remove, rule, written_prefix, Checker, Rule};
+use super::{remove, rule, written_prefix, Checker, Declarations, Rule};
 use crate::feed::{self, start_tag, FeedDoc, Relation, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};
 use crate::fix::{self, Fix};
 
@@ -170,6 +170,7 @@ const KNOWN_NAMESPACES: [(&str, &str, &[&str]); 3] = [
 
 fn namespace_near_miss(cx: &mut Checker) {
     let feed = cx.feed;
+    let mut declarations = Declarations::default();
     for node in feed.everywhere.lookalikes.iter() {
         let name = node.tag_name();
         let Some(namespace) = name.namespace() else {
@@ -189,7 +190,7 @@ fn namespace_near_miss(cx: &mut Checker) {
                         .label("consumers will ignore this element")
                         .note("namespace names are compared as exact strings: case, scheme, \"www.\", trailing characters and version all matter")
                         .help(format!("declare the namespace as \"{expected}\""))
-                        .fix_if(correct_namespace(feed, node, namespace, expected)),
+                        .fix_if(correct_namespace(feed, &mut declarations, node, namespace, expected)),
                 );
             }
         }
@@ -198,9 +199,15 @@ fn namespace_near_miss(cx: &mut Checker) {
 
 /// The fix that writes the right URI in the declaration the element's
 /// namespace comes from (every element under it is fixed with it).
-fn correct_namespace(feed: &FeedDoc, node: Node, namespace: &str, expected: &str) -> Option<Fix> {
+fn correct_namespace<'t>(
+    feed: &FeedDoc<'_, 't>,
+    declarations: &mut Declarations<'t>,
+    node: Node,
+    namespace: &str,
+    expected: &str,
+) -> Option<Fix> {
     let text = feed.xml.input_text();
-    let declaration = declaration_in_scope(text, node, written_prefix(text, node))?;
+    let declaration = declarations.in_scope(text, node, written_prefix(text, node))?;
     (declaration.value == namespace).then(|| {
         Fix::safe(
             format!("Declare the namespace as \"{expected}\""),

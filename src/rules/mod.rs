@@ -302,6 +302,7 @@ pub(crate) fn remove(feed: &FeedDoc, node: crate::xml::Node) -> fix::Edit {
 /// A namespace declaration as written in a start tag: its prefix (`None`
 /// for the default namespace), its value, and where the value stands in
 /// the document.
+#[derive(Clone)]
 pub(crate) struct Declaration<'t> {
     pub prefix: Option<&'t str>,
     pub value: &'t str,
@@ -338,30 +339,54 @@ pub(crate) fn declarations<'t>(text: &'t str, element: crate::xml::Node) -> impl
     })
 }
 
-/// The declaration in scope at `node` for `prefix` (`None`: the default
-/// namespace): the nearest one on it or its ancestors.
-pub(crate) fn declaration_in_scope<'t>(
-    text: &'t str,
-    node: crate::xml::Node,
-    prefix: Option<&str>,
-) -> Option<Declaration<'t>> {
-    std::iter::once(node)
-        .chain(node.ancestors())
-        .filter(|n| n.is_element())
-        .find_map(|element| declarations(text, element).find(|d| d.prefix == prefix))
+/// How many ancestors a fix looks through for a namespace declaration:
+/// declarations stand on the element or near it (a root element's are
+/// within reach in any feed), and the bound keeps a fix for each element of
+/// a deeply nested document linear.
+const DECLARATION_SEARCH_DEPTH: usize = 64;
+
+/// The namespace declarations of elements as written, each start tag read
+/// once however many findings ask (a root may declare 100,000 prefixes).
+#[derive(Default)]
+pub(crate) struct Declarations<'t> {
+    by_element: crate::hash::FastMap<crate::xml::NodeId, crate::hash::FastMap<Option<&'t str>, Declaration<'t>>>,
+}
+
+impl<'t> Declarations<'t> {
+    /// The declaration in scope at `node` for `prefix` (`None`: the default
+    /// namespace): the nearest one on it or its nearest ancestors; `None`
+    /// past them, and then no fix is made.
+    pub(crate) fn in_scope(
+        &mut self,
+        text: &'t str,
+        node: crate::xml::Node,
+        prefix: Option<&str>,
+    ) -> Option<Declaration<'t>> {
+        let elements = std::iter::once(node).chain(node.ancestors()).filter(|n| n.is_element());
+        for element in elements.take(DECLARATION_SEARCH_DEPTH + 1) {
+            let declared = self
+                .by_element
+                .entry(element.id())
+                .or_insert_with(|| declarations(text, element).map(|d| (d.prefix, d)).collect());
+            if let Some(found) = declared.get(&prefix) {
+                return Some(found.clone());
+            }
+        }
+        None
+    }
 }
 
 /// A prefix that names `namespace` at `node` (the nearest declaration of a
 /// prefix wins, so one bound again closer in is not taken).
 pub(crate) fn prefix_in_scope(text: &str, node: crate::xml::Node, namespace: &str) -> Option<String> {
-    let mut seen: Vec<&str> = Vec::new();
+    let mut seen: crate::hash::FastSet<&str> = crate::hash::FastSet::default();
     for element in std::iter::once(node).chain(node.ancestors()).filter(|n| n.is_element()) {
         for declaration in declarations(text, element) {
             let Some(prefix) = declaration.prefix else { continue };
-            if declaration.value == namespace && !seen.contains(&prefix) {
+            if declaration.value == namespace && !seen.contains(prefix) {
                 return Some(prefix.to_owned());
             }
-            seen.push(prefix);
+            seen.insert(prefix);
         }
     }
     None
