@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::xml::{Attribute, Document, ExpandedName, Node, NodeId, NodeList};
 use url::Url;
@@ -362,6 +362,123 @@ impl<'a, 'input> Entry<'a, 'input> {
     }
 }
 
+/// The Atom elements the core rules look for among an element's children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AtomName {
+    Id,
+    Title,
+    Subtitle,
+    Updated,
+    Published,
+    Author,
+    Contributor,
+    Name,
+    Summary,
+    Content,
+    Rights,
+    Source,
+    Link,
+    Category,
+    Generator,
+    Icon,
+    Logo,
+}
+
+impl AtomName {
+    /// What [`FeedDoc::atom_parts`] gathers.
+    const PARTS: [AtomName; 8] = [
+        AtomName::Title,
+        AtomName::Subtitle,
+        AtomName::Summary,
+        AtomName::Rights,
+        AtomName::Content,
+        AtomName::Author,
+        AtomName::Contributor,
+        AtomName::Category,
+    ];
+
+    const ALL: [AtomName; 17] = [
+        AtomName::Id,
+        AtomName::Title,
+        AtomName::Subtitle,
+        AtomName::Updated,
+        AtomName::Published,
+        AtomName::Author,
+        AtomName::Contributor,
+        AtomName::Name,
+        AtomName::Summary,
+        AtomName::Content,
+        AtomName::Rights,
+        AtomName::Source,
+        AtomName::Link,
+        AtomName::Category,
+        AtomName::Generator,
+        AtomName::Icon,
+        AtomName::Logo,
+    ];
+
+    pub fn local(self) -> &'static str {
+        match self {
+            AtomName::Id => "id",
+            AtomName::Title => "title",
+            AtomName::Subtitle => "subtitle",
+            AtomName::Updated => "updated",
+            AtomName::Published => "published",
+            AtomName::Author => "author",
+            AtomName::Contributor => "contributor",
+            AtomName::Name => "name",
+            AtomName::Summary => "summary",
+            AtomName::Content => "content",
+            AtomName::Rights => "rights",
+            AtomName::Source => "source",
+            AtomName::Link => "link",
+            AtomName::Category => "category",
+            AtomName::Generator => "generator",
+            AtomName::Icon => "icon",
+            AtomName::Logo => "logo",
+        }
+    }
+}
+
+/// Where each [`AtomName`] stands in the document's table of names, looked
+/// up once: children are then matched by number, not by their text.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AtomNames([Option<usize>; 17]);
+
+impl AtomNames {
+    fn of(xml: &Document<'_>) -> Self {
+        let mut indices = [None; 17];
+        for name in AtomName::ALL {
+            indices[name as usize] = xml.name_index_of(Some(ATOM_NS), name.local());
+        }
+        AtomNames(indices)
+    }
+
+    /// Whether `node` is the Atom element `name`.
+    pub fn is(&self, node: Node<'_, '_>, name: AtomName) -> bool {
+        let index = self.0[name as usize];
+        index.is_some() && node.name_index() == index
+    }
+
+    /// Which of `names` the element `node` is, if any.
+    pub fn which(&self, node: Node<'_, '_>, names: &[AtomName]) -> Option<AtomName> {
+        let index = node.name_index()?;
+        names.iter().copied().find(|name| self.0[*name as usize] == Some(index))
+    }
+}
+
+/// The children of the feed, its entries and their sources that Atom's
+/// text, person and category rules read, gathered in one pass when the
+/// first of them asks.
+#[derive(Default)]
+pub struct AtomParts<'a, 'input> {
+    /// `atom:title`, `subtitle`, `summary`, `rights` and `content`.
+    pub texts: NodeList<'a, 'input>,
+    /// `atom:author` and `atom:contributor`.
+    pub persons: NodeList<'a, 'input>,
+    pub categories: NodeList<'a, 'input>,
+}
+
 /// One `atom:link`, with what the rules need of it.
 #[derive(Debug, Clone)]
 pub struct Link<'a, 'input> {
@@ -425,6 +542,9 @@ pub struct FeedDoc<'a, 'input> {
     /// Where the first `self` link is in `links`: asked for per link, so
     /// found once (a head may hold 100,000 links).
     self_index: Option<usize>,
+    /// The Atom names the core rules match children by.
+    pub atom_names: AtomNames,
+    atom_parts: OnceLock<AtomParts<'a, 'input>>,
 }
 
 /// An attribute whose value must be an IRI reference, checked once.
@@ -676,6 +796,8 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             bases: Mutex::new(FastMap::default()),
             document_base: Arc::new(url.cloned().map_or(Base::Missing, Base::Known)),
             self_index: None,
+            atom_names: AtomNames::of(xml),
+            atom_parts: OnceLock::new(),
         };
         let large = xml.input_text().len() >= LARGE_DOCUMENT;
         let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
@@ -836,6 +958,35 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// Whether `link` leads to a document other than this one.
     pub fn points_elsewhere(&self, link: &Link<'_, '_>) -> bool {
         link.target_key().is_some() && !self.is_self_target(link)
+    }
+
+    /// The text, person and category children of the Atom feed, its
+    /// entries and their sources (empty for other documents).
+    pub fn atom_parts(&self) -> &AtomParts<'a, 'input> {
+        self.atom_parts.get_or_init(|| {
+            let mut parts = AtomParts::default();
+            let Some(head) = self.head.filter(|_| self.kind == DocKind::Atom) else {
+                return parts;
+            };
+            let names = self.atom_names;
+            let containers = std::iter::once(head).chain(self.entries.iter().map(|e| e.node));
+            let mut holders: Vec<Node<'a, 'input>> = Vec::new();
+            for container in containers {
+                holders.push(container);
+                holders.extend(container.children().filter(|c| names.is(*c, AtomName::Source)));
+            }
+            for holder in holders {
+                for child in holder.children() {
+                    match names.which(child, &AtomName::PARTS) {
+                        Some(AtomName::Author | AtomName::Contributor) => parts.persons.push(child),
+                        Some(AtomName::Category) => parts.categories.push(child),
+                        Some(_) => parts.texts.push(child),
+                        None => {}
+                    }
+                }
+            }
+            parts
+        })
     }
 
     /// Whether `node` is a direct child of the head section.

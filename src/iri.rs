@@ -272,6 +272,11 @@ fn check_authority(authority: &str, at: usize, brackets: bool) -> Result<(), Iri
 /// (an extension relation, with its scheme). Whitespace is in neither, so a
 /// space-separated list or a padded name is no relation at all.
 pub fn check_link_relation(text: &str) -> Result<(), IriError> {
+    // Nearly every relation is a registered name: letters, digits, "-", ".".
+    let plain_name = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~');
+    if !text.is_empty() && text.bytes().all(plain_name) {
+        return Ok(());
+    }
     if text.is_empty() {
         return Err(error(0, 0, "the relation is empty"));
     }

@@ -3,7 +3,7 @@
 //! every redirect hop, so that a name that resolves elsewhere the second
 //! time cannot slip through), and on the origin a password came with.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -217,7 +217,9 @@ impl Resolver for CheckedResolver {
 /// the real one is put back only for a request to the origin it came with.
 #[derive(Debug, Default)]
 pub struct Credentials {
-    known: Mutex<Vec<(url::Origin, String, String)>>,
+    /// The first password given for each origin and user (a feed may carry
+    /// many links with passwords: looked up by hashing).
+    known: Mutex<HashMap<(url::Origin, String), String>>,
 }
 
 /// What a masked password reads as.
@@ -231,14 +233,10 @@ impl Credentials {
         };
         let mut masked = url.clone();
         let _ = masked.set_password(Some(MASK));
-        let entry = (url.origin(), url.username().to_owned(), password.to_owned());
         let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
-        if !known
-            .iter()
-            .any(|(origin, user, _)| *origin == entry.0 && *user == entry.1)
-        {
-            known.push(entry);
-        }
+        known
+            .entry((url.origin(), url.username().to_owned()))
+            .or_insert_with(|| password.to_owned());
         masked
     }
 
@@ -249,11 +247,9 @@ impl Credentials {
             return url.clone();
         }
         let known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
-        let real = known
-            .iter()
-            .find(|(origin, user, _)| *origin == url.origin() && user == url.username());
+        let real = known.get(&(url.origin(), url.username().to_owned()));
         let mut request = url.clone();
-        let _ = request.set_password(real.map(|(_, _, password)| password.as_str()));
+        let _ = request.set_password(real.map(String::as_str));
         request
     }
 }

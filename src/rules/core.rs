@@ -5,7 +5,7 @@
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
-use crate::feed::{self, start_tag, DocKind, FeedDoc, Rel, Text, ATOM_NS};
+use crate::feed::{self, start_tag, AtomName, DocKind, FeedDoc, Rel, Text};
 
 /// The Atom containers of the document: the feed, then its entries.
 fn atom_containers<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
@@ -16,15 +16,19 @@ fn atom_containers<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item 
         .chain(feed.entries.iter().filter(move |_| is_atom).map(|entry| entry.node))
 }
 
-/// The Atom children of `container` named `local`.
-fn atom_children<'a, 'i>(container: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
-    container
-        .children()
-        .filter(move |child| feed::is(*child, ATOM_NS, local))
+/// The Atom children of `container` named `name` (matched by the name's
+/// number in the document: the core rules read every entry's children).
+fn atom_children<'a, 'i>(
+    feed: &FeedDoc<'a, 'i>,
+    container: Node<'a, 'i>,
+    name: AtomName,
+) -> impl Iterator<Item = Node<'a, 'i>> {
+    let names = feed.atom_names;
+    container.children().filter(move |child| names.is(*child, name))
 }
 
-fn has_atom_child(container: Node, local: &'static str) -> bool {
-    atom_children(container, local).next().is_some()
+fn has_atom_child(feed: &FeedDoc, container: Node, name: AtomName) -> bool {
+    container.children().any(|child| feed.atom_names.is(child, name))
 }
 
 /// `atom:feed` or `atom:entry`, as messages name a container.
@@ -33,9 +37,13 @@ fn qualified(container: Node) -> String {
 }
 
 /// The finding for a feed or entry without a required child.
-fn report_missing(cx: &mut Checker, local: &'static str, section: &str, help: &str) {
+fn report_missing(cx: &mut Checker, child: AtomName, section: &str, help: &str) {
     let feed = cx.feed;
-    for container in atom_containers(feed).filter(|c| !has_atom_child(*c, local)) {
+    let local = child.local();
+    let missing: Vec<Node> = atom_containers(feed)
+        .filter(|c| !has_atom_child(feed, *c, child))
+        .collect();
+    for container in missing {
         let name = qualified(container);
         cx.report(
             Checker::at(start_tag(container), format!("this {name} has no atom:{local}"))
@@ -57,7 +65,7 @@ pub static ATOM_MISSING_ID: Rule = rule!(
 fn atom_missing_id(cx: &mut Checker) {
     report_missing(
         cx,
-        "id",
+        AtomName::Id,
         "§4.1.1, §4.1.2",
         "add <id> with a permanent, universally unique IRI, such as a tag: URI (tag:example.org,2024:feed) that never changes",
     );
@@ -72,7 +80,7 @@ pub static ATOM_MISSING_TITLE: Rule = rule!(
 fn atom_missing_title(cx: &mut Checker) {
     report_missing(
         cx,
-        "title",
+        AtomName::Title,
         "§4.1.1, §4.1.2",
         "add <title> with a human-readable title (it may be empty: <title/>)",
     );
@@ -87,7 +95,7 @@ pub static ATOM_MISSING_UPDATED: Rule = rule!(
 fn atom_missing_updated(cx: &mut Checker) {
     report_missing(
         cx,
-        "updated",
+        AtomName::Updated,
         "§4.1.1, §4.1.2",
         "add <updated> with the time of the last significant change, e.g. 2003-12-13T18:30:02Z",
     );
@@ -104,11 +112,15 @@ fn atom_missing_author(cx: &mut Checker) {
     let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
         return;
     };
-    if has_atom_child(head, "author") {
+    if has_atom_child(feed, head, AtomName::Author) {
         return;
     }
+    let names = feed.atom_names;
     let has_author = |entry: Node| {
-        has_atom_child(entry, "author") || atom_children(entry, "source").any(|source| has_atom_child(source, "author"))
+        entry.children().any(|child| {
+            names.is(child, AtomName::Author)
+                || (names.is(child, AtomName::Source) && child.children().any(|c| names.is(c, AtomName::Author)))
+        })
     };
     let without: Vec<Node> = feed
         .entries
@@ -142,44 +154,42 @@ pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(
 );
 
 /// What RFC 4287 allows at most once in a feed and in an entry.
-const ONCE_IN_FEED: [&str; 8] = [
-    "generator",
-    "icon",
-    "id",
-    "logo",
-    "rights",
-    "subtitle",
-    "title",
-    "updated",
+const ONCE_IN_FEED: [AtomName; 8] = [
+    AtomName::Generator,
+    AtomName::Icon,
+    AtomName::Id,
+    AtomName::Logo,
+    AtomName::Rights,
+    AtomName::Subtitle,
+    AtomName::Title,
+    AtomName::Updated,
 ];
-const ONCE_IN_ENTRY: [&str; 8] = [
-    "content",
-    "id",
-    "published",
-    "rights",
-    "source",
-    "summary",
-    "title",
-    "updated",
+const ONCE_IN_ENTRY: [AtomName; 8] = [
+    AtomName::Content,
+    AtomName::Id,
+    AtomName::Published,
+    AtomName::Rights,
+    AtomName::Source,
+    AtomName::Summary,
+    AtomName::Title,
+    AtomName::Updated,
 ];
 
 fn atom_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
     for container in atom_containers(feed) {
-        let once: &[&str] = if container.tag_name().name() == "feed" {
+        let once: &[AtomName] = if feed.head.is_some_and(|head| head.id() == container.id()) {
             &ONCE_IN_FEED
         } else {
             &ONCE_IN_ENTRY
         };
         let mut first: [Option<Node>; 8] = [None; 8];
-        for child in container
-            .children()
-            .filter(|c| c.tag_name().namespace() == Some(ATOM_NS))
-        {
-            let Some(index) = once.iter().position(|name| *name == child.tag_name().name()) else {
+        for child in container.children() {
+            let Some(name) = feed.atom_names.which(child, once) else {
                 continue;
             };
+            let index = once.iter().position(|n| *n == name).expect("one of them");
             match first[index] {
                 None => first[index] = Some(child),
                 Some(earlier) => findings.push((container, child, earlier)),
@@ -209,9 +219,10 @@ fn atom_entry_missing_alternate(cx: &mut Checker) {
     let feed = cx.feed;
     let entries = atom_containers(feed).filter(|c| c.tag_name().name() == "entry");
     let without: Vec<Node> = entries
-        .filter(|entry| !has_atom_child(*entry, "content"))
+        .filter(|entry| !has_atom_child(feed, *entry, AtomName::Content))
         .filter(|entry| {
-            !atom_children(*entry, "link").any(|link| Rel::of(link.attribute("rel")).as_str() == "alternate")
+            !atom_children(feed, *entry, AtomName::Link)
+                .any(|link| Rel::of(link.attribute("rel")).as_str() == "alternate")
         })
         .collect();
     for entry in without {
@@ -253,8 +264,8 @@ fn atom_entry_missing_summary(cx: &mut Checker) {
     let feed = cx.feed;
     let entries = atom_containers(feed).filter(|c| c.tag_name().name() == "entry");
     let mut findings = Vec::new();
-    for entry in entries.filter(|entry| !has_atom_child(*entry, "summary")) {
-        let Some(content) = atom_children(entry, "content").next() else {
+    for entry in entries.filter(|entry| !has_atom_child(feed, *entry, AtomName::Summary)) {
+        let Some(content) = atom_children(feed, entry, AtomName::Content).next() else {
             continue;
         };
         if let Some(why) = content_needs_summary(content) {
@@ -354,25 +365,6 @@ fn rss_item_missing_title_and_description(cx: &mut Checker) {
     }
 }
 
-/// The Atom containers and their `atom:source` elements: where text, person
-/// and category constructs stand.
-fn atom_metadata_holders<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
-    atom_containers(feed).flat_map(|container| std::iter::once(container).chain(atom_children(container, "source")))
-}
-
-/// The Atom children of `holder` with any of these names.
-fn atom_children_named<'a, 'i>(
-    holder: Node<'a, 'i>,
-    names: &'static [&'static str],
-) -> impl Iterator<Item = Node<'a, 'i>> {
-    holder
-        .children()
-        .filter(move |c| c.tag_name().namespace() == Some(ATOM_NS) && names.contains(&c.tag_name().name()))
-}
-
-/// Atom's text constructs (RFC 4287 §3.1).
-const TEXT_CONSTRUCTS: &[&str] = &["title", "subtitle", "summary", "rights"];
-
 pub static ATOM_INVALID_TYPE: Rule = rule!(
     AtomInvalidType, Error, Doc, Some(atom_invalid_type),
     summary: "a text construct's type is not text, html or xhtml, or atom:content's is neither those nor a media type",
@@ -396,17 +388,15 @@ fn is_media_type(value: &str) -> bool {
 fn atom_invalid_type(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for holder in atom_metadata_holders(feed) {
-        for element in atom_children_named(holder, TEXT_CONSTRUCTS).chain(atom_children(holder, "content")) {
-            let Some(attribute) = element.attribute_node("type") else {
-                continue;
-            };
-            let value = attribute.value();
-            let is_content = element.tag_name().name() == "content";
-            let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && is_media_type(value));
-            if !allowed {
-                findings.push((attribute.range_value(), element, value.to_owned(), is_content));
-            }
+    for element in feed.atom_parts().texts.iter() {
+        let Some(attribute) = element.attribute_node("type") else {
+            continue;
+        };
+        let value = attribute.value();
+        let is_content = element.tag_name().name() == "content";
+        let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && is_media_type(value));
+        if !allowed {
+            findings.push((attribute.range_value(), element, value.to_owned(), is_content));
         }
     }
     for (at, element, value, is_content) in findings {
@@ -472,14 +462,12 @@ fn not_one_div(element: Node) -> Option<&'static str> {
 fn atom_xhtml_missing_div(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for holder in atom_metadata_holders(feed) {
-        for element in atom_children_named(holder, TEXT_CONSTRUCTS).chain(atom_children(holder, "content")) {
-            if element.attribute("type") != Some("xhtml") || element.has_attribute("src") {
-                continue;
-            }
-            if let Some(why) = not_one_div(element) {
-                findings.push((element, why));
-            }
+    for element in feed.atom_parts().texts.iter() {
+        if element.attribute("type") != Some("xhtml") || element.has_attribute("src") {
+            continue;
+        }
+        if let Some(why) = not_one_div(element) {
+            findings.push((element, why));
         }
     }
     for (element, why) in findings {
@@ -500,9 +488,11 @@ pub static ATOM_PERSON_MISSING_NAME: Rule = rule!(
 
 fn atom_person_missing_name(cx: &mut Checker) {
     let feed = cx.feed;
-    let people: Vec<Node> = atom_metadata_holders(feed)
-        .flat_map(|holder| atom_children_named(holder, &["author", "contributor"]))
-        .filter(|person| !has_atom_child(*person, "name"))
+    let people: Vec<Node> = feed
+        .atom_parts()
+        .persons
+        .iter()
+        .filter(|person| !has_atom_child(feed, *person, AtomName::Name))
         .collect();
     for person in people {
         let name = person.tag_name().name();
@@ -523,8 +513,10 @@ pub static ATOM_CATEGORY_MISSING_TERM: Rule = rule!(
 
 fn atom_category_missing_term(cx: &mut Checker) {
     let feed = cx.feed;
-    let categories: Vec<Node> = atom_metadata_holders(feed)
-        .flat_map(|holder| atom_children(holder, "category"))
+    let categories: Vec<Node> = feed
+        .atom_parts()
+        .categories
+        .iter()
         .filter(|category| !category.has_attribute("term"))
         .collect();
     for category in categories {
@@ -744,7 +736,7 @@ pub static ATOM_INVALID_CONTENT_SRC: Rule = rule!(
 fn atom_invalid_content_src(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    let contents = atom_containers(feed).flat_map(|entry| atom_children(entry, "content"));
+    let contents = atom_containers(feed).flat_map(|entry| atom_children(feed, entry, AtomName::Content));
     for content in contents.filter(|c| c.has_attribute("src")) {
         let has_content = content
             .children()
