@@ -117,7 +117,8 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         charset,
     } = named;
     // Fixes are byte edits of the file: offered only where the text is the
-    // file's bytes (UTF-8, or ASCII in another encoding; no byte order mark).
+    // file's bytes (UTF-8 or US-ASCII without a byte order mark, read from
+    // a file rather than fetched).
     let file_len = bytes.len();
     let bytes_are_text = source::may_be_its_own_text(&bytes) && charset.is_none();
     let (decoded, charset_note) = match charset {

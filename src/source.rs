@@ -316,9 +316,9 @@ fn decode_as(
 }
 
 /// Whether decoding may leave these bytes as they are: no byte order mark,
-/// and UTF-8 or no encoding declared (UTF-8 is the default). The decoded
-/// text is then the file itself when it is as long as the file; in any
-/// other encoding only an ASCII file is, and that too shows in its length.
+/// and UTF-8 (the default) or US-ASCII declared, or nothing. The decoded
+/// text is then the file itself exactly when it is as long as the file
+/// (valid UTF-8 decodes to itself; anything else fails or changes length).
 pub fn may_be_its_own_text(bytes: &[u8]) -> bool {
     if Encoding::for_bom(bytes).is_some() {
         return false;
