@@ -417,7 +417,8 @@ fn position_ignoring_case(names: &[&str], name: &str) -> Option<usize> {
     names.iter().position(|n| n.eq_ignore_ascii_case(name))
 }
 
-const DAY_FULL_NAMES: [&str; 7] = [
+/// The days of the week, Monday first, as English writes them.
+pub const DAY_FULL_NAMES: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",

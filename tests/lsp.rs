@@ -91,6 +91,39 @@ impl Client {
             .expect("the server answers within 20 s")
     }
 
+    /// Initializes the server for the workspace `dir`, named by `rootUri`
+    /// or, with `as_folder`, as the first workspace folder.
+    fn initialize(&mut self, dir: &std::path::Path, as_folder: bool) -> Value {
+        let root = url::Url::from_directory_path(dir).unwrap().to_string();
+        let params = if as_folder {
+            json!({ "processId": null, "workspaceFolders": [{ "uri": root, "name": "site" }], "capabilities": {} })
+        } else {
+            json!({ "processId": null, "rootUri": root, "capabilities": {} })
+        };
+        let initialized = self.request("initialize", params);
+        self.notify("initialized", json!({}));
+        initialized
+    }
+
+    /// Opens `path` with `text` in the editor; its URI.
+    fn open(&mut self, path: &std::path::Path, text: &str) -> String {
+        let uri = url::Url::from_file_path(path).unwrap().to_string();
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": text } }),
+        );
+        uri
+    }
+
+    /// Shuts the server down as an editor does, and checks it exits cleanly.
+    fn finish(mut self) {
+        let shutdown = self.request("shutdown", json!(null));
+        assert!(shutdown["error"].is_null(), "{shutdown}");
+        self.notify("exit", json!(null));
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+
     /// The next diagnostics published for `uri`.
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
         loop {
@@ -115,23 +148,13 @@ fn an_editor_session() {
     let dir = scratch("lsp");
     let path = dir.join("feed.atom");
     std::fs::write(&path, feed("prev")).unwrap();
-    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
-    let uri = url::Url::from_file_path(&path).unwrap().to_string();
 
     let mut client = Client::start();
-    let initialized = client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
-    );
+    let initialized = client.initialize(&dir, false);
     let capabilities = &initialized["result"]["capabilities"];
     assert_eq!(capabilities["codeActionProvider"], true, "{initialized}");
     assert_eq!(capabilities["hoverProvider"], true);
-    client.notify("initialized", json!({}));
-
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": feed("prev") } }),
-    );
+    let uri = client.open(&path, &feed("prev"));
     let diagnostics = client.diagnostics(&uri);
     let alias = diagnostics
         .iter()
@@ -181,11 +204,7 @@ fn an_editor_session() {
         "{diagnostics:#?}"
     );
 
-    let shutdown = client.request("shutdown", json!(null));
-    assert!(shutdown["error"].is_null(), "{shutdown}");
-    client.notify("exit", json!(null));
-    let status = client.child.wait().unwrap();
-    assert!(status.success(), "{status}");
+    client.finish();
 }
 
 /// A copy of a set case of the testsuite, as a workspace.
@@ -207,27 +226,15 @@ fn documents_that_link_to_the_open_one_count_too() {
     // as its prev-archive, which makes it an archive without fh:archive.
     let dir = set_case("archive-missing-marker/fail-prev-archive-target", "lsp-inbound");
     let path = dir.join("2003-11.atom");
-    let uri = url::Url::from_file_path(&path).unwrap().to_string();
-    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
     let mut client = Client::start();
-    client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
-    );
-    client.notify("initialized", json!({}));
-    let text = std::fs::read_to_string(&path).unwrap();
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": text } }),
-    );
+    client.initialize(&dir, false);
+    let uri = client.open(&path, &std::fs::read_to_string(&path).unwrap());
     let diagnostics = client.diagnostics(&uri);
     assert!(
         diagnostics.iter().any(|d| d["code"] == "archive-missing-marker"),
         "{diagnostics:#?}"
     );
-    client.request("shutdown", json!(null));
-    client.notify("exit", json!(null));
-    assert!(client.child.wait().unwrap().success());
+    client.finish();
 }
 
 #[test]
@@ -236,18 +243,9 @@ fn the_chain_rules_see_the_files_on_disk() {
     let dir = set_case("archive-chain-asymmetric/fail-wrong-next-archive", "lsp-chain");
     let path = dir.join("2003-10.atom");
     let text = std::fs::read_to_string(&path).unwrap();
-    let uri = url::Url::from_file_path(&path).unwrap().to_string();
-    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
     let mut client = Client::start();
-    client.request(
-        "initialize",
-        json!({ "processId": null, "rootUri": root, "capabilities": {} }),
-    );
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": text } }),
-    );
+    client.initialize(&dir, false);
+    let uri = client.open(&path, &text);
     let diagnostics = client.diagnostics(&uri);
     assert!(
         diagnostics.iter().any(|d| d["code"] == "archive-chain-asymmetric"),
@@ -263,9 +261,7 @@ fn the_chain_rules_see_the_files_on_disk() {
     );
     let diagnostics = client.diagnostics(&uri);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
-    client.request("shutdown", json!(null));
-    client.notify("exit", json!(null));
-    assert!(client.child.wait().unwrap().success());
+    client.finish();
 }
 
 #[test]
@@ -274,24 +270,13 @@ fn the_workspace_config_applies() {
     std::fs::write(dir.join("feedlint.toml"), "[rules]\npaging-prev-alias = \"off\"\n").unwrap();
     let path = dir.join("feed.atom");
     std::fs::write(&path, feed("prev")).unwrap();
-    let uri = url::Url::from_file_path(&path).unwrap().to_string();
-    let root = url::Url::from_directory_path(&dir).unwrap().to_string();
     let mut client = Client::start();
-    client.request(
-        "initialize",
-        json!({ "processId": null, "workspaceFolders": [{ "uri": root, "name": "site" }], "capabilities": {} }),
-    );
-    client.notify("initialized", json!({}));
-    client.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": feed("prev") } }),
-    );
+    client.initialize(&dir, true);
+    let uri = client.open(&path, &feed("prev"));
     let diagnostics = client.diagnostics(&uri);
     assert!(
         diagnostics.iter().all(|d| d["code"] != "paging-prev-alias"),
         "{diagnostics:#?}"
     );
-    client.request("shutdown", json!(null));
-    client.notify("exit", json!(null));
-    assert!(client.child.wait().unwrap().success());
+    client.finish();
 }

@@ -660,16 +660,6 @@ pub static RSS_INVALID_SCHEDULE: Rule = rule!(
     spec: "RSS 2.0, <ttl>, <skipHours>, <skipDays>",
 );
 
-const DAYS: [&str; 7] = [
-    "Monday",
-    "Tuesday",
-    "Wednesday",
-    "Thursday",
-    "Friday",
-    "Saturday",
-    "Sunday",
-];
-
 fn rss_invalid_schedule(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss_channel(feed) else { return };
@@ -706,7 +696,7 @@ fn rss_invalid_schedule(cx: &mut Checker) {
     }
     for day in rss_children(channel, "skipDays").flat_map(|s| rss_children(s, "day")) {
         let text = Text::of(day);
-        if !DAYS.contains(&text.value) {
+        if !crate::date::DAY_FULL_NAMES.contains(&text.value) {
             findings.push((
                 text.range,
                 format!(
