@@ -152,7 +152,7 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
 }
 
 /// The note that says a fix is there, and how to apply it.
-pub(crate) fn fix_available<S>(fix: &crate::fix::Fix<S>) -> String {
+fn fix_available<S>(fix: &crate::fix::Fix<S>) -> String {
     match fix.applicability {
         crate::fix::Applicability::Safe => format!("fix available: {} (--fix)", fix.title),
         crate::fix::Applicability::Unsafe => format!("fix available: {} (--fix --unsafe-fixes)", fix.title),
