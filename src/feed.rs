@@ -382,6 +382,9 @@ pub enum AtomName {
     Generator,
     Icon,
     Logo,
+    Email,
+    Uri,
+    Entry,
 }
 
 impl AtomName {
@@ -397,7 +400,7 @@ impl AtomName {
         AtomName::Category,
     ];
 
-    const ALL: [AtomName; 17] = [
+    const ALL: [AtomName; 20] = [
         AtomName::Id,
         AtomName::Title,
         AtomName::Subtitle,
@@ -415,6 +418,9 @@ impl AtomName {
         AtomName::Generator,
         AtomName::Icon,
         AtomName::Logo,
+        AtomName::Email,
+        AtomName::Uri,
+        AtomName::Entry,
     ];
 
     pub fn local(self) -> &'static str {
@@ -436,6 +442,9 @@ impl AtomName {
             AtomName::Generator => "generator",
             AtomName::Icon => "icon",
             AtomName::Logo => "logo",
+            AtomName::Email => "email",
+            AtomName::Uri => "uri",
+            AtomName::Entry => "entry",
         }
     }
 }
@@ -443,11 +452,11 @@ impl AtomName {
 /// Where each [`AtomName`] stands in the document's table of names, looked
 /// up once: children are then matched by number, not by their text.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct AtomNames([Option<usize>; 17]);
+pub struct AtomNames([Option<usize>; 20]);
 
 impl AtomNames {
     fn of(xml: &Document<'_>) -> Self {
-        let mut indices = [None; 17];
+        let mut indices = [None; 20];
         for name in AtomName::ALL {
             indices[name as usize] = xml.name_index_of(Some(ATOM_NS), name.local());
         }

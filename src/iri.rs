@@ -393,6 +393,104 @@ pub fn normalize_percent_encoding(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether an absolute IRI is written as RFC 4287 §4.2.6.1 asks atom:id
+/// to be, and if not, the first reason and the IRI written that way:
+/// scheme and host in lowercase, percent-encoding normalized
+/// ([`normalize_percent_encoding`]), no dot-segments in the path, no
+/// default port, and `/` for an empty http(s) path.
+pub fn id_normalization(text: &str) -> Option<(&'static str, String)> {
+    let colon = text.find(':')?;
+    let (scheme, rest) = (&text[..colon], &text[colon + 1..]);
+    let mut reasons = Vec::new();
+    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
+        reasons.push("its scheme is not in lowercase");
+    }
+    let scheme = scheme.to_ascii_lowercase();
+    let mut normalized = format!("{scheme}:");
+    let Some(after_slashes) = rest.strip_prefix("//") else {
+        let encoded = normalize_percent_encoding(rest);
+        if matches!(encoded, Cow::Owned(_)) {
+            reasons.push("its percent-encoding is not normalized (uppercase hex digits, and only where needed)");
+        }
+        normalized.push_str(&encoded);
+        return reasons.first().map(|why| (*why, normalized));
+    };
+    let end = after_slashes.find(['/', '?', '#']).unwrap_or(after_slashes.len());
+    let (authority, tail) = after_slashes.split_at(end);
+    let (userinfo, host_port) = match authority.rfind('@') {
+        Some(at) => authority.split_at(at + 1),
+        None => ("", authority),
+    };
+    let port_at = host_port.rfind(':').filter(|&i| !host_port[i..].contains(']'));
+    let (host, port) = port_at.map_or((host_port, ""), |i| host_port.split_at(i));
+    if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        reasons.push("its host is not in lowercase");
+    }
+    let default_port = match scheme.as_str() {
+        "http" => ":80",
+        "https" => ":443",
+        "ftp" => ":21",
+        _ => "",
+    };
+    let port = if port == ":" || (!default_port.is_empty() && port == default_port) {
+        reasons.push("it names the default port");
+        ""
+    } else {
+        port
+    };
+    let path_end = tail.find(['?', '#']).unwrap_or(tail.len());
+    let (path, query) = tail.split_at(path_end);
+    let path = if path.is_empty() && matches!(scheme.as_str(), "http" | "https") {
+        reasons.push("its path is empty, where \"/\" is meant");
+        "/".to_owned()
+    } else {
+        let segments: Vec<&str> = path.split('/').collect();
+        if segments.iter().skip(1).any(|s| *s == "." || *s == "..") {
+            reasons.push("its path has dot-segments (\"/./\" or \"/../\")");
+            remove_dot_segments(&segments)
+        } else {
+            path.to_owned()
+        }
+    };
+    normalized.push_str("//");
+    normalized.push_str(userinfo);
+    normalized.push_str(&host.to_ascii_lowercase());
+    normalized.push_str(port);
+    let tail = format!("{path}{query}");
+    let encoded = normalize_percent_encoding(&tail);
+    if matches!(encoded, Cow::Owned(_)) {
+        reasons.push("its percent-encoding is not normalized (uppercase hex digits, and only where needed)");
+    }
+    normalized.push_str(&encoded);
+    reasons.first().map(|why| (*why, normalized))
+}
+
+/// RFC 3986 §5.2.4 on a path split at `/`.
+fn remove_dot_segments(segments: &[&str]) -> String {
+    let mut out: Vec<&str> = Vec::with_capacity(segments.len());
+    let last = segments.len() - 1;
+    for (i, segment) in segments.iter().enumerate() {
+        match *segment {
+            "." | ".." if i == 0 => {}
+            "." => {
+                if i == last {
+                    out.push("");
+                }
+            }
+            ".." => {
+                if out.len() > 1 {
+                    out.pop();
+                }
+                if i == last {
+                    out.push("");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out.join("/")
+}
+
 fn hex_pair(high: u8, low: u8) -> Option<u8> {
     let digit = |b: u8| char::from(b).to_digit(16);
     Some((digit(high)? * 16 + digit(low)?) as u8)
@@ -408,6 +506,35 @@ mod tests {
 
     fn bad(text: &str) -> IriError {
         check_iri_reference(text).expect_err(text)
+    }
+
+    #[test]
+    fn ids_are_normalized_as_rfc_4287_asks() {
+        for ok in [
+            "tag:example.org,2003:3.2397",
+            "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+            "http://example.org/2003/12/13/atom03",
+            "https://example.org/",
+            "http://example.org:8080/a?b#c",
+            "http://example.org/caf%C3%A9",
+        ] {
+            assert_eq!(id_normalization(ok), None, "{ok}");
+        }
+        for (bad, normalized) in [
+            ("HTTP://example.org/a", "http://example.org/a"),
+            ("http://Example.org/a", "http://example.org/a"),
+            ("http://example.org:80/a", "http://example.org/a"),
+            ("http://example.org", "http://example.org/"),
+            ("http://example.org/a/./b/../c", "http://example.org/a/c"),
+            ("http://example.org/caf%c3%a9", "http://example.org/caf%C3%A9"),
+            ("tag:example.org,2003:%7Ejoe", "tag:example.org,2003:~joe"),
+        ] {
+            assert_eq!(
+                id_normalization(bad).map(|(_, n)| n).as_deref(),
+                Some(normalized),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

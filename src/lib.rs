@@ -77,6 +77,7 @@ pub mod snippet;
 pub mod source;
 pub mod summary;
 pub mod suppress;
+pub mod syntax;
 pub mod xml;
 
 pub use assemble::{Failure, Report};

@@ -151,7 +151,9 @@ fn external_entity_is_not_loaded() {
 fn deep_nesting() {
     let path = generated("deep.atom", |out| {
         out.write_all(FEED_START.as_bytes()).unwrap();
-        out.write_all("<x>".repeat(100_000).as_bytes()).unwrap();
+        // An extension element (in a namespace of its own), nested.
+        out.write_all(b"<x xmlns=\"urn:example:extension\">").unwrap();
+        out.write_all("<x>".repeat(99_999).as_bytes()).unwrap();
         out.write_all("</x>".repeat(100_000).as_bytes()).unwrap();
         out.write_all(b"</feed>").unwrap();
     });

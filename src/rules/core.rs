@@ -247,17 +247,8 @@ fn content_needs_summary(content: Node) -> Option<String> {
         return Some("its atom:content has a src attribute, so the entry itself holds none".to_owned());
     }
     let media_type = content.attribute("type")?.trim();
-    let lower = media_type.to_ascii_lowercase();
-    // `text`, `html` and `xhtml` are no media types; parameters do not count.
-    let essence = lower.split(';').next().unwrap_or_default().trim();
-    let xml_or_text = essence.starts_with("text/")
-        || essence.ends_with("/xml")
-        || essence.ends_with("+xml")
-        || matches!(
-            essence,
-            "application/xml-external-parsed-entity" | "application/xml-dtd"
-        );
-    (essence.contains('/') && !xml_or_text).then(|| format!("its atom:content is {media_type}, Base64-encoded"))
+    let base64 = crate::syntax::is_media_type(media_type) && !crate::syntax::is_xml_or_text_media_type(media_type);
+    base64.then(|| format!("its atom:content is {media_type}, Base64-encoded"))
 }
 
 fn atom_entry_missing_summary(cx: &mut Checker) {
@@ -371,20 +362,6 @@ pub static ATOM_INVALID_TYPE: Rule = rule!(
     spec: "RFC 4287 §3.1.1, §4.1.3.1",
 );
 
-/// Whether a value is a MIME media type as RFC 4287 §4.1.3.1 means it:
-/// `type/subtype`, each a token, parameters allowed.
-fn is_media_type(value: &str) -> bool {
-    let essence = value.split(';').next().unwrap_or_default().trim();
-    let token = |t: &str| {
-        !t.is_empty()
-            && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
-    };
-    essence
-        .split_once('/')
-        .is_some_and(|(kind, subtype)| token(kind) && token(subtype))
-}
-
 fn atom_invalid_type(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
@@ -394,7 +371,7 @@ fn atom_invalid_type(cx: &mut Checker) {
         };
         let value = attribute.value();
         let is_content = element.tag_name().name() == "content";
-        let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && is_media_type(value));
+        let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && crate::syntax::is_media_type(value));
         if !allowed {
             findings.push((attribute.range_value(), element, value.to_owned(), is_content));
         }

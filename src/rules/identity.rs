@@ -53,7 +53,7 @@ fn invalid_date(cx: &mut Checker) {
 }
 
 pub static RSS_INVALID_DATE: Rule = rule!(
-    RssInvalidDate, Warning, Doc, Some(rss_invalid_date),
+    RssInvalidDate, Error, Doc, Some(rss_invalid_date),
     summary: "an RSS lastBuildDate or pubDate is not an RFC 822 date",
     spec: "RSS 2.0; RFC 822 §5",
 );

@@ -70,7 +70,7 @@ fn invalid_link_relation(cx: &mut Checker) {
 
 pub static INVALID_IRI: Rule = rule!(
     InvalidIri, Error, Doc, Some(invalid_iri),
-    summary: "a link href, xml:base or deleted-entry ref is not a valid IRI reference",
+    summary: "a link href, xml:base, deleted-entry ref or other Atom IRI (icon, logo, uri, generator uri, category scheme, content src) is not a valid IRI reference",
     spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
 );
 
@@ -125,6 +125,28 @@ fn invalid_iri(cx: &mut Checker) {
             )
         };
         cx.report(finding);
+    }
+    let values: Vec<_> = super::values::atom_iri_values(feed)
+        .into_iter()
+        .filter_map(|(what, value, range)| Some((what, value, range, iri::check_iri_reference(value).err()?)))
+        .collect();
+    for (what, value, range, error) in values {
+        let at = narrowed(text, range.clone(), value, &error);
+        let message = format!(
+            "{what} \"{}\" is not a valid IRI reference: {}",
+            shorten(value),
+            error.message
+        );
+        let finding = if at == range {
+            Checker::at(at, message).label("not a valid IRI")
+        } else {
+            Checker::at(at, message)
+                .label("not allowed here")
+                .secondary(range, "the value")
+        };
+        cx.report(finding.help(
+            "percent-encode the character (a space is \"%20\", a percent sign \"%25\"), or correct the reference",
+        ));
     }
 }
 

@@ -24,6 +24,8 @@ mod links;
 mod markers;
 mod paging;
 mod tombstones;
+mod values;
+mod vocabulary;
 pub mod xml;
 
 /// What a rule needs to see to decide.
@@ -187,6 +189,21 @@ pub static RULES: &[&Rule] = &[
     &core::RSS_CLOUD_MISSING_ATTRIBUTE,
     &core::RSS_SOURCE_MISSING_URL,
     &core::RSS_INVALID_IS_PERMALINK,
+    &vocabulary::ATOM_UNDEFINED_ELEMENT,
+    &vocabulary::ATOM_ELEMENT_IN_TEXT,
+    &values::ATOM_INVALID_ID,
+    &values::ATOM_ID_NOT_NORMALIZED,
+    &values::ATOM_INVALID_EMAIL,
+    &values::ATOM_DUPLICATE_ALTERNATE,
+    &values::ATOM_INVALID_LINK_ATTRIBUTE,
+    &values::ATOM_CONTENT_NOT_BASE64,
+    &values::INVALID_LANGUAGE_TAG,
+    &vocabulary::RSS_UNKNOWN_ELEMENT,
+    &values::RSS_INVALID_URL,
+    &values::RSS_INVALID_EMAIL,
+    &values::RSS_INVALID_ENCLOSURE,
+    &values::RSS_INVALID_IMAGE,
+    &values::RSS_INVALID_CLOUD,
 ];
 
 /// The rule of an id.

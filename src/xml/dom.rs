@@ -414,6 +414,20 @@ impl<'input> Document<'input> {
         })
     }
 
+    /// Every attribute with the expanded name `namespace`/`local`, in
+    /// document order: one pass over the attributes, none over the nodes.
+    pub fn attributes_named(
+        &self,
+        namespace: Option<&str>,
+        local: &str,
+    ) -> impl Iterator<Item = Attribute<'_, 'input>> {
+        let name = self.name_index_of(namespace, local).map(|i| i as u32);
+        self.attributes
+            .iter()
+            .filter(move |data| Some(data.name()) == name)
+            .map(move |data| Attribute { doc: self, data })
+    }
+
     /// The name with this index (see [`Node::name_index`]).
     pub fn name_at(&self, index: usize) -> ExpandedName<'_> {
         self.name(index as u32)

@@ -1,0 +1,659 @@
+//! The values Atom 1.0 and RSS 2.0 constrain: language tags, e-mail
+//! addresses, identifiers, URLs, media types, lengths and sizes. Each rule
+//! reads the few elements that carry its values.
+
+use std::ops::Range;
+
+use super::{rule, Checker, Rule};
+use crate::diagnostic::shorten;
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Rel, Text, XML_NS};
+use crate::iri;
+use crate::syntax;
+use crate::xml::Node;
+
+/// One finding of a value rule: where, what, how to fix it.
+struct Bad {
+    at: Range<usize>,
+    message: String,
+    help: String,
+}
+
+fn report_all(cx: &mut Checker, findings: Vec<Bad>, label: &str, note: &str) {
+    for Bad { at, message, help } in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label(label.to_owned())
+                .note(note.to_owned())
+                .help(help),
+        );
+    }
+}
+
+/// The Atom containers whose children the value rules read: the feed, its
+/// entries, and their sources.
+fn atom_holders<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<Node<'a, 'i>> {
+    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
+        return Vec::new();
+    };
+    let names = feed.atom_names;
+    let mut holders = Vec::with_capacity(feed.entries.len() + 1);
+    for container in std::iter::once(head).chain(feed.entries.iter().map(|e| e.node)) {
+        holders.push(container);
+        holders.extend(container.children().filter(|c| names.is(*c, AtomName::Source)));
+    }
+    holders
+}
+
+/// The Atom values other than links that RFC 4287 makes IRI references
+/// (`atom:icon`, `atom:logo`, a person's `atom:uri`, `atom:generator`'s
+/// `uri`, `atom:category`'s `scheme`, `atom:content`'s `src`): what each
+/// is called, its value, and where it is written.
+pub(super) fn atom_iri_values<'a>(feed: &FeedDoc<'a, '_>) -> Vec<(String, &'a str, Range<usize>)> {
+    let names = feed.atom_names;
+    let mut values = Vec::new();
+    for holder in atom_holders(feed) {
+        for child in holder.children() {
+            match names.which(child, &[AtomName::Icon, AtomName::Logo, AtomName::Generator]) {
+                Some(AtomName::Generator) => {
+                    if let Some(uri) = child.attribute_node("uri") {
+                        values.push(("atom:generator uri".to_owned(), uri.value(), uri.range_value()));
+                    }
+                }
+                Some(name) => {
+                    let text = Text::of(child);
+                    values.push((format!("atom:{}", name.local()), text.value, text.range));
+                }
+                None => {}
+            }
+        }
+    }
+    let parts = feed.atom_parts();
+    for uri in parts
+        .persons
+        .iter()
+        .flat_map(|p| p.children().filter(move |c| names.is(*c, AtomName::Uri)))
+    {
+        let text = Text::of(uri);
+        values.push(("atom:uri".to_owned(), text.value, text.range));
+    }
+    for category in parts.categories.iter() {
+        if let Some(scheme) = category.attribute_node("scheme") {
+            values.push(("atom:category scheme".to_owned(), scheme.value(), scheme.range_value()));
+        }
+    }
+    for content in parts.texts.iter().filter(|t| names.is(*t, AtomName::Content)) {
+        if let Some(src) = content.attribute_node("src") {
+            values.push(("atom:content src".to_owned(), src.value(), src.range_value()));
+        }
+    }
+    values
+}
+
+/// The RSS channel and its items.
+fn rss_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
+    feed.head.filter(|_| feed.kind == DocKind::Rss)
+}
+
+/// The RSS children (no namespace) of `parent` named `local`.
+fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    parent.children().filter(move |child| child.has_tag_name(None, local))
+}
+
+fn rss_items<'a, 'i, 'd>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
+    feed.entries
+        .iter()
+        .filter(|_| feed.kind == DocKind::Rss)
+        .map(|item| item.node)
+}
+
+pub static INVALID_LANGUAGE_TAG: Rule = rule!(
+    InvalidLanguageTag, Error, Doc, Some(invalid_language_tag),
+    summary: "an xml:lang, an atom:link hreflang or an RSS language is not a BCP 47 language tag",
+    spec: "XML 1.0 §2.12; RFC 4287 §4.2.7.4; RSS 2.0 <language>; RFC 5646 §2.1",
+);
+
+fn invalid_language_tag(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    let mut check = |at: Range<usize>, what: &str, value: &str| {
+        if let Some(why) = syntax::language_tag_error(value) {
+            let help = if value.contains('_') {
+                format!("write {what} \"{}\"", value.replace('_', "-"))
+            } else {
+                "write a language tag such as \"en\", \"en-US\" or \"zh-Hant\"".to_owned()
+            };
+            findings.push(Bad {
+                at,
+                message: format!("{what} \"{}\" is not a language tag: {why}", shorten(value)),
+                help,
+            });
+        }
+    };
+    // An empty xml:lang says the language is unknown (XML 1.0 §2.12).
+    for attribute in feed.xml.attributes_named(Some(XML_NS), "lang") {
+        if !attribute.value().is_empty() {
+            check(attribute.range_value(), "xml:lang", attribute.value());
+        }
+    }
+    for link in feed.everywhere.atom_links.iter() {
+        if let Some(attribute) = link.attribute_node("hreflang") {
+            check(attribute.range_value(), "hreflang", attribute.value());
+        }
+    }
+    if let Some(channel) = rss_channel(feed) {
+        for language in rss_children(channel, "language") {
+            let text = Text::of(language);
+            check(text.range, "<language>", text.value);
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not a language tag",
+        "XML 1.0 §2.12: xml:lang values are language identifiers as defined by BCP 47; RFC 4287 §4.2.7.4: hreflang's \"content MUST be a language tag\"; RSS 2.0's <language> takes the W3C's language codes (RFC 5646 §2.1 gives their syntax)",
+    );
+}
+
+pub static ATOM_INVALID_EMAIL: Rule = rule!(
+    AtomInvalidEmail, Error, Doc, Some(atom_invalid_email),
+    summary: "a person's atom:email is not an e-mail address (RFC 2822 addr-spec)",
+    spec: "RFC 4287 §3.2.3",
+);
+
+fn atom_invalid_email(cx: &mut Checker) {
+    let feed = cx.feed;
+    let names = feed.atom_names;
+    let mut findings = Vec::new();
+    for person in feed.atom_parts().persons.iter() {
+        for email in person.children().filter(|c| names.is(*c, AtomName::Email)) {
+            let text = Text::of(email);
+            if let Some(why) = syntax::addr_spec_error(text.value) {
+                let help = match (text.value.find('<'), text.value.rfind('>')) {
+                    (Some(open), Some(close)) if open < close => format!(
+                        "write the address alone, <email>{}</email>, and the name in atom:name",
+                        shorten(&text.value[open + 1..close])
+                    ),
+                    _ => "write the address alone, e.g. <email>jane@example.org</email>".to_owned(),
+                };
+                findings.push(Bad {
+                    at: text.range,
+                    message: format!("atom:email \"{}\" is not an e-mail address: {why}", shorten(text.value)),
+                    help,
+                });
+            }
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not an address",
+        "RFC 4287 §3.2.3: the content of atom:email \"MUST conform to the \\\"addr-spec\\\" production in [RFC2822]\": local@domain, without a name or mailto:",
+    );
+}
+
+pub static RSS_INVALID_EMAIL: Rule = rule!(
+    RssInvalidEmail, Error, Doc, Some(rss_invalid_email),
+    summary: "an RSS managingEditor, webMaster or item author is not an e-mail address",
+    spec: "RSS 2.0, Optional channel elements, Elements of <item>",
+);
+
+/// Why an RSS contact is not `address` or `address (Name)`, if it is not.
+fn rss_contact_error(value: &str) -> Option<&'static str> {
+    let address = match value.find(|c: char| c.is_whitespace()) {
+        Some(space) => {
+            let name = value[space..].trim_start();
+            if !(name.starts_with('(') && name.ends_with(')')) {
+                return Some("after the address, only a name in parentheses may follow");
+            }
+            &value[..space]
+        }
+        None => value,
+    };
+    syntax::addr_spec_error(address)
+}
+
+fn rss_invalid_email(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let contacts = rss_children(channel, "managingEditor")
+        .chain(rss_children(channel, "webMaster"))
+        .chain(rss_items(feed).flat_map(|item| rss_children(item, "author")));
+    let mut findings = Vec::new();
+    for contact in contacts {
+        let text = Text::of(contact);
+        if let Some(why) = rss_contact_error(text.value) {
+            let name = contact.tag_name().name();
+            findings.push(Bad {
+                at: text.range,
+                message: format!("<{name}> \"{}\" is not an e-mail address: {why}", shorten(text.value)),
+                help: "write the address, optionally followed by the name in parentheses: jane@example.org (Jane Doe)"
+                    .to_owned(),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not an address",
+        "RSS 2.0: managingEditor, webMaster and an item's author are the \"email address\" of a person, e.g. \"geo@herald.com (George Matesky)\"; readers that mail or show it cannot use anything else",
+    );
+}
+
+pub static ATOM_INVALID_ID: Rule = rule!(
+    AtomInvalidId, Error, Doc, Some(atom_invalid_id),
+    summary: "an atom:id is not an absolute IRI",
+    spec: "RFC 4287 §4.2.6",
+);
+
+fn atom_invalid_id(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for id in feed.everywhere.atom_ids.iter() {
+        let text = Text::of(id);
+        let why = match iri::check_iri_reference(text.value) {
+            Err(error) => error.message,
+            Ok(()) if text.value.is_empty() => "it is empty".to_owned(),
+            Ok(()) if !iri::has_scheme(text.value) => "it is relative: it has no scheme".to_owned(),
+            Ok(()) => continue,
+        };
+        let help = if text.value.contains("${") || text.value.contains("{{") {
+            "this looks like a template placeholder that was never filled in: fix the template so the real id is written"
+        } else {
+            "use a permanent absolute IRI, such as tag:example.org,2024:post-1 or urn:uuid:..., and never change it"
+        };
+        findings.push(Bad {
+            at: text.range,
+            message: format!("atom:id \"{}\" is not an absolute IRI: {why}", shorten(text.value)),
+            help: help.to_owned(),
+        });
+    }
+    report_all(
+        cx,
+        findings,
+        "not an IRI",
+        "RFC 4287 §4.2.6: \"Its content MUST be an IRI, as defined by [RFC3987]\", and IRIs are absolute; consumers compare ids character by character to tell entries apart",
+    );
+}
+
+pub static ATOM_ID_NOT_NORMALIZED: Rule = rule!(
+    AtomIdNotNormalized, Warning, Doc, Some(atom_id_not_normalized),
+    summary: "an atom:id is not written the normalized way RFC 4287 §4.2.6.1 asks for",
+    spec: "RFC 4287 §4.2.6.1",
+);
+
+fn atom_id_not_normalized(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for id in feed.everywhere.atom_ids.iter() {
+        let text = Text::of(id);
+        if iri::check_iri_reference(text.value).is_err() || !iri::has_scheme(text.value) {
+            continue;
+        }
+        if let Some((why, normalized)) = iri::id_normalization(text.value) {
+            findings.push(Bad {
+                at: text.range,
+                message: format!("atom:id \"{}\" is not normalized: {why}", shorten(text.value)),
+                help: format!("write {}", shorten(&normalized)),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not normalized",
+        "RFC 4287 §4.2.6.1: atom:id is compared character by character, so the normalization strategy of §4.2.6.1 SHOULD be applied when ids are made (lowercase scheme and host, uppercase percent-encoding only where needed, no dot-segments, no default port, \"/\" for an empty path); another copy written the other way is another entry",
+    );
+}
+
+pub static RSS_INVALID_URL: Rule = rule!(
+    RssInvalidUrl, Error, Doc, Some(rss_invalid_url),
+    summary: "an RSS element or attribute that holds a URL holds something else, or a relative reference",
+    spec: "RSS 2.0, Required and optional channel elements, Elements of <item>",
+);
+
+/// The RSS elements whose text is a URL, by their parent.
+const RSS_URL_ELEMENTS: [(&str, &str); 7] = [
+    ("channel", "link"),
+    ("channel", "docs"),
+    ("image", "url"),
+    ("image", "link"),
+    ("textInput", "link"),
+    ("item", "link"),
+    ("item", "comments"),
+];
+
+/// Why a value is not an absolute URL, if it is not.
+fn absolute_url_error(value: &str) -> Option<String> {
+    match iri::check_iri_reference(value) {
+        Err(error) => Some(error.message),
+        Ok(()) if value.is_empty() => Some("it is empty".to_owned()),
+        Ok(()) if !iri::has_scheme(value) => {
+            Some("it is relative, and RSS has no base to resolve it against".to_owned())
+        }
+        Ok(()) => None,
+    }
+}
+
+fn rss_invalid_url(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let parents = std::iter::once(channel)
+        .chain(rss_children(channel, "image"))
+        .chain(rss_children(channel, "textInput"))
+        .chain(rss_items(feed));
+    let mut findings = Vec::new();
+    for parent in parents {
+        let parent_name = parent.tag_name().name();
+        for child in parent
+            .children()
+            .filter(|c| c.is_element() && c.tag_name().namespace().is_none())
+        {
+            let name = child.tag_name().name();
+            if !RSS_URL_ELEMENTS.contains(&(parent_name, name)) {
+                let attribute = match name {
+                    "enclosure" | "source" if parent_name == "item" => child.attribute_node("url"),
+                    _ => None,
+                };
+                if let Some(attribute) = attribute {
+                    if let Some(why) = absolute_url_error(attribute.value()) {
+                        findings.push(Bad {
+                            at: attribute.range_value(),
+                            message: format!(
+                                "the url of <{name}>, \"{}\", is not a URL: {why}",
+                                shorten(attribute.value())
+                            ),
+                            help: "write the full URL, e.g. https://example.org/episode-1.mp3".to_owned(),
+                        });
+                    }
+                }
+                continue;
+            }
+            let text = Text::of(child);
+            if let Some(why) = absolute_url_error(text.value) {
+                findings.push(Bad {
+                    at: text.range,
+                    message: format!("<{name}> \"{}\" is not a URL: {why}", shorten(text.value)),
+                    help: "write the full URL, with its scheme, e.g. https://example.org/posts/1".to_owned(),
+                });
+            }
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not a URL",
+        "RSS 2.0 defines link, docs, comments, image url and link, textInput link, and the url of enclosure and source as URLs; RSS gives no base for relative references, so readers resolve them differently or not at all",
+    );
+}
+
+pub static ATOM_DUPLICATE_ALTERNATE: Rule = rule!(
+    AtomDuplicateAlternate, Error, Doc, Some(atom_duplicate_alternate),
+    summary: "two alternate links of one feed or entry with the same type and hreflang",
+    spec: "RFC 4287 §4.1.1, §4.1.2",
+);
+
+fn atom_duplicate_alternate(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
+        return;
+    };
+    let names = feed.atom_names;
+    let mut findings = Vec::new();
+    for container in std::iter::once(head).chain(feed.entries.iter().map(|e| e.node)) {
+        let mut seen: Vec<(String, String, Node)> = Vec::new();
+        let alternates = container
+            .children()
+            .filter(|c| names.is(*c, AtomName::Link))
+            .filter(|link| Rel::of(link.attribute("rel")).as_str() == "alternate");
+        for link in alternates {
+            let key = |name: &str| link.attribute(name).unwrap_or_default().trim().to_ascii_lowercase();
+            let (media_type, language) = (key("type"), key("hreflang"));
+            match seen.iter().find(|(t, l, _)| *t == media_type && *l == language) {
+                Some((_, _, first)) => findings.push((container, link, *first, media_type, language)),
+                None => seen.push((media_type, language, link)),
+            }
+        }
+    }
+    for (container, link, first, media_type, language) in findings {
+        let what = match (media_type.is_empty(), language.is_empty()) {
+            (true, true) => "neither type nor hreflang".to_owned(),
+            (false, true) => format!("type \"{media_type}\" and no hreflang"),
+            (true, false) => format!("hreflang \"{language}\" and no type"),
+            (false, false) => format!("type \"{media_type}\" and hreflang \"{language}\""),
+        };
+        cx.report(
+            Checker::at(start_tag(link), format!("a second alternate link in this atom:{} with {what}", container.tag_name().name()))
+                .label("duplicate alternate")
+                .secondary(start_tag(first), "the first")
+                .note("RFC 4287 §4.1.1, §4.1.2: feeds and entries \"MUST NOT contain more than one atom:link element with a rel attribute value of \\\"alternate\\\" that has the same combination of type and hreflang attribute values\"; a reader cannot tell which one to open")
+                .help("keep one, or tell them apart with type or hreflang"),
+        );
+    }
+}
+
+pub static ATOM_INVALID_LINK_ATTRIBUTE: Rule = rule!(
+    AtomInvalidLinkAttribute, Error, Doc, Some(atom_invalid_link_attribute),
+    summary: "an atom:link type that is not a media type, or a length that is not a number of octets",
+    spec: "RFC 4287 §4.2.7.3, §4.2.7.6",
+);
+
+fn atom_invalid_link_attribute(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Atom {
+        return;
+    }
+    let mut findings = Vec::new();
+    for link in feed.everywhere.atom_links.iter() {
+        if let Some(attribute) = link
+            .attribute_node("type")
+            .filter(|t| !syntax::is_media_type(t.value()))
+        {
+            let value = attribute.value();
+            let help = match value.trim() {
+                "html" => "write type=\"text/html\"".to_owned(),
+                "atom" => "write type=\"application/atom+xml\"".to_owned(),
+                "rss" => "write type=\"application/rss+xml\"".to_owned(),
+                _ => "write a media type such as \"text/html\" or \"application/atom+xml\"".to_owned(),
+            };
+            findings.push(Bad {
+                at: attribute.range_value(),
+                message: format!("link type \"{}\" is not a media type", shorten(value)),
+                help,
+            });
+        }
+        if let Some(attribute) = link
+            .attribute_node("length")
+            .filter(|l| syntax::non_negative_integer(l.value()).is_none())
+        {
+            findings.push(Bad {
+                at: attribute.range_value(),
+                message: format!(
+                    "link length \"{}\" is not a number of octets",
+                    shorten(attribute.value())
+                ),
+                help: "write the size in bytes as digits, e.g. length=\"24986239\", or leave length out".to_owned(),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "invalid attribute",
+        "RFC 4287 §4.2.7.3: type's \"value MUST conform to the syntax of a MIME media type\"; §4.2.7.6: length is \"an advisory length of the linked content in octets\"",
+    );
+}
+
+pub static ATOM_CONTENT_NOT_BASE64: Rule = rule!(
+    AtomContentNotBase64, Error, Doc, Some(atom_content_not_base64),
+    summary: "inline atom:content of a media type that is neither XML nor text is not Base64",
+    spec: "RFC 4287 §4.1.3.3",
+);
+
+fn atom_content_not_base64(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    let contents = feed
+        .atom_parts()
+        .texts
+        .iter()
+        .filter(|c| feed.atom_names.is(*c, AtomName::Content) && !c.has_attribute("src"));
+    for content in contents {
+        let Some(media_type) = content.attribute("type") else {
+            continue;
+        };
+        if !syntax::is_media_type(media_type) || syntax::is_xml_or_text_media_type(media_type) {
+            continue;
+        }
+        let mut text = String::new();
+        let mut elements = false;
+        for child in content.children() {
+            if child.is_element() {
+                elements = true;
+            } else if let Some(t) = child.text().filter(|_| child.is_text()) {
+                text.push_str(t);
+            }
+        }
+        let why = if elements {
+            Some("it holds elements")
+        } else {
+            syntax::base64_error(&text)
+        };
+        if let Some(why) = why {
+            findings.push(Bad {
+                at: start_tag(content),
+                message: format!("this atom:content is {}, but not Base64: {why}", shorten(media_type)),
+                help: "Base64-encode the content (RFC 4648), or give it by reference with src=\"...\"".to_owned(),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "not Base64",
+        "RFC 4287 §4.1.3.3: \"Otherwise, the content of atom:content MUST be a valid Base64 encoding, as described in [RFC3548], section 3\", for any media type that is not XML and does not start with text/",
+    );
+}
+
+pub static RSS_INVALID_ENCLOSURE: Rule = rule!(
+    RssInvalidEnclosure, Error, Doc, Some(rss_invalid_enclosure),
+    summary: "an RSS enclosure's length is not a number of bytes, or its type not a media type",
+    spec: "RSS 2.0, <enclosure> sub-element of <item>",
+);
+
+fn rss_invalid_enclosure(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for enclosure in rss_items(feed).flat_map(|item| rss_children(item, "enclosure")) {
+        if let Some(length) = enclosure
+            .attribute_node("length")
+            .filter(|l| syntax::non_negative_integer(l.value()).is_none())
+        {
+            findings.push(Bad {
+                at: length.range_value(),
+                message: format!(
+                    "enclosure length \"{}\" is not a number of bytes",
+                    shorten(length.value())
+                ),
+                help: "write the size in bytes as digits, e.g. length=\"24986239\" (0 when unknown)".to_owned(),
+            });
+        }
+        if let Some(media_type) = enclosure
+            .attribute_node("type")
+            .filter(|t| !syntax::is_media_type(t.value()))
+        {
+            findings.push(Bad {
+                at: media_type.range_value(),
+                message: format!("enclosure type \"{}\" is not a media type", shorten(media_type.value())),
+                help: "write a MIME type such as \"audio/mpeg\"".to_owned(),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "invalid enclosure",
+        "RSS 2.0: \"length says how big it is in bytes, and type says what its type is, a standard MIME type\"; podcast clients size downloads and pick players by them",
+    );
+}
+
+pub static RSS_INVALID_IMAGE: Rule = rule!(
+    RssInvalidImage, Error, Doc, Some(rss_invalid_image),
+    summary: "an RSS image's width or height is not a number of pixels within 144 and 400",
+    spec: "RSS 2.0, <image> sub-element of <channel>",
+);
+
+fn rss_invalid_image(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let mut findings = Vec::new();
+    for image in rss_children(channel, "image") {
+        for (dimension, maximum) in [("width", 144), ("height", 400)] {
+            for element in rss_children(image, dimension) {
+                let text = Text::of(element);
+                let valid = syntax::non_negative_integer(text.value).is_some_and(|n| (1..=maximum).contains(&n));
+                if !valid {
+                    findings.push(Bad {
+                        at: text.range,
+                        message: format!(
+                            "image {dimension} \"{}\" is not a number of pixels from 1 to {maximum}",
+                            shorten(text.value)
+                        ),
+                        help: format!("write the {dimension} in pixels, at most {maximum}, or leave it out"),
+                    });
+                }
+            }
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "invalid size",
+        "RSS 2.0: \"Maximum value for width is 144, default value is 88. Maximum value for height is 400, default value is 31.\"",
+    );
+}
+
+pub static RSS_INVALID_CLOUD: Rule = rule!(
+    RssInvalidCloud, Error, Doc, Some(rss_invalid_cloud),
+    summary: "an RSS cloud's port is not a TCP port, or its protocol is not xml-rpc, soap or http-post",
+    spec: "RSS 2.0, <cloud> sub-element of <channel>",
+);
+
+fn rss_invalid_cloud(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let mut findings = Vec::new();
+    for cloud in rss_children(channel, "cloud") {
+        if let Some(port) = cloud
+            .attribute_node("port")
+            .filter(|p| !syntax::non_negative_integer(p.value()).is_some_and(|n| (1..=65535).contains(&n)))
+        {
+            findings.push(Bad {
+                at: port.range_value(),
+                message: format!(
+                    "cloud port \"{}\" is not a TCP port from 1 to 65535",
+                    shorten(port.value())
+                ),
+                help: "write the port number, e.g. port=\"80\"".to_owned(),
+            });
+        }
+        if let Some(protocol) = cloud
+            .attribute_node("protocol")
+            .filter(|p| !matches!(p.value(), "xml-rpc" | "soap" | "http-post"))
+        {
+            findings.push(Bad {
+                at: protocol.range_value(),
+                message: format!(
+                    "cloud protocol \"{}\" is none of xml-rpc, soap and http-post",
+                    shorten(protocol.value())
+                ),
+                help: "write protocol=\"xml-rpc\", \"soap\" or \"http-post\"".to_owned(),
+            });
+        }
+    }
+    report_all(
+        cx,
+        findings,
+        "invalid cloud",
+        "RSS 2.0, <cloud>: the notification service is called on domain, port and path with registerProcedure over protocol, which is \"xml-rpc\", \"soap\" or \"http-post\"",
+    );
+}
