@@ -10,11 +10,14 @@ use url::Url;
 
 use crate::diagnostic::{Diagnostic, DocSpan, Level, Pending};
 use crate::document::Document;
+use crate::feed::ATOM_NS;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::options::Options;
 use crate::rule_id::RuleMap;
 use crate::rules::fetching::CHARSET_MISMATCH;
-use crate::rules::xml::{EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED};
+use crate::rules::xml::{
+    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED,
+};
 use crate::rules::{self, Rule};
 use crate::snippet::{Place, Snippets};
 use crate::source::{self, Source};
@@ -149,8 +152,11 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         match xml::parse(source.text()) {
             Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
             Ok(xml) => match DocKind::of_root(xml.root_element()) {
-                None if !explicit => return None,
-                None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                None => match atom_wrong_namespace(&xml) {
+                    Some(finding) => findings.push((&ATOM_WRONG_NAMESPACE, finding)),
+                    None if !explicit => return None,
+                    None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                },
                 Some(kind) => {
                     let feed = FeedDoc::new(&xml, kind, url.as_ref());
                     let enabled: Vec<&'static Rule> = rules::RULES
@@ -307,6 +313,37 @@ fn unknown_document(xml: &xml::Document) -> Pending {
         )),
         None => finding,
     }
+}
+
+/// The Atom 0.3 namespace, replaced by Atom 1.0's in 2005.
+const ATOM_03_NS: &str = "http://purl.org/atom/ns#";
+
+/// The finding for a root `<feed>` meant as Atom but outside its namespace:
+/// in none, in a near miss of it, or in Atom 0.3's. A `<feed>` of some other
+/// vocabulary is not one (it stays `unknown-document`, or is skipped).
+fn atom_wrong_namespace(xml: &xml::Document) -> Option<Pending> {
+    let root = xml.root_element();
+    let name = root.tag_name();
+    if name.name() != "feed" {
+        return None;
+    }
+    let at = crate::feed::start_tag(root);
+    let finding = match name.namespace() {
+        None => Pending::new(at, "this <feed> is in no namespace, so it is not an Atom feed")
+            .help(format!("declare the Atom namespace: <feed xmlns=\"{ATOM_NS}\">")),
+        Some(ATOM_03_NS) => Pending::new(at, "this <feed> is Atom 0.3, a draft replaced by Atom 1.0 (RFC 4287) in 2005")
+            .help("convert the feed to Atom 1.0 (namespace http://www.w3.org/2005/Atom: issued and modified become published and updated, tagline becomes subtitle, copyright becomes rights)"),
+        Some(namespace) if crate::feed::intended_namespace(namespace) == Some(ATOM_NS) => {
+            Pending::new(at, format!("this <feed> is in the namespace \"{namespace}\", a near miss of Atom's"))
+                .help(format!("declare the namespace as \"{ATOM_NS}\" (namespace names compare as exact strings)"))
+        }
+        Some(_) => return None,
+    };
+    Some(
+        finding
+            .label("not an Atom 1.0 feed")
+            .note("RFC 4287 §2: the Atom namespace is \"http://www.w3.org/2005/Atom\"; Atom consumers match elements by namespace and name, so they see no feed here"),
+    )
 }
 
 /// A lexical look at the root element's local name, before parsing, so that

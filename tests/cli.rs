@@ -357,7 +357,7 @@ fn walked_files_named_as_feeds_never_pass_silently() {
     let expected = [
         ("empty.atom", "xml-malformed"),
         ("error-page.rss", "unknown-document"),
-        ("no-namespace.atom", "unknown-document"),
+        ("no-namespace.atom", "atom-wrong-namespace"),
     ];
     let expected: Vec<(String, String)> = expected.iter().map(|(f, r)| (f.to_string(), r.to_string())).collect();
     assert_eq!(found, expected);

@@ -149,8 +149,8 @@ fn atom_missing_author(cx: &mut Checker) {
 
 pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(
     AtomDuplicateElement, Error, Doc, Some(atom_duplicate_element),
-    summary: "an atom:feed or atom:entry has more than one of an element it may have only once",
-    spec: "RFC 4287 §4.1.1, §4.1.2",
+    summary: "an atom:feed, atom:entry, atom:author or atom:contributor has more than one of an element it may have only once",
+    spec: "RFC 4287 §4.1.1, §4.1.2, §3.2",
 );
 
 /// What RFC 4287 allows at most once in a feed and in an entry.
@@ -164,6 +164,8 @@ const ONCE_IN_FEED: [AtomName; 8] = [
     AtomName::Title,
     AtomName::Updated,
 ];
+/// A Person construct's name, uri and email (RFC 4287 §3.2.1 to §3.2.3).
+const ONCE_IN_PERSON: [AtomName; 3] = [AtomName::Name, AtomName::Uri, AtomName::Email];
 const ONCE_IN_ENTRY: [AtomName; 8] = [
     AtomName::Content,
     AtomName::Id,
@@ -178,12 +180,20 @@ const ONCE_IN_ENTRY: [AtomName; 8] = [
 fn atom_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for container in atom_containers(feed) {
+    let people = feed
+        .atom_parts()
+        .persons
+        .iter()
+        .map(|person| (person, &ONCE_IN_PERSON[..]));
+    let containers = atom_containers(feed).map(|container| {
         let once: &[AtomName] = if feed.head.is_some_and(|head| head.id() == container.id()) {
             &ONCE_IN_FEED
         } else {
             &ONCE_IN_ENTRY
         };
+        (container, once)
+    });
+    for (container, once) in containers.chain(people) {
         let mut first: [Option<Node>; 8] = [None; 8];
         for child in container.children() {
             let Some(name) = feed.atom_names.which(child, once) else {

@@ -25,6 +25,12 @@ pub static UNKNOWN_DOCUMENT: Rule = rule!(
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
 );
 
+pub static ATOM_WRONG_NAMESPACE: Rule = rule!(
+    AtomWrongNamespace, Error, Doc, None,
+    summary: "the root element is a <feed> outside the Atom 1.0 namespace: none, a near miss, or Atom 0.3's",
+    spec: "RFC 4287 §2, §4.1.1",
+);
+
 pub static FILE_TOO_LARGE: Rule = rule!(
     FileTooLarge, Error, Doc, None,
     summary: "a file is larger than --max-file-size and was not read",
