@@ -388,19 +388,7 @@ pub enum AtomName {
 }
 
 impl AtomName {
-    /// What [`FeedDoc::atom_parts`] gathers.
-    const PARTS: [AtomName; 8] = [
-        AtomName::Title,
-        AtomName::Subtitle,
-        AtomName::Summary,
-        AtomName::Rights,
-        AtomName::Content,
-        AtomName::Author,
-        AtomName::Contributor,
-        AtomName::Category,
-    ];
-
-    const ALL: [AtomName; 20] = [
+    pub const ALL: [AtomName; 20] = [
         AtomName::Id,
         AtomName::Title,
         AtomName::Subtitle,
@@ -477,8 +465,8 @@ impl AtomNames {
 }
 
 /// The children of the feed, its entries and their sources that Atom's
-/// text, person and category rules read, gathered in one pass when the
-/// first of them asks.
+/// text, person, category and vocabulary rules read, gathered in one pass
+/// when the first of them asks.
 #[derive(Default)]
 pub struct AtomParts<'a, 'input> {
     /// `atom:title`, `subtitle`, `summary`, `rights` and `content`.
@@ -486,6 +474,128 @@ pub struct AtomParts<'a, 'input> {
     /// `atom:author` and `atom:contributor`.
     pub persons: NodeList<'a, 'input>,
     pub categories: NodeList<'a, 'input>,
+    /// `atom:icon`, `atom:logo` and `atom:generator` of the feed and sources.
+    pub values: NodeList<'a, 'input>,
+    /// The persons' `atom:name`, `atom:uri` and `atom:email`.
+    pub person_values: NodeList<'a, 'input>,
+    /// Children in the Atom namespace that RFC 4287 does not define where
+    /// they stand, each with its parent.
+    pub undefined: Vec<(Node<'a, 'input>, Node<'a, 'input>)>,
+}
+
+/// The children RFC 4287 defines for each Atom container, as bit sets of
+/// [`AtomName`]s.
+const fn name_set(names: &[AtomName]) -> u32 {
+    let mut set = 0;
+    let mut i = 0;
+    while i < names.len() {
+        set |= 1 << names[i] as u32;
+        i += 1;
+    }
+    set
+}
+const SOURCE_CHILDREN: u32 = name_set(&[
+    AtomName::Author,
+    AtomName::Category,
+    AtomName::Contributor,
+    AtomName::Generator,
+    AtomName::Icon,
+    AtomName::Id,
+    AtomName::Link,
+    AtomName::Logo,
+    AtomName::Rights,
+    AtomName::Subtitle,
+    AtomName::Title,
+    AtomName::Updated,
+]);
+pub const FEED_CHILDREN: u32 = SOURCE_CHILDREN | name_set(&[AtomName::Entry]);
+pub const ENTRY_CHILDREN: u32 = name_set(&[
+    AtomName::Author,
+    AtomName::Category,
+    AtomName::Content,
+    AtomName::Contributor,
+    AtomName::Id,
+    AtomName::Link,
+    AtomName::Published,
+    AtomName::Rights,
+    AtomName::Source,
+    AtomName::Summary,
+    AtomName::Title,
+    AtomName::Updated,
+]);
+const PERSON_CHILDREN: u32 = name_set(&[AtomName::Name, AtomName::Uri, AtomName::Email]);
+
+/// What a name of the document is to Atom's rules: one of the
+/// [`AtomName`]s, another name in the Atom namespace, or neither.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AtomClass {
+    Known(AtomName),
+    OtherAtom,
+    Foreign,
+}
+
+/// One pass over the containers' children, each classified by a table
+/// lookup on its name's number.
+fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'input>) -> AtomParts<'a, 'input> {
+    let xml = feed.xml;
+    let mut classes = vec![AtomClass::Foreign; xml.name_count()];
+    for (index, class) in classes.iter_mut().enumerate() {
+        if xml.name_at(index).namespace() == Some(ATOM_NS) {
+            *class = AtomClass::OtherAtom;
+        }
+    }
+    for name in AtomName::ALL {
+        if let Some(index) = feed.atom_names.0[name as usize] {
+            classes[index] = AtomClass::Known(name);
+        }
+    }
+    let class_of = |node: Node| node.name_index().map_or(AtomClass::Foreign, |i| classes[i]);
+    // Sized for a typical entry (a title, a summary or content, an author
+    // with a name): the lists are made once instead of grown.
+    let entries = feed.entries.len() + 1;
+    let mut parts = AtomParts {
+        texts: NodeList::with_capacity(entries * 3),
+        persons: NodeList::with_capacity(entries),
+        person_values: NodeList::with_capacity(entries),
+        ..AtomParts::default()
+    };
+    let mut containers: Vec<(Node<'a, 'input>, u32)> = Vec::with_capacity(entries * 2);
+    containers.push((head, FEED_CHILDREN));
+    containers.extend(feed.entries.iter().map(|e| (e.node, ENTRY_CHILDREN)));
+    let mut at = 0;
+    while at < containers.len() {
+        let (container, allowed) = containers[at];
+        at += 1;
+        for child in container.children() {
+            let name = match class_of(child) {
+                AtomClass::Foreign => continue,
+                AtomClass::OtherAtom => {
+                    parts.undefined.push((container, child));
+                    continue;
+                }
+                AtomClass::Known(name) if allowed & (1 << name as u32) == 0 => {
+                    parts.undefined.push((container, child));
+                    continue;
+                }
+                AtomClass::Known(name) => name,
+            };
+            match name {
+                AtomName::Title | AtomName::Subtitle | AtomName::Summary | AtomName::Rights | AtomName::Content => {
+                    parts.texts.push(child)
+                }
+                AtomName::Author | AtomName::Contributor => {
+                    parts.persons.push(child);
+                    containers.push((child, PERSON_CHILDREN));
+                }
+                AtomName::Category => parts.categories.push(child),
+                AtomName::Icon | AtomName::Logo | AtomName::Generator => parts.values.push(child),
+                AtomName::Name | AtomName::Uri | AtomName::Email => parts.person_values.push(child),
+                AtomName::Source => containers.push((child, SOURCE_CHILDREN)),
+                _ => {}
+            }
+        }
+    }
+    parts
 }
 
 /// One `atom:link`, with what the rules need of it.
@@ -585,6 +695,13 @@ pub struct Gathered<'a, 'input> {
     pub fh_elements: NodeList<'a, 'input>,
     /// Every `atom:link`: head section, entries, sources, deleted entries.
     pub atom_links: NodeList<'a, 'input>,
+    /// For each of `atom_links`, whether it is an alternate link (no `rel`,
+    /// or `rel="alternate"`).
+    pub alternate: Vec<bool>,
+    /// The `type`, `length` and `hreflang` attributes of the links, by
+    /// their element and place on it; read through [`Gathered::link_values`].
+    link_value_elements: NodeList<'a, 'input>,
+    link_value_places: Vec<u32>,
     /// The elements of the attributes whose value must be an IRI reference
     /// (`xml:base` anywhere, `href` on `atom:link`, `ref` on
     /// `at:deleted-entry`), and the attribute's place on it and its validity;
@@ -634,6 +751,22 @@ impl<'a, 'input> Gathered<'a, 'input> {
         after > 0 && self.sources[after - 1].end > start && self.sources[after - 1].start < start
     }
 
+    /// The `type`, `length` and `hreflang` attributes of every `atom:link`,
+    /// with their element, in document order.
+    pub fn link_values(&self) -> impl Iterator<Item = (Node<'a, 'input>, Attribute<'a, 'input>)> + '_ {
+        self.link_value_elements
+            .iter()
+            .zip(&self.link_value_places)
+            .map(|(node, &place)| {
+                (
+                    node,
+                    node.attributes()
+                        .nth(place as usize)
+                        .expect("gathered from this element"),
+                )
+            })
+    }
+
     /// The elements that carry an `xml:base`, in document order.
     pub fn xml_base_carriers(&self) -> impl Iterator<Item = Node<'a, 'input>> + '_ {
         self.iri_elements
@@ -657,6 +790,9 @@ impl<'a, 'input> Gathered<'a, 'input> {
         let mut gathered = Gathered {
             fh_elements: NodeList::with_capacity(size(NameClass::History)),
             atom_links: NodeList::with_capacity(size(NameClass::AtomLink)),
+            alternate: Vec::with_capacity(size(NameClass::AtomLink)),
+            link_value_elements: NodeList::default(),
+            link_value_places: Vec::new(),
             iri_elements: NodeList::with_capacity(may_carry_iri),
             iri_places: Vec::with_capacity(may_carry_iri),
             suppressions: NodeList::default(),
@@ -701,11 +837,25 @@ impl<'a, 'input> Gathered<'a, 'input> {
             if !(is_link || is_tombstone || node.has_xml_base()) {
                 continue;
             }
+            let mut alternate = true;
             for (place, attribute) in node.attributes().enumerate() {
                 let (carries_iri, is_base) = match (attribute.namespace(), attribute.name()) {
                     (Some(XML_NS), "base") => (true, true),
                     (None, "href") => (is_link, false),
                     (None, "ref") => (is_tombstone, false),
+                    (None, "rel") => {
+                        // Only a value ending in "alternate" can name it.
+                        let value = attribute.value().as_bytes();
+                        alternate = value.len() >= 9
+                            && value[value.len() - 9..].eq_ignore_ascii_case(b"alternate")
+                            && Rel::of(Some(attribute.value())).as_str() == "alternate";
+                        (false, false)
+                    }
+                    (None, "type" | "length" | "hreflang") if is_link => {
+                        gathered.link_value_elements.push(node);
+                        gathered.link_value_places.push(place as u32);
+                        (false, false)
+                    }
                     _ => (false, false),
                 };
                 if carries_iri {
@@ -716,6 +866,9 @@ impl<'a, 'input> Gathered<'a, 'input> {
                         is_base,
                     });
                 }
+            }
+            if is_link {
+                gathered.alternate.push(alternate);
             }
         }
         gathered
@@ -972,30 +1125,11 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// The text, person and category children of the Atom feed, its
     /// entries and their sources (empty for other documents).
     pub fn atom_parts(&self) -> &AtomParts<'a, 'input> {
-        self.atom_parts.get_or_init(|| {
-            let mut parts = AtomParts::default();
-            let Some(head) = self.head.filter(|_| self.kind == DocKind::Atom) else {
-                return parts;
-            };
-            let names = self.atom_names;
-            let containers = std::iter::once(head).chain(self.entries.iter().map(|e| e.node));
-            let mut holders: Vec<Node<'a, 'input>> = Vec::new();
-            for container in containers {
-                holders.push(container);
-                holders.extend(container.children().filter(|c| names.is(*c, AtomName::Source)));
-            }
-            for holder in holders {
-                for child in holder.children() {
-                    match names.which(child, &AtomName::PARTS) {
-                        Some(AtomName::Author | AtomName::Contributor) => parts.persons.push(child),
-                        Some(AtomName::Category) => parts.categories.push(child),
-                        Some(_) => parts.texts.push(child),
-                        None => {}
-                    }
-                }
-            }
-            parts
-        })
+        self.atom_parts
+            .get_or_init(|| match self.head.filter(|_| self.kind == DocKind::Atom) {
+                Some(head) => gather_atom_parts(self, head),
+                None => AtomParts::default(),
+            })
     }
 
     /// Whether `node` is a direct child of the head section.

@@ -307,6 +307,22 @@ pub fn check_link_relation(text: &str) -> Result<(), IriError> {
     check_characters(text)
 }
 
+/// Whether `text` is plainly an absolute IRI without an authority, such as
+/// `tag:example.org,2024:post-1` or `urn:uuid:...`: a valid scheme, then
+/// only characters that need no further look (no `%`, brackets, spaces or
+/// non-ASCII, at most one `#`, no `//`). `false` says nothing: the caller
+/// then checks with [`check_iri_reference`].
+pub fn is_plain_absolute_iri(text: &str) -> bool {
+    let Some(colon) = text.find(':') else { return false };
+    let (scheme, rest) = (text[..colon].as_bytes(), &text.as_bytes()[colon + 1..]);
+    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    let plain = |b: &u8| b.is_ascii_alphanumeric() || b"-._~:/?@!$&'()*+,;=#".contains(b);
+    scheme_ok && !rest.starts_with(b"//") && rest.iter().all(plain) && rest.iter().filter(|b| **b == b'#').count() <= 1
+}
+
 /// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
 pub fn has_scheme(text: &str) -> bool {
     let end = memchr::memchr3(b'/', b'?', b'#', text.as_bytes()).unwrap_or(text.len());
@@ -399,21 +415,19 @@ pub fn normalize_percent_encoding(text: &str) -> Cow<'_, str> {
 /// ([`normalize_percent_encoding`]), no dot-segments in the path, no
 /// default port, and `/` for an empty http(s) path.
 pub fn id_normalization(text: &str) -> Option<(&'static str, String)> {
+    const PERCENT: &str = "its percent-encoding is not normalized (uppercase hex digits, and only where needed)";
     let colon = text.find(':')?;
     let (scheme, rest) = (&text[..colon], &text[colon + 1..]);
-    let mut reasons = Vec::new();
-    if scheme.bytes().any(|b| b.is_ascii_uppercase()) {
-        reasons.push("its scheme is not in lowercase");
-    }
-    let scheme = scheme.to_ascii_lowercase();
-    let mut normalized = format!("{scheme}:");
+    let scheme_upper = scheme.bytes().any(|b| b.is_ascii_uppercase());
     let Some(after_slashes) = rest.strip_prefix("//") else {
+        // No authority: only the scheme's case and the percent-encoding.
         let encoded = normalize_percent_encoding(rest);
-        if matches!(encoded, Cow::Owned(_)) {
-            reasons.push("its percent-encoding is not normalized (uppercase hex digits, and only where needed)");
-        }
-        normalized.push_str(&encoded);
-        return reasons.first().map(|why| (*why, normalized));
+        let why = match (scheme_upper, &encoded) {
+            (true, _) => "its scheme is not in lowercase",
+            (false, Cow::Owned(_)) => PERCENT,
+            (false, Cow::Borrowed(_)) => return None,
+        };
+        return Some((why, format!("{}:{encoded}", scheme.to_ascii_lowercase())));
     };
     let end = after_slashes.find(['/', '?', '#']).unwrap_or(after_slashes.len());
     let (authority, tail) = after_slashes.split_at(end);
@@ -423,46 +437,52 @@ pub fn id_normalization(text: &str) -> Option<(&'static str, String)> {
     };
     let port_at = host_port.rfind(':').filter(|&i| !host_port[i..].contains(']'));
     let (host, port) = port_at.map_or((host_port, ""), |i| host_port.split_at(i));
-    if host.bytes().any(|b| b.is_ascii_uppercase()) {
-        reasons.push("its host is not in lowercase");
-    }
-    let default_port = match scheme.as_str() {
-        "http" => ":80",
-        "https" => ":443",
-        "ftp" => ":21",
-        _ => "",
-    };
-    let port = if port == ":" || (!default_port.is_empty() && port == default_port) {
-        reasons.push("it names the default port");
-        ""
+    let is_http = scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https");
+    let default_port = if scheme.eq_ignore_ascii_case("http") {
+        ":80"
+    } else if scheme.eq_ignore_ascii_case("https") {
+        ":443"
+    } else if scheme.eq_ignore_ascii_case("ftp") {
+        ":21"
     } else {
-        port
+        ""
     };
+    let needless_port = port == ":" || (!default_port.is_empty() && port == default_port);
     let path_end = tail.find(['?', '#']).unwrap_or(tail.len());
     let (path, query) = tail.split_at(path_end);
-    let path = if path.is_empty() && matches!(scheme.as_str(), "http" | "https") {
-        reasons.push("its path is empty, where \"/\" is meant");
-        "/".to_owned()
+    let empty_path = path.is_empty() && is_http;
+    let dot_segments = path.split('/').skip(1).any(|s| s == "." || s == "..");
+    let encoded = normalize_percent_encoding(tail);
+    let why = if scheme_upper {
+        "its scheme is not in lowercase"
+    } else if host.bytes().any(|b| b.is_ascii_uppercase()) {
+        "its host is not in lowercase"
+    } else if needless_port {
+        "it names the default port"
+    } else if empty_path {
+        "its path is empty, where \"/\" is meant"
+    } else if dot_segments {
+        "its path has dot-segments (\"/./\" or \"/../\")"
+    } else if matches!(encoded, Cow::Owned(_)) {
+        PERCENT
     } else {
-        let segments: Vec<&str> = path.split('/').collect();
-        if segments.iter().skip(1).any(|s| *s == "." || *s == "..") {
-            reasons.push("its path has dot-segments (\"/./\" or \"/../\")");
-            remove_dot_segments(&segments)
-        } else {
-            path.to_owned()
-        }
+        return None;
     };
-    normalized.push_str("//");
-    normalized.push_str(userinfo);
-    normalized.push_str(&host.to_ascii_lowercase());
-    normalized.push_str(port);
-    let tail = format!("{path}{query}");
-    let encoded = normalize_percent_encoding(&tail);
-    if matches!(encoded, Cow::Owned(_)) {
-        reasons.push("its percent-encoding is not normalized (uppercase hex digits, and only where needed)");
-    }
-    normalized.push_str(&encoded);
-    reasons.first().map(|why| (*why, normalized))
+    let path = if empty_path {
+        "/".to_owned()
+    } else if dot_segments {
+        remove_dot_segments(&path.split('/').collect::<Vec<_>>())
+    } else {
+        path.to_owned()
+    };
+    let port = if needless_port { "" } else { port };
+    let normalized = format!(
+        "{}://{userinfo}{}{port}{}",
+        scheme.to_ascii_lowercase(),
+        host.to_ascii_lowercase(),
+        normalize_percent_encoding(&format!("{path}{query}"))
+    );
+    Some((why, normalized))
 }
 
 /// RFC 3986 §5.2.4 on a path split at `/`.
@@ -506,6 +526,36 @@ mod tests {
 
     fn bad(text: &str) -> IriError {
         check_iri_reference(text).expect_err(text)
+    }
+
+    #[test]
+    fn plain_absolute_iris_are_valid_absolute_iris() {
+        for text in [
+            "tag:example.org,2003:3.2397",
+            "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+            "mailto:joe@example.org",
+            "urn:",
+            "x-y.z+w:a#b",
+            "http://example.org/a",
+            "1tag:a",
+            "tag:a b",
+            "tag:a%zz",
+            "tag:a#b#c",
+            "tag:[a]",
+            "tag:例",
+            ":a",
+            "a",
+        ] {
+            if is_plain_absolute_iri(text) {
+                assert!(check_iri_reference(text).is_ok() && has_scheme(text), "{text}");
+            }
+        }
+        assert!(is_plain_absolute_iri("tag:example.org,2003:3.2397"));
+        assert!(
+            !is_plain_absolute_iri("http://example.org/a"),
+            "authorities take the full check"
+        );
+        assert!(!is_plain_absolute_iri("tag:a#b#c"));
     }
 
     #[test]

@@ -126,10 +126,7 @@ fn invalid_iri(cx: &mut Checker) {
         };
         cx.report(finding);
     }
-    let values: Vec<_> = super::values::atom_iri_values(feed)
-        .into_iter()
-        .filter_map(|(what, value, range)| Some((what, value, range, iri::check_iri_reference(value).err()?)))
-        .collect();
+    let values = super::values::invalid_atom_iri_values(feed);
     for (what, value, range, error) in values {
         let at = narrowed(text, range.clone(), value, &error);
         let message = format!(

@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Rel, Text, XML_NS};
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text, XML_NS};
 use crate::iri;
 use crate::syntax;
 use crate::xml::Node;
@@ -29,64 +29,54 @@ fn report_all(cx: &mut Checker, findings: Vec<Bad>, label: &str, note: &str) {
     }
 }
 
-/// The Atom containers whose children the value rules read: the feed, its
-/// entries, and their sources.
-fn atom_holders<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<Node<'a, 'i>> {
-    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
-        return Vec::new();
-    };
-    let names = feed.atom_names;
-    let mut holders = Vec::with_capacity(feed.entries.len() + 1);
-    for container in std::iter::once(head).chain(feed.entries.iter().map(|e| e.node)) {
-        holders.push(container);
-        holders.extend(container.children().filter(|c| names.is(*c, AtomName::Source)));
-    }
-    holders
-}
-
 /// The Atom values other than links that RFC 4287 makes IRI references
 /// (`atom:icon`, `atom:logo`, a person's `atom:uri`, `atom:generator`'s
-/// `uri`, `atom:category`'s `scheme`, `atom:content`'s `src`): what each
-/// is called, its value, and where it is written.
-pub(super) fn atom_iri_values<'a>(feed: &FeedDoc<'a, '_>) -> Vec<(String, &'a str, Range<usize>)> {
+/// `uri`, `atom:category`'s `scheme`, `atom:content`'s `src`) that are not
+/// ones: what each is called, its value, where it is written, and why.
+pub(super) fn invalid_atom_iri_values<'a>(
+    feed: &FeedDoc<'a, '_>,
+) -> Vec<(&'static str, &'a str, Range<usize>, iri::IriError)> {
     let names = feed.atom_names;
-    let mut values = Vec::new();
-    for holder in atom_holders(feed) {
-        for child in holder.children() {
-            match names.which(child, &[AtomName::Icon, AtomName::Logo, AtomName::Generator]) {
-                Some(AtomName::Generator) => {
-                    if let Some(uri) = child.attribute_node("uri") {
-                        values.push(("atom:generator uri".to_owned(), uri.value(), uri.range_value()));
-                    }
+    let mut invalid = Vec::new();
+    let mut check = |what: &'static str, value: &'a str, at: Range<usize>| {
+        if let Err(error) = iri::check_iri_reference(value) {
+            invalid.push((what, value, at, error));
+        }
+    };
+    let parts = feed.atom_parts();
+    for value in parts.values.iter() {
+        match names.which(value, &[AtomName::Icon, AtomName::Logo]) {
+            Some(name) => {
+                let text = Text::of(value);
+                let what = if name == AtomName::Icon {
+                    "atom:icon"
+                } else {
+                    "atom:logo"
+                };
+                check(what, text.value, text.range);
+            }
+            None => {
+                if let Some(uri) = value.attribute_node("uri") {
+                    check("atom:generator uri", uri.value(), uri.range_value());
                 }
-                Some(name) => {
-                    let text = Text::of(child);
-                    values.push((format!("atom:{}", name.local()), text.value, text.range));
-                }
-                None => {}
             }
         }
     }
-    let parts = feed.atom_parts();
-    for uri in parts
-        .persons
-        .iter()
-        .flat_map(|p| p.children().filter(move |c| names.is(*c, AtomName::Uri)))
-    {
+    for uri in parts.person_values.iter().filter(|v| names.is(*v, AtomName::Uri)) {
         let text = Text::of(uri);
-        values.push(("atom:uri".to_owned(), text.value, text.range));
+        check("atom:uri", text.value, text.range);
     }
     for category in parts.categories.iter() {
         if let Some(scheme) = category.attribute_node("scheme") {
-            values.push(("atom:category scheme".to_owned(), scheme.value(), scheme.range_value()));
+            check("atom:category scheme", scheme.value(), scheme.range_value());
         }
     }
     for content in parts.texts.iter().filter(|t| names.is(*t, AtomName::Content)) {
         if let Some(src) = content.attribute_node("src") {
-            values.push(("atom:content src".to_owned(), src.value(), src.range_value()));
+            check("atom:content src", src.value(), src.range_value());
         }
     }
-    values
+    invalid
 }
 
 /// The RSS channel and its items.
@@ -135,10 +125,8 @@ fn invalid_language_tag(cx: &mut Checker) {
             check(attribute.range_value(), "xml:lang", attribute.value());
         }
     }
-    for link in feed.everywhere.atom_links.iter() {
-        if let Some(attribute) = link.attribute_node("hreflang") {
-            check(attribute.range_value(), "hreflang", attribute.value());
-        }
+    for (_, attribute) in feed.everywhere.link_values().filter(|(_, a)| a.name() == "hreflang") {
+        check(attribute.range_value(), "hreflang", attribute.value());
     }
     if let Some(channel) = rss_channel(feed) {
         for language in rss_children(channel, "language") {
@@ -164,23 +152,26 @@ fn atom_invalid_email(cx: &mut Checker) {
     let feed = cx.feed;
     let names = feed.atom_names;
     let mut findings = Vec::new();
-    for person in feed.atom_parts().persons.iter() {
-        for email in person.children().filter(|c| names.is(*c, AtomName::Email)) {
-            let text = Text::of(email);
-            if let Some(why) = syntax::addr_spec_error(text.value) {
-                let help = match (text.value.find('<'), text.value.rfind('>')) {
-                    (Some(open), Some(close)) if open < close => format!(
-                        "write the address alone, <email>{}</email>, and the name in atom:name",
-                        shorten(&text.value[open + 1..close])
-                    ),
-                    _ => "write the address alone, e.g. <email>jane@example.org</email>".to_owned(),
-                };
-                findings.push(Bad {
-                    at: text.range,
-                    message: format!("atom:email \"{}\" is not an e-mail address: {why}", shorten(text.value)),
-                    help,
-                });
-            }
+    for email in feed
+        .atom_parts()
+        .person_values
+        .iter()
+        .filter(|v| names.is(*v, AtomName::Email))
+    {
+        let text = Text::of(email);
+        if let Some(why) = syntax::addr_spec_error(text.value) {
+            let help = match (text.value.find('<'), text.value.rfind('>')) {
+                (Some(open), Some(close)) if open < close => format!(
+                    "write the address alone, <email>{}</email>, and the name in atom:name",
+                    shorten(&text.value[open + 1..close])
+                ),
+                _ => "write the address alone, e.g. <email>jane@example.org</email>".to_owned(),
+            };
+            findings.push(Bad {
+                at: text.range,
+                message: format!("atom:email \"{}\" is not an e-mail address: {why}", shorten(text.value)),
+                help,
+            });
         }
     }
     report_all(
@@ -249,6 +240,11 @@ fn atom_invalid_id(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
     for id in feed.everywhere.atom_ids.iter() {
+        // The common case, a valid id, is decided without locating it.
+        let value = id.text().unwrap_or_default().trim();
+        if iri::is_plain_absolute_iri(value) || (iri::has_scheme(value) && iri::check_iri_reference(value).is_ok()) {
+            continue;
+        }
         let text = Text::of(id);
         let why = match iri::check_iri_reference(text.value) {
             Err(error) => error.message,
@@ -285,11 +281,16 @@ fn atom_id_not_normalized(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
     for id in feed.everywhere.atom_ids.iter() {
-        let text = Text::of(id);
-        if iri::check_iri_reference(text.value).is_err() || !iri::has_scheme(text.value) {
+        // Normalization is decided on the text; only a finding locates it.
+        let value = id.text().unwrap_or_default().trim();
+        if !iri::has_scheme(value) {
             continue;
         }
-        if let Some((why, normalized)) = iri::id_normalization(text.value) {
+        let Some((why, normalized)) = iri::id_normalization(value) else {
+            continue;
+        };
+        let text = Text::of(id);
+        if iri::check_iri_reference(text.value).is_ok() {
             findings.push(Bad {
                 at: text.range,
                 message: format!("atom:id \"{}\" is not normalized: {why}", shorten(text.value)),
@@ -399,19 +400,41 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     };
     let names = feed.atom_names;
     let mut findings = Vec::new();
-    for container in std::iter::once(head).chain(feed.entries.iter().map(|e| e.node)) {
-        let mut seen: Vec<(String, String, Node)> = Vec::new();
-        let alternates = container
-            .children()
-            .filter(|c| names.is(*c, AtomName::Link))
-            .filter(|link| Rel::of(link.attribute("rel")).as_str() == "alternate");
-        for link in alternates {
-            let key = |name: &str| link.attribute(name).unwrap_or_default().trim().to_ascii_lowercase();
-            let (media_type, language) = (key("type"), key("hreflang"));
-            match seen.iter().find(|(t, l, _)| *t == media_type && *l == language) {
-                Some((_, _, first)) => findings.push((container, link, *first, media_type, language)),
-                None => seen.push((media_type, language, link)),
+    // The links come in document order: an entry's all together (those of
+    // its source aside), the feed's before and after the entries.
+    let (mut in_head, mut in_entry): (Vec<(&str, &str, Node)>, Vec<(&str, &str, Node)>) = (Vec::new(), Vec::new());
+    let mut entry_now = None;
+    let links = feed.everywhere.atom_links.iter().zip(&feed.everywhere.alternate);
+    for (link, _) in links.filter(|(_, alternate)| **alternate) {
+        let Some(container) = link.parent_element() else {
+            continue;
+        };
+        let seen = if container.id() == head.id() {
+            &mut in_head
+        } else if names.is(container, AtomName::Entry)
+            && container.parent_element().is_some_and(|p| p.id() == head.id())
+        {
+            if entry_now != Some(container.id()) {
+                entry_now = Some(container.id());
+                in_entry.clear();
             }
+            &mut in_entry
+        } else {
+            continue;
+        };
+        let media_type = link.attribute("type").unwrap_or_default().trim();
+        let language = link.attribute("hreflang").unwrap_or_default().trim();
+        let same =
+            |(t, l, _): &&(&str, &str, Node)| t.eq_ignore_ascii_case(media_type) && l.eq_ignore_ascii_case(language);
+        match seen.iter().find(same) {
+            Some((_, _, first)) => findings.push((
+                container,
+                link,
+                *first,
+                media_type.to_ascii_lowercase(),
+                language.to_owned(),
+            )),
+            None => seen.push((media_type, language, link)),
         }
     }
     for (container, link, first, media_type, language) in findings {
@@ -443,36 +466,28 @@ fn atom_invalid_link_attribute(cx: &mut Checker) {
         return;
     }
     let mut findings = Vec::new();
-    for link in feed.everywhere.atom_links.iter() {
-        if let Some(attribute) = link
-            .attribute_node("type")
-            .filter(|t| !syntax::is_media_type(t.value()))
-        {
-            let value = attribute.value();
-            let help = match value.trim() {
-                "html" => "write type=\"text/html\"".to_owned(),
-                "atom" => "write type=\"application/atom+xml\"".to_owned(),
-                "rss" => "write type=\"application/rss+xml\"".to_owned(),
-                _ => "write a media type such as \"text/html\" or \"application/atom+xml\"".to_owned(),
-            };
-            findings.push(Bad {
+    for (_, attribute) in feed.everywhere.link_values() {
+        let value = attribute.value();
+        match attribute.name() {
+            "type" if !syntax::is_media_type(value) => {
+                let help = match value.trim() {
+                    "html" => "write type=\"text/html\"".to_owned(),
+                    "atom" => "write type=\"application/atom+xml\"".to_owned(),
+                    "rss" => "write type=\"application/rss+xml\"".to_owned(),
+                    _ => "write a media type such as \"text/html\" or \"application/atom+xml\"".to_owned(),
+                };
+                findings.push(Bad {
+                    at: attribute.range_value(),
+                    message: format!("link type \"{}\" is not a media type", shorten(value)),
+                    help,
+                });
+            }
+            "length" if syntax::non_negative_integer(value).is_none() => findings.push(Bad {
                 at: attribute.range_value(),
-                message: format!("link type \"{}\" is not a media type", shorten(value)),
-                help,
-            });
-        }
-        if let Some(attribute) = link
-            .attribute_node("length")
-            .filter(|l| syntax::non_negative_integer(l.value()).is_none())
-        {
-            findings.push(Bad {
-                at: attribute.range_value(),
-                message: format!(
-                    "link length \"{}\" is not a number of octets",
-                    shorten(attribute.value())
-                ),
+                message: format!("link length \"{}\" is not a number of octets", shorten(value)),
                 help: "write the size in bytes as digits, e.g. length=\"24986239\", or leave length out".to_owned(),
-            });
+            }),
+            _ => {}
         }
     }
     report_all(
@@ -496,12 +511,15 @@ fn atom_content_not_base64(cx: &mut Checker) {
         .atom_parts()
         .texts
         .iter()
-        .filter(|c| feed.atom_names.is(*c, AtomName::Content) && !c.has_attribute("src"));
+        .filter(|c| feed.atom_names.is(*c, AtomName::Content));
     for content in contents {
         let Some(media_type) = content.attribute("type") else {
             continue;
         };
-        if !syntax::is_media_type(media_type) || syntax::is_xml_or_text_media_type(media_type) {
+        if !syntax::is_media_type(media_type)
+            || syntax::is_xml_or_text_media_type(media_type)
+            || content.has_attribute("src")
+        {
             continue;
         }
         let mut text = String::new();

@@ -3,63 +3,8 @@
 //! (elements in any other namespace) are never reported.
 
 use super::{rule, Checker, Rule};
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, ATOM_NS};
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc};
 use crate::xml::Node;
-
-/// The children RFC 4287 defines for each Atom container.
-const FEED_CHILDREN: &[AtomName] = &[
-    AtomName::Author,
-    AtomName::Category,
-    AtomName::Contributor,
-    AtomName::Generator,
-    AtomName::Icon,
-    AtomName::Id,
-    AtomName::Link,
-    AtomName::Logo,
-    AtomName::Rights,
-    AtomName::Subtitle,
-    AtomName::Title,
-    AtomName::Updated,
-    AtomName::Entry,
-];
-const ENTRY_CHILDREN: &[AtomName] = &[
-    AtomName::Author,
-    AtomName::Category,
-    AtomName::Content,
-    AtomName::Contributor,
-    AtomName::Id,
-    AtomName::Link,
-    AtomName::Published,
-    AtomName::Rights,
-    AtomName::Source,
-    AtomName::Summary,
-    AtomName::Title,
-    AtomName::Updated,
-];
-/// `atom:source` holds the source feed's metadata: a feed's children
-/// without its entries.
-const SOURCE_CHILDREN: &[AtomName] = FEED_CHILDREN.split_at(FEED_CHILDREN.len() - 1).0;
-const PERSON_CHILDREN: &[AtomName] = &[AtomName::Name, AtomName::Uri, AtomName::Email];
-
-/// Every Atom container of the document with the children it may hold.
-fn atom_containers<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<(Node<'a, 'i>, &'static [AtomName])> {
-    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
-        return Vec::new();
-    };
-    let names = feed.atom_names;
-    let mut containers = vec![(head, FEED_CHILDREN)];
-    for entry in feed.entries.iter().map(|e| e.node) {
-        containers.push((entry, ENTRY_CHILDREN));
-        containers.extend(
-            entry
-                .children()
-                .filter(|c| names.is(*c, AtomName::Source))
-                .map(|source| (source, SOURCE_CHILDREN)),
-        );
-    }
-    containers.extend(feed.atom_parts().persons.iter().map(|person| (person, PERSON_CHILDREN)));
-    containers
-}
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
     AtomUndefinedElement, Error, Doc, Some(atom_undefined_element),
@@ -69,18 +14,11 @@ pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
 
 fn atom_undefined_element(cx: &mut Checker) {
     let feed = cx.feed;
-    let mut findings = Vec::new();
-    for (container, allowed) in atom_containers(feed) {
-        for child in container.children().filter(|c| c.is_element()) {
-            if feed.atom_names.which(child, allowed).is_some() || child.tag_name().namespace() != Some(ATOM_NS) {
-                continue;
-            }
-            findings.push((container, child, allowed));
-        }
-    }
-    for (container, child, allowed) in findings {
+    for &(container, child) in &feed.atom_parts().undefined {
         let (parent, name) = (container.tag_name().name(), child.tag_name().name());
-        let same_but_case = allowed.iter().find(|a| a.local().eq_ignore_ascii_case(name));
+        let same_but_case = AtomName::ALL
+            .iter()
+            .find(|a| a.local() != name && a.local().eq_ignore_ascii_case(name));
         let help = match same_but_case {
             Some(meant) => format!("write atom:{} (names are case-sensitive)", meant.local()),
             None => format!("remove it, or put it in a namespace of your own (an extension element): Atom defines no atom:{name} in atom:{parent}"),
@@ -101,80 +39,82 @@ pub static ATOM_ELEMENT_IN_TEXT: Rule = rule!(
     spec: "RFC 4287 §3.1.1.1, §3.1.1.2, §4.1.3.3",
 );
 
-/// Why `element`'s content must be text, if it must: a text construct or
-/// atom:content of type text or html (or a text/ media type).
-fn text_only(feed: &FeedDoc, element: Node) -> Option<String> {
+/// Why an element's content must be text.
+#[derive(Clone, Copy)]
+enum TextOnly {
+    /// A text construct or atom:content of type text (or none).
+    Plain,
+    /// Of type html: escaped HTML.
+    Html,
+    /// atom:content of a `text/` media type.
+    TextMediaType,
+    /// An element whose content is one value: an id, a date, an IRI, a name.
+    Value,
+}
+
+/// Whether a text construct's or atom:content's content must be text: of
+/// type text or html, or (content) a text/ media type; not with `src`.
+fn text_only(feed: &FeedDoc, element: Node) -> Option<TextOnly> {
     if element.has_attribute("src") {
         return None;
     }
-    let name = element.tag_name().name();
-    let is_content = feed.atom_names.is(element, AtomName::Content);
     match element.attribute("type") {
-        None | Some("text") => Some(format!("atom:{name} is plain text")),
-        Some("html") => Some(format!("atom:{name} has type=\"html\": escaped HTML")),
+        None | Some("text") => Some(TextOnly::Plain),
+        Some("html") => Some(TextOnly::Html),
         Some(other)
-            if is_content
+            if feed.atom_names.is(element, AtomName::Content)
                 && crate::syntax::is_xml_or_text_media_type(other)
                 && !crate::syntax::is_xml_media_type(other) =>
         {
-            Some(format!("atom:content has type=\"{other}\", a text type"))
+            Some(TextOnly::TextMediaType)
         }
         Some(_) => None,
     }
 }
 
+fn first_element<'a, 'i>(element: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+    element.children().find(|c| c.is_element())
+}
+
 fn atom_element_in_text(cx: &mut Checker) {
     let feed = cx.feed;
-    let names = feed.atom_names;
-    let mut texts: Vec<(Node, String)> = Vec::new();
+    let mut findings = Vec::new();
     for element in feed.atom_parts().texts.iter() {
-        if let Some(why) = text_only(feed, element) {
-            texts.push((element, why));
+        // Nearly every text holds none: its attributes are read only when
+        // it does.
+        if let Some(child) = first_element(element) {
+            if let Some(kind) = text_only(feed, element) {
+                findings.push((element, child, kind));
+            }
         }
     }
-    // Elements whose content is one value: ids, dates, IRIs, names.
-    let simple = feed
+    let parts = feed.atom_parts();
+    let values = feed
         .everywhere
         .atom_ids
         .iter()
         .chain(feed.everywhere.atom_dates.iter())
-        .chain(atom_containers(feed).into_iter().flat_map(|(container, _)| {
-            container.children().filter(move |c| {
-                names
-                    .which(
-                        *c,
-                        &[
-                            AtomName::Icon,
-                            AtomName::Logo,
-                            AtomName::Generator,
-                            AtomName::Name,
-                            AtomName::Email,
-                            AtomName::Uri,
-                        ],
-                    )
-                    .is_some()
-            })
-        }));
-    for element in simple {
-        texts.push((
-            element,
-            format!("atom:{} holds a single value", element.tag_name().name()),
-        ));
-    }
-    let mut findings = Vec::new();
-    for (element, why) in texts {
-        if let Some(child) = element.children().find(|c| c.is_element()) {
-            findings.push((element, child, why));
+        .chain(parts.values.iter())
+        .chain(parts.person_values.iter());
+    for element in values {
+        if let Some(child) = first_element(element) {
+            findings.push((element, child, TextOnly::Value));
         }
     }
-    for (element, child, why) in findings {
-        let name = child.tag_name().name();
-        let html = text_only(feed, element).is_some() && !feed.atom_names.is(element, AtomName::Id);
-        let help = if html {
-            "escape the markup (&lt;b&gt;) with type=\"html\", or write type=\"xhtml\" and wrap it in an XHTML div"
-                .to_owned()
-        } else {
-            format!("remove the <{name}> element and keep its text")
+    for (element, child, kind) in findings {
+        let (name, parent) = (child.tag_name().name(), element.tag_name().name());
+        let why = match kind {
+            TextOnly::Plain => format!("atom:{parent} is plain text"),
+            TextOnly::Html => format!("atom:{parent} has type=\"html\": escaped HTML"),
+            TextOnly::TextMediaType => format!("atom:{parent} has a text/ media type"),
+            TextOnly::Value => format!("atom:{parent} holds a single value"),
+        };
+        let help = match kind {
+            TextOnly::Value => format!("remove the <{name}> element and keep its text"),
+            _ => {
+                "escape the markup (&lt;b&gt;) with type=\"html\", or write type=\"xhtml\" and wrap it in an XHTML div"
+                    .to_owned()
+            }
         };
         cx.report(
             Checker::at(start_tag(child), format!("<{name}> stands inside text: {why}, which holds no elements"))
