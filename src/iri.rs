@@ -314,7 +314,7 @@ pub fn check_link_relation(text: &str) -> Result<(), IriError> {
 /// then checks with [`check_iri_reference`].
 pub fn is_plain_absolute_iri(text: &str) -> bool {
     let Some(colon) = text.find(':') else { return false };
-    let (scheme, rest) = (text[..colon].as_bytes(), &text.as_bytes()[colon + 1..]);
+    let (scheme, rest) = (&text.as_bytes()[..colon], &text.as_bytes()[colon + 1..]);
     let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
         && scheme
             .iter()

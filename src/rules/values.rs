@@ -402,7 +402,9 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     let mut findings = Vec::new();
     // The links come in document order: an entry's all together (those of
     // its source aside), the feed's before and after the entries.
-    let (mut in_head, mut in_entry): (Vec<(&str, &str, Node)>, Vec<(&str, &str, Node)>) = (Vec::new(), Vec::new());
+    // Each alternate link seen: its type, its hreflang, the link.
+    let mut in_head: Vec<(&str, &str, Node)> = Vec::new();
+    let mut in_entry: Vec<(&str, &str, Node)> = Vec::new();
     let mut entry_now = None;
     let links = feed.everywhere.atom_links.iter().zip(&feed.everywhere.alternate);
     for (link, _) in links.filter(|(_, alternate)| **alternate) {
