@@ -481,6 +481,9 @@ pub struct AtomParts<'a, 'input> {
     /// Children in the Atom namespace that RFC 4287 does not define where
     /// they stand, each with its parent.
     pub undefined: Vec<(Node<'a, 'input>, Node<'a, 'input>)>,
+    /// Second and later copies of an element a feed, an entry or a person
+    /// may hold once, each with its parent and the first copy.
+    pub duplicates: Vec<(Node<'a, 'input>, Node<'a, 'input>, Node<'a, 'input>)>,
 }
 
 /// The children RFC 4287 defines for each Atom container, as bit sets of
@@ -525,6 +528,30 @@ pub const ENTRY_CHILDREN: u32 = name_set(&[
 ]);
 const PERSON_CHILDREN: u32 = name_set(&[AtomName::Name, AtomName::Uri, AtomName::Email]);
 
+/// What each container may hold at most once (RFC 4287 §4.1.1, §4.1.2,
+/// §3.2); RFC 4287 sets no such limit on `atom:source`.
+const ONCE_IN_FEED: u32 = name_set(&[
+    AtomName::Generator,
+    AtomName::Icon,
+    AtomName::Id,
+    AtomName::Logo,
+    AtomName::Rights,
+    AtomName::Subtitle,
+    AtomName::Title,
+    AtomName::Updated,
+]);
+const ONCE_IN_ENTRY: u32 = name_set(&[
+    AtomName::Content,
+    AtomName::Id,
+    AtomName::Published,
+    AtomName::Rights,
+    AtomName::Source,
+    AtomName::Summary,
+    AtomName::Title,
+    AtomName::Updated,
+]);
+const ONCE_IN_PERSON: u32 = PERSON_CHILDREN;
+
 /// What a name of the document is to Atom's rules: one of the
 /// [`AtomName`]s, another name in the Atom namespace, or neither.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -559,13 +586,15 @@ fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'inp
         person_values: NodeList::with_capacity(entries),
         ..AtomParts::default()
     };
-    let mut containers: Vec<(Node<'a, 'input>, u32)> = Vec::with_capacity(entries * 2);
-    containers.push((head, FEED_CHILDREN));
-    containers.extend(feed.entries.iter().map(|e| (e.node, ENTRY_CHILDREN)));
+    // Each container with the children it may hold, and those only once.
+    let mut containers: Vec<(Node<'a, 'input>, u32, u32)> = Vec::with_capacity(entries * 2);
+    containers.push((head, FEED_CHILDREN, ONCE_IN_FEED));
+    containers.extend(feed.entries.iter().map(|e| (e.node, ENTRY_CHILDREN, ONCE_IN_ENTRY)));
     let mut at = 0;
     while at < containers.len() {
-        let (container, allowed) = containers[at];
+        let (container, allowed, once) = containers[at];
         at += 1;
+        let mut firsts: [Option<Node<'a, 'input>>; AtomName::ALL.len()] = [None; AtomName::ALL.len()];
         for child in container.children() {
             let name = match class_of(child) {
                 AtomClass::Foreign => continue,
@@ -579,18 +608,25 @@ fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'inp
                 }
                 AtomClass::Known(name) => name,
             };
+            let bit = 1 << name as u32;
+            if once & bit != 0 {
+                match firsts[name as usize] {
+                    Some(first) => parts.duplicates.push((container, child, first)),
+                    None => firsts[name as usize] = Some(child),
+                }
+            }
             match name {
                 AtomName::Title | AtomName::Subtitle | AtomName::Summary | AtomName::Rights | AtomName::Content => {
                     parts.texts.push(child)
                 }
                 AtomName::Author | AtomName::Contributor => {
                     parts.persons.push(child);
-                    containers.push((child, PERSON_CHILDREN));
+                    containers.push((child, PERSON_CHILDREN, ONCE_IN_PERSON));
                 }
                 AtomName::Category => parts.categories.push(child),
                 AtomName::Icon | AtomName::Logo | AtomName::Generator => parts.values.push(child),
                 AtomName::Name | AtomName::Uri | AtomName::Email => parts.person_values.push(child),
-                AtomName::Source => containers.push((child, SOURCE_CHILDREN)),
+                AtomName::Source => containers.push((child, SOURCE_CHILDREN, 0)),
                 _ => {}
             }
         }
@@ -701,7 +737,7 @@ pub struct Gathered<'a, 'input> {
     /// The `type`, `length` and `hreflang` attributes of the links, by
     /// their element and place on it; read through [`Gathered::link_values`].
     link_value_elements: NodeList<'a, 'input>,
-    link_value_places: Vec<u32>,
+    link_value_places: Vec<(u32, LinkValue)>,
     /// The elements of the attributes whose value must be an IRI reference
     /// (`xml:base` anywhere, `href` on `atom:link`, `ref` on
     /// `at:deleted-entry`), and the attribute's place on it and its validity;
@@ -753,17 +789,13 @@ impl<'a, 'input> Gathered<'a, 'input> {
 
     /// The `type`, `length` and `hreflang` attributes of every `atom:link`,
     /// with their element, in document order.
-    pub fn link_values(&self) -> impl Iterator<Item = (Node<'a, 'input>, Attribute<'a, 'input>)> + '_ {
+    pub fn link_values(&self) -> impl Iterator<Item = (LinkValue, Attribute<'a, 'input>)> + '_ {
         self.link_value_elements
             .iter()
             .zip(&self.link_value_places)
-            .map(|(node, &place)| {
-                (
-                    node,
-                    node.attributes()
-                        .nth(place as usize)
-                        .expect("gathered from this element"),
-                )
+            .map(|(node, &(place, kind))| {
+                let attribute = node.attributes().nth(place as usize);
+                (kind, attribute.expect("gathered from this element"))
             })
     }
 
@@ -851,9 +883,14 @@ impl<'a, 'input> Gathered<'a, 'input> {
                             && Rel::of(Some(attribute.value())).as_str() == "alternate";
                         (false, false)
                     }
-                    (None, "type" | "length" | "hreflang") if is_link => {
+                    (None, name @ ("type" | "length" | "hreflang")) if is_link => {
+                        let kind = match name {
+                            "type" => LinkValue::Type,
+                            "length" => LinkValue::Length,
+                            _ => LinkValue::Hreflang,
+                        };
                         gathered.link_value_elements.push(node);
-                        gathered.link_value_places.push(place as u32);
+                        gathered.link_value_places.push((place as u32, kind));
                         (false, false)
                     }
                     _ => (false, false),
@@ -873,6 +910,14 @@ impl<'a, 'input> Gathered<'a, 'input> {
         }
         gathered
     }
+}
+
+/// Which of an `atom:link`'s constrained attributes one is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkValue {
+    Type,
+    Length,
+    Hreflang,
 }
 
 /// What [`Gathered::of`] does with an element of a name.

@@ -319,7 +319,7 @@ pub fn is_plain_absolute_iri(text: &str) -> bool {
         && scheme
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
-    let plain = |b: &u8| b.is_ascii_alphanumeric() || b"-._~:/?@!$&'()*+,;=#".contains(b);
+    let plain = |b: &u8| PLAIN[*b as usize];
     scheme_ok && !rest.starts_with(b"//") && rest.iter().all(plain) && rest.iter().filter(|b| **b == b'#').count() <= 1
 }
 

@@ -149,12 +149,9 @@ fn is_dot_atom(text: &str) -> bool {
 /// Whether a value is a MIME media type as RFC 4287 §4.1.3.1 and RFC 2045
 /// §5.1 mean it: `type/subtype`, each a token, parameters allowed.
 pub fn is_media_type(value: &str) -> bool {
-    // One pass over the bytes: asked of every link's and content's type.
-    let essence = match memchr::memchr(b';', value.as_bytes()) {
-        Some(end) => &value[..end],
-        None => value,
-    };
-    let essence = essence.trim_ascii();
+    // One pass over the bytes up to the parameters: asked of every link's
+    // and content's type.
+    let essence = value.split_once(';').map_or(value, |(essence, _)| essence).trim_ascii();
     let (mut slashes, mut token_len) = (0, 0);
     for &b in essence.as_bytes() {
         if b == b'/' {
@@ -163,7 +160,7 @@ pub fn is_media_type(value: &str) -> bool {
             }
             slashes += 1;
             token_len = 0;
-        } else if b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b) {
+        } else if TOKEN[b as usize] {
             token_len += 1;
         } else {
             return false;
@@ -171,6 +168,23 @@ pub fn is_media_type(value: &str) -> bool {
     }
     slashes == 1 && token_len > 0
 }
+
+/// The bytes of a media type's type and subtype (RFC 6838 §4.2).
+const TOKEN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    let others = b"!#$&-^_.+";
+    let mut i = 0;
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Whether a media type is XML's (RFC 4287 §4.1.3.3: an XML media type, or
 /// one ending in `+xml` or `/xml`, case-insensitive; parameters ignored).

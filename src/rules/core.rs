@@ -153,58 +153,12 @@ pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(
     spec: "RFC 4287 §4.1.1, §4.1.2, §3.2",
 );
 
-/// What RFC 4287 allows at most once in a feed and in an entry.
-const ONCE_IN_FEED: [AtomName; 8] = [
-    AtomName::Generator,
-    AtomName::Icon,
-    AtomName::Id,
-    AtomName::Logo,
-    AtomName::Rights,
-    AtomName::Subtitle,
-    AtomName::Title,
-    AtomName::Updated,
-];
-/// A Person construct's name, uri and email (RFC 4287 §3.2.1 to §3.2.3).
-const ONCE_IN_PERSON: [AtomName; 3] = [AtomName::Name, AtomName::Uri, AtomName::Email];
-const ONCE_IN_ENTRY: [AtomName; 8] = [
-    AtomName::Content,
-    AtomName::Id,
-    AtomName::Published,
-    AtomName::Rights,
-    AtomName::Source,
-    AtomName::Summary,
-    AtomName::Title,
-    AtomName::Updated,
-];
-
 fn atom_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    let people = feed
-        .atom_parts()
-        .persons
-        .iter()
-        .map(|person| (person, &ONCE_IN_PERSON[..]));
-    let containers = atom_containers(feed).map(|container| {
-        let once: &[AtomName] = if feed.head.is_some_and(|head| head.id() == container.id()) {
-            &ONCE_IN_FEED
-        } else {
-            &ONCE_IN_ENTRY
-        };
-        (container, once)
-    });
-    for (container, once) in containers.chain(people) {
-        let mut first: [Option<Node>; 8] = [None; 8];
-        for child in container.children() {
-            let Some(name) = feed.atom_names.which(child, once) else {
-                continue;
-            };
-            let index = once.iter().position(|n| *n == name).expect("one of them");
-            match first[index] {
-                None => first[index] = Some(child),
-                Some(earlier) => findings.push((container, child, earlier)),
-            }
-        }
+    // The copies were found while the children were gathered.
+    for &(container, duplicate, first) in &feed.atom_parts().duplicates {
+        findings.push((container, duplicate, first));
     }
     for (container, duplicate, first) in findings {
         let name = qualified(container);

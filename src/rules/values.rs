@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text, XML_NS};
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, LinkValue, Text, XML_NS};
 use crate::iri;
 use crate::syntax;
 use crate::xml::Node;
@@ -125,7 +125,11 @@ fn invalid_language_tag(cx: &mut Checker) {
             check(attribute.range_value(), "xml:lang", attribute.value());
         }
     }
-    for (_, attribute) in feed.everywhere.link_values().filter(|(_, a)| a.name() == "hreflang") {
+    for (_, attribute) in feed
+        .everywhere
+        .link_values()
+        .filter(|(kind, _)| *kind == LinkValue::Hreflang)
+    {
         check(attribute.range_value(), "hreflang", attribute.value());
     }
     if let Some(channel) = rss_channel(feed) {
@@ -468,10 +472,10 @@ fn atom_invalid_link_attribute(cx: &mut Checker) {
         return;
     }
     let mut findings = Vec::new();
-    for (_, attribute) in feed.everywhere.link_values() {
+    for (kind, attribute) in feed.everywhere.link_values() {
         let value = attribute.value();
-        match attribute.name() {
-            "type" if !syntax::is_media_type(value) => {
+        match kind {
+            LinkValue::Type if !syntax::is_media_type(value) => {
                 let help = match value.trim() {
                     "html" => "write type=\"text/html\"".to_owned(),
                     "atom" => "write type=\"application/atom+xml\"".to_owned(),
@@ -484,7 +488,7 @@ fn atom_invalid_link_attribute(cx: &mut Checker) {
                     help,
                 });
             }
-            "length" if syntax::non_negative_integer(value).is_none() => findings.push(Bad {
+            LinkValue::Length if syntax::non_negative_integer(value).is_none() => findings.push(Bad {
                 at: attribute.range_value(),
                 message: format!("link length \"{}\" is not a number of octets", shorten(value)),
                 help: "write the size in bytes as digits, e.g. length=\"24986239\", or leave length out".to_owned(),
