@@ -586,3 +586,34 @@ fn the_text_format_shows_windows_of_a_long_line_not_the_line() {
     assert!(run.stdout.contains("…"), "cut lines are marked");
     assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
 }
+
+#[test]
+fn a_hundred_thousand_alternate_links_in_one_entry() {
+    // Each alternate link is compared with those before it by type and
+    // hreflang: past a few, through a map, not the list of all of them.
+    let path = generated("alternates.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        out.write_all(b"<entry><id>urn:x:1</id><title>t</title><updated>2024-01-01T00:00:00Z</updated>")
+            .unwrap();
+        for n in 0..100_000 {
+            write!(out, "<link hreflang=\"x-{n}\" href=\"/{n}\"/>").unwrap();
+        }
+        out.write_all(b"<link hreflang=\"x-7\" href=\"/again\"/></entry></feed>")
+            .unwrap();
+    });
+    check_rule_shape(&path, "error[atom-duplicate-alternate]");
+}
+
+#[test]
+fn a_hundred_thousand_titles_in_one_entry() {
+    // Each copy of a once-only element is paired with the first, kept per
+    // container, not looked for again.
+    let path = generated("titles.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        out.write_all(b"<entry><id>urn:x:1</id><updated>2024-01-01T00:00:00Z</updated><link href=\"/\"/>")
+            .unwrap();
+        out.write_all("<title>t</title>".repeat(100_000).as_bytes()).unwrap();
+        out.write_all(b"</entry></feed>").unwrap();
+    });
+    check_rule_shape(&path, "error[atom-duplicate-element]");
+}

@@ -406,9 +406,7 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     let mut findings = Vec::new();
     // The links come in document order: an entry's all together (those of
     // its source aside), the feed's before and after the entries.
-    // Each alternate link seen: its type, its hreflang, the link.
-    let mut in_head: Vec<(&str, &str, Node)> = Vec::new();
-    let mut in_entry: Vec<(&str, &str, Node)> = Vec::new();
+    let (mut in_head, mut in_entry) = (Alternates::default(), Alternates::default());
     let mut entry_now = None;
     let links = feed.everywhere.atom_links.iter().zip(&feed.everywhere.alternate);
     for (link, _) in links.filter(|(_, alternate)| **alternate) {
@@ -422,7 +420,7 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
         {
             if entry_now != Some(container.id()) {
                 entry_now = Some(container.id());
-                in_entry.clear();
+                in_entry = Alternates::default();
             }
             &mut in_entry
         } else {
@@ -430,17 +428,14 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
         };
         let media_type = link.attribute("type").unwrap_or_default().trim();
         let language = link.attribute("hreflang").unwrap_or_default().trim();
-        let same =
-            |(t, l, _): &&(&str, &str, Node)| t.eq_ignore_ascii_case(media_type) && l.eq_ignore_ascii_case(language);
-        match seen.iter().find(same) {
-            Some((_, _, first)) => findings.push((
+        if let Some(first) = seen.first_like(media_type, language, link) {
+            findings.push((
                 container,
                 link,
-                *first,
+                first,
                 media_type.to_ascii_lowercase(),
                 language.to_owned(),
-            )),
-            None => seen.push((media_type, language, link)),
+            ));
         }
     }
     for (container, link, first, media_type, language) in findings {
@@ -457,6 +452,42 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
                 .note("RFC 4287 §4.1.1, §4.1.2: feeds and entries \"MUST NOT contain more than one atom:link element with a rel attribute value of \\\"alternate\\\" that has the same combination of type and hreflang attribute values\"; a reader cannot tell which one to open")
                 .help("keep one, or tell them apart with type or hreflang"),
         );
+    }
+}
+
+/// The alternate links of one container seen so far, by type and hreflang
+/// (compared without case): a short list, as nearly every container has one
+/// or two, that becomes a map past a few, so that a container with 100,000
+/// alternate links is still read in linear time.
+#[derive(Default)]
+struct Alternates<'a, 'i> {
+    few: Vec<(&'a str, &'a str, Node<'a, 'i>)>,
+    many: crate::hash::FastMap<(String, String), Node<'a, 'i>>,
+}
+
+impl<'a, 'i> Alternates<'a, 'i> {
+    const FEW: usize = 8;
+
+    /// The first link seen with this type and hreflang; `None` (and the
+    /// link remembered) if it is the first.
+    fn first_like(&mut self, media_type: &'a str, language: &'a str, link: Node<'a, 'i>) -> Option<Node<'a, 'i>> {
+        let same =
+            |(t, l, _): &&(&str, &str, Node)| t.eq_ignore_ascii_case(media_type) && l.eq_ignore_ascii_case(language);
+        if let Some((_, _, first)) = self.few.iter().find(same) {
+            return Some(*first);
+        }
+        if self.few.len() < Self::FEW {
+            self.few.push((media_type, language, link));
+            return None;
+        }
+        let key = (media_type.to_ascii_lowercase(), language.to_ascii_lowercase());
+        match self.many.entry(key) {
+            std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(link);
+                None
+            }
+        }
     }
 }
 
