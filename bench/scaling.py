@@ -139,6 +139,26 @@ def suppressions_in_a_row(size):
     return repeat_to(size, f"<feed {ATOM}><title>t</title>", unit, "<entry/></feed>")
 
 
+def alternate_links(size):
+    # Alternate links of one entry, each with its own hreflang: comparing
+    # each with all before it is quadratic.
+    head = f"<feed {ATOM}><title>t</title><entry><id>urn:x</id><title>t</title>"
+    units, total, n = [], len(head), 0
+    while total < size:
+        unit = f'<link hreflang="x-{n}" href="/{n}"/>'
+        units.append(unit)
+        total += len(unit)
+        n += 1
+    return head + "".join(units) + "</entry></feed>"
+
+
+def once_only_copies(size):
+    # Copies of an element an entry may hold once: looking for the first
+    # copy again for each is quadratic.
+    unit = "<title>t</title>"
+    return repeat_to(size, f"<feed {ATOM}><title>t</title><entry><id>urn:x</id>", unit, "</entry></feed>")
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -158,6 +178,8 @@ SHAPES = {
     "entries, tombstones, one id": entries_one_id,
     "suppressions": suppressions,
     "suppressions in a row": suppressions_in_a_row,
+    "alternate links, one entry": alternate_links,
+    "once-only copies, one entry": once_only_copies,
 }
 
 
