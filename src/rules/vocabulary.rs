@@ -116,12 +116,19 @@ fn atom_element_in_text(cx: &mut Checker) {
                     .to_owned()
             }
         };
+        let note = match kind {
+            TextOnly::Value => "RFC 4287 gives these elements a single value as their content: an IRI (atom:id §4.2.6, atom:icon §4.2.5, atom:logo §4.2.8, atom:uri §3.2.2), a date (§3.3), an address (atom:email §3.2.3), a name (atom:name §3.2.1, atom:generator §4.2.4); consumers read the text and drop the element, or the value with it",
+            _ => "RFC 4287 §3.1.1.1, §3.1.1.2: the content of a text or html Text construct \"MUST NOT contain child elements\" (§4.1.3.3 says the same of atom:content of type text, html or text/*); consumers drop the element, or its text with it",
+        };
         cx.report(
-            Checker::at(start_tag(child), format!("<{name}> stands inside text: {why}, which holds no elements"))
-                .label("element in text")
-                .secondary(start_tag(element), "the text")
-                .note("RFC 4287 §3.1.1.1, §3.1.1.2: the content of a text or html Text construct \"MUST NOT contain child elements\" (§4.1.3.3 says the same of atom:content of type text, html or text/*); consumers drop the element, or its text with it")
-                .help(help),
+            Checker::at(
+                start_tag(child),
+                format!("<{name}> stands inside text: {why}, which holds no elements"),
+            )
+            .label("element in text")
+            .secondary(start_tag(element), "the text")
+            .note(note)
+            .help(help),
         );
     }
 }
