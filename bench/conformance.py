@@ -237,6 +237,8 @@ RSS_CASES = [
     ("error-source-without-url", "error", rss(extra_item="<source>Elsewhere</source>")),
     ("error-ispermalink-yes", "error", rss(item="<title>t</title><guid isPermaLink='yes'>x</guid>")),
     ("error-not-well-formed", "error", rss().replace("</rss>", "")),
+    ("error-no-version", "error", rss().replace(" version='2.0'", "")),
+    ("error-no-channel", "error", rss().replace("<channel>", "").replace("</channel>", "")),
     # Values: dates, addresses, numbers.
     ("error-iso-date", "error", rss(extra_channel="<pubDate>2003-06-03T09:39:21Z</pubDate>")),
     ("error-managing-editor-not-an-address", "error", rss(extra_channel="<managingEditor>the editor</managingEditor>")),

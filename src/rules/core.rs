@@ -854,3 +854,41 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
         );
     }
 }
+
+pub static RSS_MISSING_VERSION: Rule = rule!(
+    RssMissingVersion, Error, Doc, Some(rss_missing_version),
+    summary: "the rss element has no version attribute",
+    spec: "RSS 2.0, What is RSS?",
+);
+
+fn rss_missing_version(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Rss || feed.root.has_attribute("version") {
+        return;
+    }
+    cx.report(
+        Checker::at(start_tag(feed.root), "this <rss> element has no version attribute")
+            .label("no version")
+            .note("RSS 2.0: \"At the top level, a RSS document is a <rss> element, with a mandatory attribute called version, that specifies the version of RSS that the document conforms to. If it conforms to this specification, the version attribute must be 2.0.\"")
+            .help("write <rss version=\"2.0\">"),
+    );
+}
+
+pub static RSS_MISSING_CHANNEL: Rule = rule!(
+    RssMissingChannel, Error, Doc, Some(rss_missing_channel),
+    summary: "the rss element has no channel",
+    spec: "RSS 2.0, What is RSS?",
+);
+
+fn rss_missing_channel(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Rss || feed.head.is_some() {
+        return;
+    }
+    cx.report(
+        Checker::at(start_tag(feed.root), "this <rss> element has no <channel>: there is no feed in it")
+            .label("no channel")
+            .note("RSS 2.0: \"Subordinate to the <rss> element is a single <channel> element, which contains information about the channel (metadata) and its contents.\"")
+            .help("put the channel's title, link, description and items in a <channel> element inside <rss>"),
+    );
+}

@@ -199,6 +199,8 @@ pub static RULES: &[&Rule] = &[
     &values::ATOM_INVALID_LINK_ATTRIBUTE,
     &values::ATOM_CONTENT_NOT_BASE64,
     &values::INVALID_LANGUAGE_TAG,
+    &core::RSS_MISSING_VERSION,
+    &core::RSS_MISSING_CHANNEL,
     &vocabulary::RSS_UNKNOWN_ELEMENT,
     &values::RSS_INVALID_URL,
     &values::RSS_INVALID_EMAIL,
