@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, LinkValue, Text, XML_NS};
+use crate::feed::{start_tag, AtomName, Base, DocKind, FeedDoc, LinkValue, Text, XML_NS};
 use crate::iri;
 use crate::syntax;
 use crate::xml::Node;
@@ -327,15 +327,16 @@ const RSS_URL_ELEMENTS: [(&str, &str); 7] = [
     ("item", "comments"),
 ];
 
-/// Why a value is not an absolute URL, if it is not.
-fn absolute_url_error(value: &str) -> Option<String> {
+/// Why a value on `node` is not an absolute URL, if it is not. A relative
+/// reference under an `xml:base` that resolves is one: XML Base applies to
+/// any XML, and readers that honour it in RSS resolve against it.
+fn absolute_url_error<'a, 'i>(feed: &FeedDoc<'a, 'i>, node: Node<'a, 'i>, value: &str) -> Option<String> {
     match iri::check_iri_reference(value) {
         Err(error) => Some(error.message),
         Ok(()) if value.is_empty() => Some("it is empty".to_owned()),
-        Ok(()) if !iri::has_scheme(value) => {
-            Some("it is relative, and RSS has no base to resolve it against".to_owned())
-        }
-        Ok(()) => None,
+        Ok(()) if iri::has_scheme(value) => None,
+        Ok(()) if node.ancestors().any(|a| a.has_xml_base()) && matches!(*feed.base(node), Base::Known(_)) => None,
+        Ok(()) => Some("it is relative, and no xml:base gives a base to resolve it against".to_owned()),
     }
 }
 
@@ -360,7 +361,7 @@ fn rss_invalid_url(cx: &mut Checker) {
                     _ => None,
                 };
                 if let Some(attribute) = attribute {
-                    if let Some(why) = absolute_url_error(attribute.value()) {
+                    if let Some(why) = absolute_url_error(feed, child, attribute.value()) {
                         findings.push(Bad {
                             at: attribute.range_value(),
                             message: format!(
@@ -374,7 +375,7 @@ fn rss_invalid_url(cx: &mut Checker) {
                 continue;
             }
             let text = Text::of(child);
-            if let Some(why) = absolute_url_error(text.value) {
+            if let Some(why) = absolute_url_error(feed, child, text.value) {
                 findings.push(Bad {
                     at: text.range,
                     message: format!("<{name}> \"{}\" is not a URL: {why}", shorten(text.value)),
@@ -387,7 +388,7 @@ fn rss_invalid_url(cx: &mut Checker) {
         cx,
         findings,
         "not a URL",
-        "RSS 2.0 defines link, docs, comments, image url and link, textInput link, and the url of enclosure and source as URLs; RSS gives no base for relative references, so readers resolve them differently or not at all",
+        "RSS 2.0 defines link, docs, comments, image url and link, textInput link, and the url of enclosure and source as URLs, and no base for relative references: without an xml:base, readers resolve them differently or not at all",
     );
 }
 
