@@ -511,8 +511,8 @@ const SOURCE_CHILDREN: u32 = name_set(&[
     AtomName::Title,
     AtomName::Updated,
 ]);
-pub const FEED_CHILDREN: u32 = SOURCE_CHILDREN | name_set(&[AtomName::Entry]);
-pub const ENTRY_CHILDREN: u32 = name_set(&[
+const FEED_CHILDREN: u32 = SOURCE_CHILDREN | name_set(&[AtomName::Entry]);
+const ENTRY_CHILDREN: u32 = name_set(&[
     AtomName::Author,
     AtomName::Category,
     AtomName::Content,

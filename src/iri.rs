@@ -27,22 +27,7 @@ fn error(offset: usize, len: usize, message: impl Into<String>) -> IriError {
 
 /// The ASCII bytes an IRI reference may hold as they are: unreserved and
 /// reserved characters (RFC 3986 §2.2, §2.3); anything else needs a look.
-const PLAIN: [bool; 256] = {
-    let mut plain = [false; 256];
-    let mut b = 0;
-    while b < 128 {
-        let c = b as u8;
-        plain[b] = c.is_ascii_alphanumeric();
-        b += 1;
-    }
-    let punctuation = b"-._~:/?#@!$&'()*+,;=";
-    let mut i = 0;
-    while i < punctuation.len() {
-        plain[punctuation[i] as usize] = true;
-        i += 1;
-    }
-    plain
-};
+const PLAIN: [bool; 256] = crate::syntax::ascii_table(b"-._~:/?#@!$&'()*+,;=");
 
 /// Checks that `text` is an IRI reference (RFC 3987 §2.2: `IRI-reference`).
 pub fn check_iri_reference(text: &str) -> Result<(), IriError> {

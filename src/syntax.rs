@@ -170,21 +170,24 @@ pub fn is_media_type(value: &str) -> bool {
 }
 
 /// The bytes of a media type's type and subtype (RFC 6838 §4.2).
-const TOKEN: [bool; 256] = {
+const TOKEN: [bool; 256] = ascii_table(b"!#$&-^_.+");
+
+/// A table of the bytes that are ASCII letters and digits or one of
+/// `others`: what byte classes are checked by, one lookup a byte.
+pub(crate) const fn ascii_table(others: &[u8]) -> [bool; 256] {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 128 {
         table[b] = (b as u8).is_ascii_alphanumeric();
         b += 1;
     }
-    let others = b"!#$&-^_.+";
     let mut i = 0;
     while i < others.len() {
         table[others[i] as usize] = true;
         i += 1;
     }
     table
-};
+}
 
 /// Whether a media type is XML's (RFC 4287 §4.1.3.3: an XML media type, or
 /// one ending in `+xml` or `/xml`, case-insensitive; parameters ignored).

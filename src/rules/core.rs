@@ -478,12 +478,12 @@ fn atom_category_missing_term(cx: &mut Checker) {
 }
 
 /// The RSS channel, and its items.
-fn rss_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
+pub(super) fn rss_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
     feed.head.filter(|_| feed.kind == DocKind::Rss)
 }
 
 /// The RSS children (no namespace) of `parent` named `local`.
-fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+pub(super) fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
     parent.children().filter(move |child| child.has_tag_name(None, local))
 }
 

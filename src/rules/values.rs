@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use super::core::{rss_channel, rss_children};
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
 use crate::feed::{start_tag, AtomName, Base, DocKind, FeedDoc, LinkValue, Text, XML_NS};
@@ -77,16 +78,6 @@ pub(super) fn invalid_atom_iri_values<'a>(
         }
     }
     invalid
-}
-
-/// The RSS channel and its items.
-fn rss_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
-    feed.head.filter(|_| feed.kind == DocKind::Rss)
-}
-
-/// The RSS children (no namespace) of `parent` named `local`.
-fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
-    parent.children().filter(move |child| child.has_tag_name(None, local))
 }
 
 fn rss_items<'a, 'i, 'd>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
