@@ -471,6 +471,10 @@ impl AtomNames {
 pub struct AtomParts<'a, 'input> {
     /// `atom:title`, `subtitle`, `summary`, `rights` and `content`.
     pub texts: NodeList<'a, 'input>,
+    /// Those of `texts` with a `src`, or a `type` other than `text` and
+    /// `html`: the only ones the rules on types, XHTML, Base64 and `src`
+    /// have anything to say of (few or none, in most feeds).
+    pub remarkable_texts: NodeList<'a, 'input>,
     /// `atom:author` and `atom:contributor`.
     pub persons: NodeList<'a, 'input>,
     pub categories: NodeList<'a, 'input>,
@@ -617,7 +621,15 @@ fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'inp
             }
             match name {
                 AtomName::Title | AtomName::Subtitle | AtomName::Summary | AtomName::Rights | AtomName::Content => {
-                    parts.texts.push(child)
+                    parts.texts.push(child);
+                    let remarkable = child.attributes().any(|a| match a.name() {
+                        "src" => a.namespace().is_none(),
+                        "type" => a.namespace().is_none() && !matches!(a.value(), "text" | "html"),
+                        _ => false,
+                    });
+                    if remarkable {
+                        parts.remarkable_texts.push(child);
+                    }
                 }
                 AtomName::Author | AtomName::Contributor => {
                     parts.persons.push(child);
@@ -716,8 +728,8 @@ pub struct IriAttribute<'a, 'input> {
 /// Where [`Gathered`] found an IRI attribute on its element.
 #[derive(Debug, Clone, Copy)]
 struct IriPlace {
-    /// The attribute's index on the element.
-    place: u32,
+    /// The attribute's index in the document.
+    attribute: u32,
     valid: bool,
     is_base: bool,
 }
@@ -727,17 +739,18 @@ struct IriPlace {
 /// thousands of links and dates.
 #[derive(Default)]
 pub struct Gathered<'a, 'input> {
+    /// The document, to read back the attributes kept by index.
+    doc: Option<&'a Document<'input>>,
     /// Every element in the feed-history namespace.
     pub fh_elements: NodeList<'a, 'input>,
     /// Every `atom:link`: head section, entries, sources, deleted entries.
     pub atom_links: NodeList<'a, 'input>,
-    /// For each of `atom_links`, whether it is an alternate link (no `rel`,
-    /// or `rel="alternate"`).
-    pub alternate: Vec<bool>,
+    /// For each of `atom_links`, its `href` and `rel` and whether it is an
+    /// alternate link; read through [`Gathered::links`].
+    link_attributes: Vec<LinkAttributes>,
     /// The `type`, `length` and `hreflang` attributes of the links, by
-    /// their element and place on it; read through [`Gathered::link_values`].
-    link_value_elements: NodeList<'a, 'input>,
-    link_value_places: Vec<(u32, LinkValue)>,
+    /// their index in the document; read through [`Gathered::link_values`].
+    link_values: Vec<(u32, LinkValue)>,
     /// The elements of the attributes whose value must be an IRI reference
     /// (`xml:base` anywhere, `href` on `atom:link`, `ref` on
     /// `at:deleted-entry`), and the attribute's place on it and its validity;
@@ -750,6 +763,9 @@ pub struct Gathered<'a, 'input> {
     pub tombstones: NodeList<'a, 'input>,
     /// Every `atom:id`, `atom:updated` and `atom:published`.
     pub atom_ids: NodeList<'a, 'input>,
+    /// For each of `atom_ids`, whether no id rule has anything to say of
+    /// it (see [`is_unremarkable_id`]); read through [`Gathered::remarkable_atom_ids`].
+    unremarkable_ids: Vec<bool>,
     pub atom_dates: NodeList<'a, 'input>,
     /// Elements named like a feed-history, tombstone or Atom element that
     /// matters (`complete`, `archive`, `deleted-entry`, `link`) but in some
@@ -763,18 +779,51 @@ pub struct Gathered<'a, 'input> {
 impl<'a, 'input> Gathered<'a, 'input> {
     /// Every attribute whose value must be an IRI reference, in document order.
     pub fn iri_attributes(&self) -> impl Iterator<Item = IriAttribute<'a, 'input>> + '_ {
-        self.iri_elements
-            .iter()
-            .zip(&self.iri_places)
-            .map(|(node, &IriPlace { place, valid, is_base })| IriAttribute {
+        self.iri_elements.iter().zip(&self.iri_places).map(
+            |(
                 node,
-                attribute: node
-                    .attributes()
-                    .nth(place as usize)
-                    .expect("gathered from this element"),
+                &IriPlace {
+                    attribute,
+                    valid,
+                    is_base,
+                },
+            )| IriAttribute {
+                node,
+                attribute: self.attribute_at(attribute),
                 valid,
                 is_base,
+            },
+        )
+    }
+
+    fn attribute_at(&self, index: u32) -> Attribute<'a, 'input> {
+        self.doc.expect("gathered from a document").attribute_at(index)
+    }
+
+    fn optional_attribute(&self, index: u32) -> Option<Attribute<'a, 'input>> {
+        (index != ABSENT).then(|| self.attribute_at(index))
+    }
+
+    /// Every `atom:link` with its `href` and `rel`, in document order.
+    pub fn links(&self) -> impl Iterator<Item = AtomLink<'a, 'input>> + '_ {
+        self.atom_links
+            .iter()
+            .zip(&self.link_attributes)
+            .map(|(node, attributes)| AtomLink {
+                node,
+                href: self.optional_attribute(attributes.href),
+                rel: self.optional_attribute(attributes.rel),
+                alternate: attributes.alternate,
             })
+    }
+
+    /// The `atom:id`s an id rule may remark on: all but the plainly valid,
+    /// normalized ones (nearly all, in most feeds), in document order.
+    pub fn remarkable_atom_ids(&self) -> impl Iterator<Item = Node<'a, 'input>> + '_ {
+        self.atom_ids
+            .iter()
+            .zip(&self.unremarkable_ids)
+            .filter_map(|(node, &unremarkable)| (!unremarkable).then_some(node))
     }
 
     /// Whether `node` stands inside an `atom:source`: a copy of the source
@@ -790,13 +839,9 @@ impl<'a, 'input> Gathered<'a, 'input> {
     /// The `type`, `length` and `hreflang` attributes of every `atom:link`,
     /// with their element, in document order.
     pub fn link_values(&self) -> impl Iterator<Item = (LinkValue, Attribute<'a, 'input>)> + '_ {
-        self.link_value_elements
+        self.link_values
             .iter()
-            .zip(&self.link_value_places)
-            .map(|(node, &(place, kind))| {
-                let attribute = node.attributes().nth(place as usize);
-                (kind, attribute.expect("gathered from this element"))
-            })
+            .map(|&(index, kind)| (kind, self.attribute_at(index)))
     }
 
     /// The elements that carry an `xml:base`, in document order.
@@ -820,16 +865,17 @@ impl<'a, 'input> Gathered<'a, 'input> {
         let size = |class: NameClass| sizes[class as usize];
         let may_carry_iri = size(NameClass::AtomLink) + size(NameClass::Tombstone);
         let mut gathered = Gathered {
+            doc: Some(xml),
             fh_elements: NodeList::with_capacity(size(NameClass::History)),
             atom_links: NodeList::with_capacity(size(NameClass::AtomLink)),
-            alternate: Vec::with_capacity(size(NameClass::AtomLink)),
-            link_value_elements: NodeList::default(),
-            link_value_places: Vec::new(),
+            link_attributes: Vec::with_capacity(size(NameClass::AtomLink)),
+            link_values: Vec::new(),
             iri_elements: NodeList::with_capacity(may_carry_iri),
             iri_places: Vec::with_capacity(may_carry_iri),
             suppressions: NodeList::default(),
             tombstones: NodeList::with_capacity(size(NameClass::Tombstone)),
             atom_ids: NodeList::with_capacity(size(NameClass::AtomId)),
+            unremarkable_ids: Vec::with_capacity(size(NameClass::AtomId)),
             atom_dates: NodeList::with_capacity(size(NameClass::AtomDate)),
             lookalikes: NodeList::with_capacity(size(NameClass::Lookalike)),
             sources: Vec::new(),
@@ -851,7 +897,11 @@ impl<'a, 'input> Gathered<'a, 'input> {
             let (is_link, is_tombstone) = (class == NameClass::AtomLink, class == NameClass::Tombstone);
             match class {
                 NameClass::AtomLink => gathered.atom_links.push(node),
-                NameClass::AtomId => gathered.atom_ids.push(node),
+                NameClass::AtomId => {
+                    gathered.atom_ids.push(node);
+                    let value = node.text().unwrap_or_default().trim();
+                    gathered.unremarkable_ids.push(is_unremarkable_id(value));
+                }
                 NameClass::AtomDate => gathered.atom_dates.push(node),
                 NameClass::Tombstone => gathered.tombstones.push(node),
                 NameClass::History => gathered.fh_elements.push(node),
@@ -869,16 +919,26 @@ impl<'a, 'input> Gathered<'a, 'input> {
             if !(is_link || is_tombstone || node.has_xml_base()) {
                 continue;
             }
-            let mut alternate = true;
-            for (place, attribute) in node.attributes().enumerate() {
+            let mut link = LinkAttributes {
+                href: ABSENT,
+                rel: ABSENT,
+                alternate: true,
+            };
+            for (index, attribute) in node.indexed_attributes() {
                 let (carries_iri, is_base) = match (attribute.namespace(), attribute.name()) {
                     (Some(XML_NS), "base") => (true, true),
-                    (None, "href") => (is_link, false),
+                    (None, "href") => {
+                        if is_link && link.href == ABSENT {
+                            link.href = index;
+                        }
+                        (is_link, false)
+                    }
                     (None, "ref") => (is_tombstone, false),
                     (None, "rel") => {
+                        link.rel = index;
                         // Only a value ending in "alternate" can name it.
                         let value = attribute.value().as_bytes();
-                        alternate = value.len() >= 9
+                        link.alternate = value.len() >= 9
                             && value[value.len() - 9..].eq_ignore_ascii_case(b"alternate")
                             && Rel::of(Some(attribute.value())).as_str() == "alternate";
                         (false, false)
@@ -889,8 +949,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
                             "length" => LinkValue::Length,
                             _ => LinkValue::Hreflang,
                         };
-                        gathered.link_value_elements.push(node);
-                        gathered.link_value_places.push((place as u32, kind));
+                        gathered.link_values.push((index, kind));
                         (false, false)
                     }
                     _ => (false, false),
@@ -898,18 +957,52 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 if carries_iri {
                     gathered.iri_elements.push(node);
                     gathered.iri_places.push(IriPlace {
-                        place: place as u32,
+                        attribute: index,
                         valid: iri::check_iri_reference(attribute.value()).is_ok(),
                         is_base,
                     });
                 }
             }
             if is_link {
-                gathered.alternate.push(alternate);
+                gathered.link_attributes.push(link);
             }
         }
         gathered
     }
+}
+
+/// An `atom:link` with the attributes most rules read, found in the pass
+/// over all nodes.
+#[derive(Clone, Copy)]
+pub struct AtomLink<'a, 'input> {
+    pub node: Node<'a, 'input>,
+    pub href: Option<Attribute<'a, 'input>>,
+    pub rel: Option<Attribute<'a, 'input>>,
+    /// No `rel`, or `rel="alternate"` (RFC 4287 §4.2.7.2).
+    pub alternate: bool,
+}
+
+/// What [`Gathered::links`] reads a link by: attribute indexes in the
+/// document ([`ABSENT`] for none), 12 bytes a link.
+#[derive(Clone, Copy)]
+struct LinkAttributes {
+    href: u32,
+    rel: u32,
+    alternate: bool,
+}
+
+const ABSENT: u32 = u32::MAX;
+
+/// Whether an `atom:id`'s text is one that no id rule (`atom-invalid-id`,
+/// `atom-id-not-normalized`, `malformed-uuid-urn`) remarks on: a plain
+/// absolute IRI without an authority ([`iri::is_plain_absolute_iri`]: it
+/// holds no `%`, so its only normalization is a lowercase scheme), with a
+/// lowercase scheme, and no UUID URN to check. Decided once in the pass
+/// over all nodes instead of by each rule.
+pub fn is_unremarkable_id(value: &str) -> bool {
+    iri::is_plain_absolute_iri(value)
+        && !value.bytes().take_while(|&b| b != b':').any(|b| b.is_ascii_uppercase())
+        && !value.get(..9).is_some_and(|p| p.eq_ignore_ascii_case("urn:uuid:"))
 }
 
 /// Which of an `atom:link`'s constrained attributes one is.
@@ -1187,6 +1280,33 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unremarkable_ids_are_valid_normalized_and_not_uuid_urns() {
+        for id in [
+            "tag:example.org,2024:post-1",
+            "TAG:example.org,2024:post-1",
+            "urn:uuid:1225c695-cfb8-4ebb-aaaa-80da344efa6a",
+            "URN:UUID:x",
+            "http://example.org/a",
+            "tag:a%2fb",
+            "tag:a b",
+            "posts/1",
+            "x-y:a#b",
+            "",
+        ] {
+            if is_unremarkable_id(id) {
+                assert!(iri::check_iri_reference(id).is_ok() && iri::has_scheme(id), "{id}");
+                assert!(iri::id_normalization(id).is_none(), "{id}");
+                assert!(!id.to_ascii_lowercase().starts_with("urn:uuid:"), "{id}");
+            }
+        }
+        assert!(is_unremarkable_id("tag:example.org,2024:post-1"));
+        assert!(
+            !is_unremarkable_id("TAG:example.org,2024:post-1"),
+            "the scheme's case is a remark"
+        );
+    }
 
     #[test]
     fn near_misses_name_the_intended_namespace() {

@@ -31,7 +31,15 @@ const PLAIN: [bool; 256] = crate::syntax::ascii_table(b"-._~:/?#@!$&'()*+,;=");
 
 /// Checks that `text` is an IRI reference (RFC 3987 §2.2: `IRI-reference`).
 pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
-    // Most references are plain ASCII with nothing to escape: checked bytewise.
+    if plain_shape(text).is_some() {
+        return Ok(());
+    }
+    check_iri_reference_fully(text)
+}
+
+/// [`check_iri_reference`] without the shortcut for plain references.
+fn check_iri_reference_fully(text: &str) -> Result<(), IriError> {
+    // Most others are plain ASCII with nothing to escape: checked bytewise.
     let plain = text.bytes().all(|b| PLAIN[usize::from(b)]);
     if !plain {
         check_characters(text)?;
@@ -293,19 +301,54 @@ pub fn check_link_relation(text: &str) -> Result<(), IriError> {
 }
 
 /// Whether `text` is plainly an absolute IRI without an authority, such as
-/// `tag:example.org,2024:post-1` or `urn:uuid:...`: a valid scheme, then
-/// only characters that need no further look (no `%`, brackets, spaces or
-/// non-ASCII, at most one `#`, no `//`). `false` says nothing: the caller
-/// then checks with [`check_iri_reference`].
+/// `tag:example.org,2024:post-1` or `urn:uuid:...`: see [`plain_shape`].
+/// `false` says nothing: the caller then checks with [`check_iri_reference`].
 pub fn is_plain_absolute_iri(text: &str) -> bool {
-    let Some(colon) = text.find(':') else { return false };
-    let (scheme, rest) = (&text.as_bytes()[..colon], &text.as_bytes()[colon + 1..]);
-    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
-    let plain = |b: &u8| PLAIN[*b as usize];
-    scheme_ok && !rest.starts_with(b"//") && rest.iter().all(plain) && rest.iter().filter(|b| **b == b'#').count() <= 1
+    plain_shape(text) == Some(PlainShape::Absolute)
+}
+
+/// What [`plain_shape`] accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlainShape {
+    Absolute,
+    Relative,
+}
+
+/// The bytes a scheme continues with (RFC 3986 §3.1).
+const SCHEME: [bool; 256] = crate::syntax::ascii_table(b"+-.");
+
+/// Accepts, in about one pass over the bytes, the references that need no
+/// closer look, which are nearly all of them (relative paths, `tag:` and
+/// `urn:` ids): only [`PLAIN`] characters (no `%`, brackets, spaces or
+/// non-ASCII), at most one `#`, a valid scheme if a `:` comes before any
+/// `/`, `?` or `#`, and no authority (no `//` after the scheme). `None`
+/// says nothing: the full check decides.
+fn plain_shape(text: &str) -> Option<PlainShape> {
+    let bytes = text.as_bytes();
+    // Bitwise, with no branch per byte: the loop stays tight.
+    let mut plain = true;
+    let mut hashes = 0u32;
+    for &b in bytes {
+        plain &= PLAIN[usize::from(b)];
+        hashes += u32::from(b == b'#');
+    }
+    if !plain || hashes > 1 {
+        return None;
+    }
+    let first_delimiter = bytes.iter().position(|&b| matches!(b, b':' | b'/' | b'?' | b'#'));
+    let (shape, rest) = match first_delimiter {
+        Some(colon) if bytes[colon] == b':' => {
+            let scheme = &bytes[..colon];
+            let valid =
+                scheme.first().is_some_and(u8::is_ascii_alphabetic) && scheme.iter().all(|&b| SCHEME[usize::from(b)]);
+            if !valid {
+                return None;
+            }
+            (PlainShape::Absolute, &bytes[colon + 1..])
+        }
+        _ => (PlainShape::Relative, bytes),
+    };
+    (!rest.starts_with(b"//")).then_some(shape)
 }
 
 /// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
@@ -535,6 +578,34 @@ mod tests {
                 assert!(check_iri_reference(text).is_ok() && has_scheme(text), "{text}");
             }
         }
+        for text in [
+            "posts/1.html",
+            "../a?b#c",
+            "#top",
+            "?q",
+            "a_b:c",
+            "a/b:c",
+            "//host/path",
+            "x:",
+            "x://",
+            "x:/a//b",
+            "tag:example.org,2024:a#b",
+            "a#b#c",
+            "",
+            "+a:b",
+            "a:b:c",
+        ] {
+            if let Some(shape) = plain_shape(text) {
+                assert!(check_iri_reference_fully(text).is_ok(), "{text}");
+                assert_eq!(shape == PlainShape::Absolute, has_scheme(text), "{text}");
+            }
+        }
+        assert_eq!(
+            plain_shape("a_b:c"),
+            None,
+            "a ':' before any '/' ends a scheme, here an invalid one"
+        );
+        assert_eq!(plain_shape("posts/1.html"), Some(PlainShape::Relative));
         assert!(is_plain_absolute_iri("tag:example.org,2003:3.2397"));
         assert!(
             !is_plain_absolute_iri("http://example.org/a"),

@@ -9,7 +9,10 @@ use url::Url;
 use crate::date::{self, Instant};
 pub use crate::diagnostic::Location;
 use crate::diagnostic::{small, DocId, Span};
+use std::hash::BuildHasher;
+
 use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Relation, ATOM_NS};
+use crate::hash::FastState;
 use crate::source::Source;
 
 #[derive(Debug, Clone)]
@@ -38,6 +41,10 @@ pub struct Located<T> {
 pub struct EntrySummary {
     /// `atom:id`, or the RSS `guid`: a range of `entry_ids`.
     id: (u32, u32),
+    /// The id's hash ([`FastState`]), taken while its text is at hand: the
+    /// set rules look every entry of a run up by id, and hashing the text
+    /// there would read it again from wherever the summary put it.
+    pub id_hash: u64,
     pub updated: Option<Instant>,
     /// The id's text.
     at: Location,
@@ -153,11 +160,13 @@ impl DocSummary {
         };
         let mut entry_ids = String::with_capacity(ids().map(|(_, id)| id.value.len()).sum());
         let mut entries = Vec::with_capacity(feed.entries.len());
+        let hasher = FastState::default();
         for (entry, id) in ids() {
             let start = entry_ids.len();
             entry_ids.push_str(id.value);
             entries.push(EntrySummary {
                 id: (small(start), small(entry_ids.len())),
+                id_hash: hasher.hash_one(id.value),
                 updated: entry.updated_at.clone(),
                 at: span(id.range.clone()),
             });

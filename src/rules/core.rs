@@ -217,12 +217,18 @@ fn content_needs_summary(content: Node) -> Option<String> {
 
 fn atom_entry_missing_summary(cx: &mut Checker) {
     let feed = cx.feed;
-    let entries = atom_containers(feed).filter(|c| c.tag_name().name() == "entry");
     let mut findings = Vec::new();
-    for entry in entries.filter(|entry| !has_atom_child(feed, *entry, AtomName::Summary)) {
-        let Some(content) = atom_children(feed, entry, AtomName::Content).next() else {
+    // Only content with a src or a type other than text and html can need
+    // a summary: the entries of the others are not looked at.
+    let contents = feed.atom_parts().remarkable_texts.iter();
+    for content in contents.filter(|c| feed.atom_names.is(*c, AtomName::Content)) {
+        let Some(entry) = content.parent_element() else {
             continue;
         };
+        let first_content = atom_children(feed, entry, AtomName::Content).next();
+        if first_content != Some(content) || has_atom_child(feed, entry, AtomName::Summary) {
+            continue;
+        }
         if let Some(why) = content_needs_summary(content) {
             findings.push((entry, content, why));
         }
@@ -329,7 +335,7 @@ pub static ATOM_INVALID_TYPE: Rule = rule!(
 fn atom_invalid_type(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for element in feed.atom_parts().texts.iter() {
+    for element in feed.atom_parts().remarkable_texts.iter() {
         let Some(attribute) = element.attribute_node("type") else {
             continue;
         };
@@ -403,7 +409,7 @@ fn not_one_div(element: Node) -> Option<&'static str> {
 fn atom_xhtml_missing_div(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for element in feed.atom_parts().texts.iter() {
+    for element in feed.atom_parts().remarkable_texts.iter() {
         if element.attribute("type") != Some("xhtml") || element.has_attribute("src") {
             continue;
         }
@@ -667,7 +673,8 @@ pub static ATOM_INVALID_CONTENT_SRC: Rule = rule!(
 fn atom_invalid_content_src(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    let contents = atom_containers(feed).flat_map(|entry| atom_children(feed, entry, AtomName::Content));
+    let texts = feed.atom_parts().remarkable_texts.iter();
+    let contents = texts.filter(|t| feed.atom_names.is(*t, AtomName::Content));
     for content in contents.filter(|c| c.has_attribute("src")) {
         let has_content = content
             .children()

@@ -1,6 +1,8 @@
 //! Dates and entry identity: what archive reconstruction and duplicate
 //! removal depend on (RFC 5005 §4.2, RFC 4287 §3.3, §4.2.6).
 
+use std::hash::BuildHasher;
+
 use crate::hash::{FastMap, FastState};
 
 use super::SetChecker;
@@ -126,6 +128,18 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     }
 }
 
+/// An entry seen by [`ambiguous_duplicate_entry_in_set`]: the first of its
+/// id and update time in its archive group, and the next one seen whose key
+/// hashed alike.
+struct SeenEntry<'r> {
+    group: DocId,
+    doc: DocId,
+    entry: &'r EntrySummary,
+    next: u32,
+}
+
+const NO_ENTRY: u32 = u32::MAX;
+
 /// The set part: the same entry in two documents of one archive chain
 /// whose feed-level update times do not decide either (RFC 5005 §4.2).
 fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
@@ -137,16 +151,44 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     }
     let shared = || set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1);
     let entries = shared().map(|(_, summary)| summary.entries.len()).sum();
-    let mut first_of: FastMap<(DocId, &str, Option<&date::Instant>), (DocId, &EntrySummary)> =
-        FastMap::with_capacity_and_hasher(entries, FastState::default());
+    // Every entry of a run is looked up here, so the table is kept small
+    // (a hash and an index per entry: a run's entries would not fit the
+    // cache as keys with their strings) and hashes the id's hash the
+    // summary took, not its text. Entries whose keys hash alike are chained
+    // and compared in full, so a collision costs a comparison, not a finding.
+    let hasher = FastState::default();
+    let mut first_with_hash: FastMap<u64, u32> = FastMap::with_capacity_and_hasher(entries, FastState::default());
+    let mut seen: Vec<SeenEntry> = Vec::with_capacity(entries);
     for (doc, summary) in shared() {
         let group = set.group_of(doc);
         for entry in &summary.entries {
-            let key = (group, summary.id(entry), entry.updated.as_ref());
-            let Some(&(first_doc, first)) = first_of.get(&key) else {
-                first_of.insert(key, (doc, entry));
-                continue;
+            let key = hasher.hash_one((group, entry.id_hash, entry.updated.as_ref()));
+            let same = |s: &SeenEntry| {
+                s.group == group
+                    && s.entry.id_hash == entry.id_hash
+                    && s.entry.updated == entry.updated
+                    && set.summary(s.doc).id(s.entry) == summary.id(entry)
             };
+            let head = first_with_hash.get(&key).copied().unwrap_or(NO_ENTRY);
+            let mut at = head;
+            while at != NO_ENTRY && !same(&seen[at as usize]) {
+                at = seen[at as usize].next;
+            }
+            if at == NO_ENTRY {
+                first_with_hash.insert(key, seen.len() as u32);
+                seen.push(SeenEntry {
+                    group,
+                    doc,
+                    entry,
+                    next: head,
+                });
+                continue;
+            }
+            let SeenEntry {
+                doc: first_doc,
+                entry: first,
+                ..
+            } = seen[at as usize];
             if first_doc == doc {
                 continue; // the document part reports duplicates within a document
             }
@@ -195,8 +237,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
     };
     let mut ids: Vec<(&str, Text)> = feed
         .everywhere
-        .atom_ids
-        .iter()
+        .remarkable_atom_ids()
         .filter(|n| looks_like_uuid(n.text().unwrap_or_default()))
         .map(|n| ("atom:id", Text::of(n)))
         .collect();

@@ -15,13 +15,8 @@ pub static LINK_MISSING_HREF: Rule = rule!(
 );
 
 fn link_missing_href(cx: &mut Checker) {
-    for node in cx
-        .feed
-        .everywhere
-        .atom_links
-        .iter()
-        .filter(|n| !n.has_attribute("href"))
-    {
+    let feed = cx.feed;
+    for node in feed.everywhere.links().filter(|l| l.href.is_none()).map(|l| l.node) {
         cx.report(
             Checker::at(start_tag(node), "this link has no href attribute")
                 .label("no href")
@@ -39,10 +34,7 @@ pub static INVALID_LINK_RELATION: Rule = rule!(
 
 fn invalid_link_relation(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.atom_links.iter() {
-        let Some(rel) = node.attribute_node("rel") else {
-            continue;
-        };
+    for rel in feed.everywhere.links().filter_map(|l| l.rel) {
         let value = rel.value();
         let Err(error) = iri::check_link_relation(value) else {
             continue;

@@ -229,11 +229,12 @@ pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
 
 fn navigation_link_in_entry(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.atom_links.iter() {
+    for link in feed.everywhere.links() {
         // The relation first: most links have none of these.
-        let Some(rel) = feed::navigation_relation(node.attribute("rel")) else {
+        let Some(rel) = feed::navigation_relation(link.rel.map(|r| r.value())) else {
             continue;
         };
+        let node = link.node;
         let Some(container) = node.parent_element() else {
             continue;
         };

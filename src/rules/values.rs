@@ -72,7 +72,11 @@ pub(super) fn invalid_atom_iri_values<'a>(
             check("atom:category scheme", scheme.value(), scheme.range_value());
         }
     }
-    for content in parts.texts.iter().filter(|t| names.is(*t, AtomName::Content)) {
+    for content in parts
+        .remarkable_texts
+        .iter()
+        .filter(|t| names.is(*t, AtomName::Content))
+    {
         if let Some(src) = content.attribute_node("src") {
             check("atom:content src", src.value(), src.range_value());
         }
@@ -234,10 +238,10 @@ pub static ATOM_INVALID_ID: Rule = rule!(
 fn atom_invalid_id(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for id in feed.everywhere.atom_ids.iter() {
+    for id in feed.everywhere.remarkable_atom_ids() {
         // The common case, a valid id, is decided without locating it.
         let value = id.text().unwrap_or_default().trim();
-        if iri::is_plain_absolute_iri(value) || (iri::has_scheme(value) && iri::check_iri_reference(value).is_ok()) {
+        if iri::has_scheme(value) && iri::check_iri_reference(value).is_ok() {
             continue;
         }
         let text = Text::of(id);
@@ -275,7 +279,7 @@ pub static ATOM_ID_NOT_NORMALIZED: Rule = rule!(
 fn atom_id_not_normalized(cx: &mut Checker) {
     let feed = cx.feed;
     let mut findings = Vec::new();
-    for id in feed.everywhere.atom_ids.iter() {
+    for id in feed.everywhere.remarkable_atom_ids() {
         // Normalization is decided on the text; only a finding locates it.
         let value = id.text().unwrap_or_default().trim();
         if !iri::has_scheme(value) {
@@ -396,12 +400,23 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     };
     let names = feed.atom_names;
     let mut findings = Vec::new();
-    // The links come in document order: an entry's all together (those of
-    // its source aside), the feed's before and after the entries.
+    // The alternate links come in document order: an entry's all together
+    // (those of its source aside), the feed's before and after the entries.
+    // Nearly every container has one at most, and then their containers,
+    // in document order, only ever come later: nothing needs comparing.
+    let alternates: Vec<Node> = feed
+        .everywhere
+        .links()
+        .filter(|l| l.alternate)
+        .map(|l| l.node)
+        .collect();
+    let container_ids = alternates.iter().map(|l| l.parent().map(|p| p.id()));
+    if container_ids.clone().zip(container_ids.skip(1)).all(|(a, b)| a < b) {
+        return;
+    }
     let (mut in_head, mut in_entry) = (Alternates::default(), Alternates::default());
     let mut entry_now = None;
-    let links = feed.everywhere.atom_links.iter().zip(&feed.everywhere.alternate);
-    for (link, _) in links.filter(|(_, alternate)| **alternate) {
+    for link in alternates {
         let Some(container) = link.parent_element() else {
             continue;
         };
@@ -538,7 +553,7 @@ fn atom_content_not_base64(cx: &mut Checker) {
     let mut findings = Vec::new();
     let contents = feed
         .atom_parts()
-        .texts
+        .remarkable_texts
         .iter()
         .filter(|c| feed.atom_names.is(*c, AtomName::Content));
     for content in contents {

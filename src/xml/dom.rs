@@ -373,6 +373,14 @@ impl<'input> Document<'input> {
         self.node(0)
     }
 
+    /// The attribute at `index`, as [`Node::indexed_attributes`] gave it.
+    pub fn attribute_at(&self, index: u32) -> Attribute<'_, 'input> {
+        Attribute {
+            doc: self,
+            data: &self.attributes[index as usize],
+        }
+    }
+
     pub fn root_element(&self) -> Node<'_, 'input> {
         self.root()
             .children()
@@ -635,6 +643,17 @@ impl<'a, 'input> Node<'a, 'input> {
             doc: self.doc,
             inner: all[range].iter(),
         }
+    }
+
+    /// The attributes with their indexes in the document, which
+    /// [`Document::attribute_at`] takes: a list of attributes kept by index
+    /// costs 4 bytes an attribute and no search to read back.
+    pub fn indexed_attributes(&self) -> impl Iterator<Item = (u32, Attribute<'a, 'input>)> + use<'a, 'input> {
+        let start = match self.data().kind() {
+            Kind::Element { attributes, .. } if attributes != NONE => attributes,
+            _ => 0,
+        };
+        (start..).zip(self.attributes())
     }
 
     pub fn attribute_node(&self, name: impl AttributeName) -> Option<Attribute<'a, 'input>> {
