@@ -869,7 +869,8 @@ impl<'a, 'input> Gathered<'a, 'input> {
             fh_elements: NodeList::with_capacity(size(NameClass::History)),
             atom_links: NodeList::with_capacity(size(NameClass::AtomLink)),
             link_attributes: Vec::with_capacity(size(NameClass::AtomLink)),
-            link_values: Vec::new(),
+            // Most links carry a type or a length (an enclosure both).
+            link_values: Vec::with_capacity(size(NameClass::AtomLink)),
             iri_elements: NodeList::with_capacity(may_carry_iri),
             iri_places: Vec::with_capacity(may_carry_iri),
             suppressions: NodeList::default(),
@@ -1124,15 +1125,17 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         };
         parts.entries.reserve_exact(entries);
         let names = EntryNames::of(self.xml, self.kind);
+        // Entries first: they are most of the children, and tell themselves
+        // by their name's number, not its text.
         for child in head.children().filter(Node::is_element) {
-            if is_atom_link(child) {
+            if let Some(entry) = Entry::of(&names, child) {
+                parts.entries.push(entry);
+            } else if is_atom_link(child) {
                 parts.links.push(self.link(child));
             } else if is(child, FH_NS, "complete") {
                 parts.complete.push(child);
             } else if is(child, FH_NS, "archive") {
                 parts.archive.push(child);
-            } else if let Some(entry) = Entry::of(&names, child) {
-                parts.entries.push(entry);
             }
         }
         parts

@@ -10,10 +10,13 @@ use crate::feed::{self, start_tag, AtomName, DocKind, FeedDoc, Rel, Text};
 /// The Atom containers of the document: the feed, then its entries.
 fn atom_containers<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
     let is_atom = feed.kind == DocKind::Atom;
-    feed.head
-        .filter(|_| is_atom)
-        .into_iter()
-        .chain(feed.entries.iter().filter(move |_| is_atom).map(|entry| entry.node))
+    feed.head.filter(|_| is_atom).into_iter().chain(atom_entries(feed))
+}
+
+/// The entries of an Atom feed.
+fn atom_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
+    let is_atom = feed.kind == DocKind::Atom;
+    feed.entries.iter().filter(move |_| is_atom).map(|entry| entry.node)
 }
 
 /// The Atom children of `container` named `name` (matched by the name's
@@ -181,9 +184,21 @@ pub static ATOM_ENTRY_MISSING_ALTERNATE: Rule = rule!(
 
 fn atom_entry_missing_alternate(cx: &mut Checker) {
     let feed = cx.feed;
-    let entries = atom_containers(feed).filter(|c| c.tag_name().name() == "entry");
+    let entries = atom_entries(feed);
+    // The entries that hold content, in document order: the texts are
+    // gathered entry by entry, and only entries may hold atom:content.
+    let names = feed.atom_names;
+    let texts = feed.atom_parts().texts.iter();
+    let mut with_content = texts
+        .filter(|t| names.is(*t, AtomName::Content))
+        .filter_map(|content| content.parent())
+        .map(|entry| entry.id())
+        .peekable();
     let without: Vec<Node> = entries
-        .filter(|entry| !has_atom_child(feed, *entry, AtomName::Content))
+        .filter(|entry| {
+            while with_content.next_if(|id| *id < entry.id()).is_some() {}
+            with_content.peek() != Some(&entry.id())
+        })
         .filter(|entry| {
             !atom_children(feed, *entry, AtomName::Link)
                 .any(|link| Rel::of(link.attribute("rel")).as_str() == "alternate")

@@ -404,12 +404,8 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     // (those of its source aside), the feed's before and after the entries.
     // Nearly every container has one at most, and then their containers,
     // in document order, only ever come later: nothing needs comparing.
-    let alternates: Vec<Node> = feed
-        .everywhere
-        .links()
-        .filter(|l| l.alternate)
-        .map(|l| l.node)
-        .collect();
+    let mut alternates = Vec::with_capacity(feed.everywhere.atom_links.len());
+    alternates.extend(feed.everywhere.links().filter(|l| l.alternate).map(|l| l.node));
     let container_ids = alternates.iter().map(|l| l.parent().map(|p| p.id()));
     if container_ids.clone().zip(container_ids.skip(1)).all(|(a, b)| a < b) {
         return;

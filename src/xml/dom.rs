@@ -612,15 +612,20 @@ impl<'a, 'input> Node<'a, 'input> {
     /// A text node's or comment's text; an element's first child's text,
     /// if that child is text.
     pub fn text(&self) -> Option<&'a str> {
-        match self.data().kind() {
-            Kind::Text(s) | Kind::Comment(s) => Some(self.doc.str(s)),
-            Kind::RawText(index) => Some(self.doc.decoded[index as usize].get_or_init(|| {
-                let mut value = String::with_capacity(self.range().len());
-                decode_text(&self.doc.text[self.range()], &mut value);
-                value.into_boxed_str()
-            })),
-            Kind::Element { .. } => self.first_child().filter(Node::is_text).and_then(|child| child.text()),
-            _ => None,
+        // By the kind's tag, not the whole `Kind`: asked of every id, date
+        // and text construct of a feed.
+        match self.data().tag() {
+            TEXT_INPUT => Some(&self.doc.text[self.range()]),
+            ELEMENT => self.first_child().filter(Node::is_text).and_then(|child| child.text()),
+            _ => match self.data().kind() {
+                Kind::Text(s) | Kind::Comment(s) => Some(self.doc.str(s)),
+                Kind::RawText(index) => Some(self.doc.decoded[index as usize].get_or_init(|| {
+                    let mut value = String::with_capacity(self.range().len());
+                    decode_text(&self.doc.text[self.range()], &mut value);
+                    value.into_boxed_str()
+                })),
+                _ => None,
+            },
         }
     }
 
