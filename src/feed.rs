@@ -1000,7 +1000,7 @@ const ABSENT: u32 = u32::MAX;
 /// holds no `%`, so its only normalization is a lowercase scheme), with a
 /// lowercase scheme, and no UUID URN to check. Decided once in the pass
 /// over all nodes instead of by each rule.
-pub fn is_unremarkable_id(value: &str) -> bool {
+fn is_unremarkable_id(value: &str) -> bool {
     iri::is_plain_absolute_iri(value)
         && !value.bytes().take_while(|&b| b != b':').any(|b| b.is_ascii_uppercase())
         && !value.get(..9).is_some_and(|p| p.eq_ignore_ascii_case("urn:uuid:"))
