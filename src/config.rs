@@ -281,14 +281,16 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     let raw: RawConfig = toml::from_str(text).map_err(|e| at(e.span(), e.message().trim()))?;
     let base_url = match raw.base_url {
         Some(value) => Some(
-            Url::parse(value.get_ref())
-                .map_err(|e| {
-                    at(
-                        Some(value.span()),
-                        &format!("base-url \"{}\" is not an absolute URL ({e})", value.get_ref()),
-                    )
-                })?
-                .into(),
+            crate::secret::masked(&Url::parse(value.get_ref()).map_err(|e| {
+                at(
+                    Some(value.span()),
+                    &format!(
+                        "base-url \"{}\" is not an absolute URL ({e})",
+                        crate::secret::mask_text(value.get_ref())
+                    ),
+                )
+            })?)
+            .into(),
         ),
         None => None,
     };

@@ -34,6 +34,8 @@ pub struct FixedFile {
     pub path: PathBuf,
     pub before: Vec<u8>,
     pub after: Vec<u8>,
+    /// How many fixes made `after`, over all rounds.
+    pub applied: usize,
 }
 
 /// Applies the fixes of the findings of `inputs` in memory (safe ones, and
@@ -41,7 +43,7 @@ pub struct FixedFile {
 pub fn fix(inputs: &[Input], options: &Options, unsafe_fixes: bool) -> Fixed {
     let mut overlay: HashMap<PathBuf, Vec<u8>> = HashMap::new();
     let mut originals: HashMap<PathBuf, Vec<u8>> = HashMap::new();
-    let mut applied = 0;
+    let mut applied: HashMap<PathBuf, usize> = HashMap::new();
     let mut report = lint_with(inputs, options, &overlay);
     for _ in 0..MAX_ROUNDS {
         let fixable = fixable_files(&report, unsafe_fixes);
@@ -70,7 +72,7 @@ pub fn fix(inputs: &[Input], options: &Options, unsafe_fixes: bool) -> Fixed {
             let (new_text, count) = fix::apply(text, fixes);
             if count > 0 && new_text != text {
                 overlay.insert(path.clone(), new_text.into_bytes());
-                applied += count;
+                *applied.entry(path.clone()).or_default() += count;
                 changed = true;
             }
         }
@@ -83,10 +85,17 @@ pub fn fix(inputs: &[Input], options: &Options, unsafe_fixes: bool) -> Fixed {
         .into_iter()
         .filter_map(|(path, after)| {
             let before = originals.remove(&path)?;
-            (before != after).then_some(FixedFile { path, before, after })
+            let applied = applied.get(&path).copied().unwrap_or(0);
+            (before != after).then_some(FixedFile {
+                path,
+                before,
+                after,
+                applied,
+            })
         })
         .collect();
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    let applied = files.iter().map(|file| file.applied).sum();
     Fixed { files, applied }
 }
 
@@ -117,8 +126,9 @@ fn lint_with(inputs: &[Input], options: &Options, overlay: &HashMap<PathBuf, Vec
 
 /// Writes each fixed file in place, atomically: the new text goes to a
 /// temporary file beside it, which then replaces it. A file whose content
-/// changed since it was read is left alone. Returns what could not be
-/// written, and why.
+/// changed since it was read is left alone, and so is one that a new file
+/// in its place would not be (see [`replaceable`]). Returns what could not
+/// be written, and why.
 pub fn write(files: &[FixedFile]) -> Vec<(PathBuf, String)> {
     files
         .iter()
@@ -127,7 +137,19 @@ pub fn write(files: &[FixedFile]) -> Vec<(PathBuf, String)> {
 }
 
 fn write_one(file: &FixedFile) -> Result<(), String> {
-    let now = std::fs::read(&file.path).map_err(|e| e.to_string())?;
+    // Opened without following a symbolic link, and every check made on
+    // the open file: what is checked is what was read.
+    let mut original = open_no_follow(&file.path).map_err(|error| match std::fs::read_link(&file.path) {
+        Ok(target) => format!(
+            "it is a symbolic link to {}; name that file to fix it (nothing was written)",
+            target.display()
+        ),
+        Err(_) => error.to_string(),
+    })?;
+    let metadata = original.metadata().map_err(|e| e.to_string())?;
+    replaceable(&metadata)?;
+    let mut now = Vec::with_capacity(file.before.len());
+    std::io::Read::read_to_end(&mut original, &mut now).map_err(|e| e.to_string())?;
     if now != file.before {
         return Err("it changed while it was being fixed; nothing was written".to_owned());
     }
@@ -137,19 +159,78 @@ fn write_one(file: &FixedFile) -> Result<(), String> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let name = file.path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let temporary = directory.join(format!(".{name}.feedlint-fix-{}", std::process::id()));
-    let written = (|| -> std::io::Result<()> {
-        let mut out = std::fs::File::create(&temporary)?;
-        out.write_all(&file.after)?;
-        out.sync_all()?;
-        // The fixed file keeps the permissions of the one it replaces.
-        std::fs::set_permissions(&temporary, std::fs::metadata(&file.path)?.permissions())?;
-        std::fs::rename(&temporary, &file.path)
-    })();
-    written.map_err(|e| {
-        let _ = std::fs::remove_file(&temporary);
-        e.to_string()
-    })
+    // A new name no one can guess, created only if nothing is there
+    // (O_EXCL, so never through a planted link); it is removed if anything
+    // below fails.
+    let mut temporary = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".feedlint-fix")
+        .tempfile_in(directory)
+        .map_err(|e| format!("cannot create a temporary file in {}: {e}", directory.display()))?;
+    temporary.write_all(&file.after).map_err(|e| e.to_string())?;
+    keep_identity(temporary.as_file(), &metadata)?;
+    temporary.as_file().sync_all().map_err(|e| e.to_string())?;
+    // rename(2) replaces the name, never what a link there points to.
+    temporary.persist(&file.path).map_err(|e| e.error.to_string())?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    if std::fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(std::io::Error::other("it is a symbolic link"));
+    }
+    std::fs::File::open(path)
+}
+
+/// Whether a new file may take the place of the one described: a plain
+/// file, writable, with one name (a fixed copy would split a hard link
+/// from its other names, which would keep the old text).
+fn replaceable(metadata: &std::fs::Metadata) -> Result<(), String> {
+    if !metadata.is_file() {
+        return Err("it is not a regular file; nothing was written".to_owned());
+    }
+    if metadata.permissions().readonly() {
+        return Err("it is read-only; nothing was written (make it writable to fix it)".to_owned());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if metadata.nlink() > 1 {
+            return Err(format!(
+                "it has {} hard links, and its fixed copy would no longer be the file the others name; nothing was written",
+                metadata.nlink()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Gives the new file the mode and owner of the one it replaces, on the
+/// open file (never by path, which could be swapped meanwhile). A file
+/// whose owner cannot be kept is not replaced.
+fn keep_identity(new: &std::fs::File, original: &std::fs::Metadata) -> Result<(), String> {
+    new.set_permissions(original.permissions())
+        .map_err(|e| format!("cannot keep its permissions: {e}"))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let created = new.metadata().map_err(|e| e.to_string())?;
+        if (created.uid(), created.gid()) != (original.uid(), original.gid()) {
+            std::os::unix::fs::fchown(new, Some(original.uid()), Some(original.gid()))
+                .map_err(|e| format!("cannot keep its owner ({e}); nothing was written"))?;
+        }
+    }
+    Ok(())
 }
 
 /// A unified diff of each fixed file, as `diff -u` prints one.
@@ -157,7 +238,7 @@ pub fn unified_diff(files: &[FixedFile], out: &mut dyn std::io::Write) -> std::i
     for file in files {
         let before = String::from_utf8_lossy(&file.before);
         let after = String::from_utf8_lossy(&file.after);
-        let name = file.path.display().to_string();
+        let name = crate::diagnostic::visible(&file.path.to_string_lossy()).into_owned();
         let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
         write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))?;
     }

@@ -71,6 +71,7 @@ pub mod options;
 pub mod report;
 pub mod rule_id;
 pub mod rules;
+pub mod secret;
 pub mod server;
 pub mod set;
 pub mod snippet;

@@ -205,10 +205,18 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
     }
 }
 
-/// Says something on standard error. A full or closed standard error is
-/// not worth a panic: the exit status still tells.
+/// Says something on standard error, with the password of any URL in it
+/// masked (an invalid URL the user gave is echoed). A full or closed
+/// standard error is not worth a panic: the exit status still tells.
 fn say(message: impl Display) {
-    let _ = writeln!(io::stderr().lock(), "feedlint: {message}");
+    let message = message.to_string();
+    let masked = feedlint::secret::mask_text(&message);
+    // One line, whatever a file name in it holds.
+    let _ = writeln!(
+        io::stderr().lock(),
+        "feedlint: {}",
+        feedlint::diagnostic::visible(&masked)
+    );
 }
 
 /// Writes the report to `--output-file`; a file that cannot be written is
@@ -426,7 +434,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://"))
     };
     if paths.iter().any(is_url) {
-        return fetch_and_lint(&args, &paths, levels);
+        return fetch_and_lint(&args, &paths, levels, is_url);
     }
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
         return fail("--url names the URL of one document: give exactly one file, or - for standard input");
@@ -549,10 +557,16 @@ fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Option
         say(format_args!("error: {} was not fixed: {why}", path.display()));
     }
     if !args.quiet {
+        // Only what reached the disk counts as applied.
+        let written: Vec<&feedlint::fixing::FixedFile> = fixed
+            .files
+            .iter()
+            .filter(|file| failed.iter().all(|(path, _)| *path != file.path))
+            .collect();
         say(format_args!(
             "applied {} to {}",
-            fixes(fixed.applied),
-            files_(files - failed.len())
+            fixes(written.iter().map(|file| file.applied).sum()),
+            files_(written.len())
         ));
     }
     // What remains, read from the files as they are now.
@@ -577,11 +591,12 @@ fn output_format(args: &LintArgs) -> Format {
 }
 
 /// `feedlint URL...`: fetch, follow, lint.
-fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels) -> ExitCode {
+fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels, is_url: impl Fn(&OsString) -> bool) -> ExitCode {
     let mut start = Vec::with_capacity(paths.len());
     for path in paths {
-        match path.to_str().map(Url::parse) {
-            Some(Ok(url)) if matches!(url.scheme(), "http" | "https") => start.push(url),
+        match path.to_str().map(|text| (text, Url::parse(text))) {
+            Some((_, Ok(url))) if matches!(url.scheme(), "http" | "https") => start.push(url),
+            Some((text, Err(error))) if is_url(path) => return fail(&format!("'{text}' is not a valid URL: {error}")),
             _ => {
                 return fail(&format!(
                     "'{}': give either URLs (http or https) or paths, not both",

@@ -80,12 +80,17 @@ impl std::fmt::Display for InvalidUrl {
 
 impl std::error::Error for InvalidUrl {}
 
-/// `url` parsed as an absolute URL.
+/// `url` parsed as an absolute URL, its password masked: a URL given to
+/// describe local files is never requested, and whatever it is shown in
+/// must not show the password.
 pub(crate) fn absolute_url(url: &str) -> Result<Url, InvalidUrl> {
-    Url::parse(url).map_err(|e| InvalidUrl {
-        url: url.to_owned(),
-        reason: e.to_string(),
-    })
+    match Url::parse(url) {
+        Ok(url) => Ok(crate::secret::masked(&url)),
+        Err(e) => Err(InvalidUrl {
+            url: crate::secret::mask_text(url).into_owned(),
+            reason: e.to_string(),
+        }),
+    }
 }
 
 impl Options {

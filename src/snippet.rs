@@ -164,10 +164,10 @@ pub(crate) fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 /// codespan-reporting marks the gap (`·`) instead of showing the windows as
 /// neighbours.
 pub struct SnippetFile<'a> {
-    name: &'a str,
+    name: std::borrow::Cow<'a, str>,
     source: String,
     lines: Vec<Line>,
-    /// The windows, and where each one's text starts in `source`.
+    /// The windows, and the index of each one's line.
     windows: Vec<(&'a Window, usize)>,
 }
 
@@ -180,11 +180,60 @@ struct Line {
     /// The real line number, and the real column of the window's text.
     number: usize,
     column: usize,
+    /// The characters of the window shown escaped, in order.
+    escapes: Vec<Escape>,
+}
+
+/// A character of a document written as `\u{...}` in a snippet: a feed's
+/// ESC, BEL, C1 or bidirectional controls would otherwise reach the
+/// terminal, which obeys them (retitling it, clearing the screen, hiding
+/// or reordering findings).
+#[derive(Debug, Clone)]
+struct Escape {
+    /// Where the character is in the window's text, and its length there.
+    at: usize,
+    len: usize,
+    /// Where its escape is in the file, and how many characters it has.
+    shown: Range<usize>,
+    shown_chars: usize,
+}
+
+/// Whether a snippet shows `c` escaped. Tabs are shown as the spaces they
+/// stand for.
+fn escaped_in_snippets(c: char) -> bool {
+    c != '\t' && crate::diagnostic::hides_itself(c)
+}
+
+/// Pushes `text` onto `source`, its hiding characters escaped; returns
+/// where each escape went.
+fn push_shown(source: &mut String, text: &str) -> Vec<Escape> {
+    if !text.chars().any(escaped_in_snippets) {
+        source.push_str(text);
+        return Vec::new();
+    }
+    let mut escapes = Vec::new();
+    for (at, c) in text.char_indices() {
+        if escaped_in_snippets(c) {
+            let start = source.len();
+            crate::diagnostic::push_visible(source, c);
+            escapes.push(Escape {
+                at,
+                len: c.len_utf8(),
+                shown: start..source.len(),
+                shown_chars: source[start..].chars().count(),
+            });
+        } else {
+            source.push(c);
+        }
+    }
+    escapes
 }
 
 impl<'a> SnippetFile<'a> {
     /// The file of `windows` (in document order, without repeats).
     pub fn new(name: &'a str, windows: Vec<&'a Window>) -> Self {
+        // A file name shows what it holds, as a quoted value does.
+        let name = crate::diagnostic::visible(name);
         let mut source = String::new();
         let mut lines = Vec::with_capacity(windows.len());
         let mut windows_of_lines = Vec::with_capacity(windows.len());
@@ -197,6 +246,7 @@ impl<'a> SnippetFile<'a> {
                         text_at: source.len(),
                         number: window.line - 1,
                         column: 1,
+                        escapes: Vec::new(),
                     });
                     source.push('\n');
                 }
@@ -206,14 +256,16 @@ impl<'a> SnippetFile<'a> {
             if window.cut_left {
                 source.push_str(ELLIPSIS);
             }
-            windows_of_lines.push((window, source.len()));
+            windows_of_lines.push((window, lines.len()));
+            let text_at = source.len();
+            let escapes = push_shown(&mut source, &window.text);
             lines.push(Line {
                 start,
-                text_at: source.len(),
+                text_at,
                 number: window.line,
                 column: window.column,
+                escapes,
             });
-            source.push_str(&window.text);
             if window.cut_right {
                 source.push_str(ELLIPSIS);
             }
@@ -233,10 +285,18 @@ impl<'a> SnippetFile<'a> {
     /// is not shown.
     pub fn range(&self, range: Range<usize>) -> Option<Range<usize>> {
         let place = |offset: usize| {
-            self.windows
-                .iter()
-                .find(|(w, _)| w.holds(offset))
-                .map(|&(w, at)| (w, at + (offset - w.start)))
+            self.windows.iter().find(|(w, _)| w.holds(offset)).map(|&(w, line)| {
+                let line = &self.lines[line];
+                let within = offset - w.start;
+                // Each escape before the place moves it on.
+                let moved: usize = line
+                    .escapes
+                    .iter()
+                    .take_while(|e| e.at < within)
+                    .map(|e| e.shown.len() - e.len)
+                    .sum();
+                (w, line.text_at + within + moved)
+            })
         };
         let (window, start) = place(range.start)?;
         let end = match place(range.end) {
@@ -279,7 +339,7 @@ impl<'a> Files<'a> for SnippetFiles<'a> {
     type Source = &'a str;
 
     fn name(&'a self, id: usize) -> Result<&'a str, Error> {
-        Ok(self.file(id)?.name)
+        Ok(&self.file(id)?.name)
     }
 
     fn source(&'a self, id: usize) -> Result<&'a str, Error> {
@@ -301,7 +361,14 @@ impl<'a> Files<'a> for SnippetFiles<'a> {
             .source
             .get(line.text_at..byte_index.max(line.text_at))
             .unwrap_or_default();
-        Ok(line.column + within.chars().count())
+        // An escape counts as the one character it stands for.
+        let escaped: usize = line
+            .escapes
+            .iter()
+            .take_while(|e| e.shown.end <= byte_index)
+            .map(|e| e.shown_chars - 1)
+            .sum();
+        Ok(line.column + within.chars().count() - escaped)
     }
 
     fn line_range(&'a self, id: usize, line_index: usize) -> Result<Range<usize>, Error> {

@@ -222,8 +222,7 @@ pub struct Credentials {
     known: Mutex<HashMap<(url::Origin, String), String>>,
 }
 
-/// What a masked password reads as.
-const MASK: &str = "***";
+use crate::secret::MASK;
 
 impl Credentials {
     /// `url` with its password masked, remembered for its origin.

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{doc_url, file_of, spec_of};
+use super::{doc_url, spec_of};
 use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level};
 
@@ -123,12 +123,12 @@ fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnos
         rule: diagnostic.rule.as_str(),
         level: diagnostic.level,
         message: &diagnostic.message,
-        file: file_of(report, diagnostic.primary()),
+        file: &report.documents[diagnostic.primary().doc].name,
         spans: diagnostic
             .spans
             .iter()
             .map(|span| JsonSpan {
-                file: file_of(report, span),
+                file: &report.documents[span.doc].name,
                 byte_start: span.byte_start,
                 byte_end: span.byte_end,
                 line_start: span.line_start,

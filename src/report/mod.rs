@@ -84,8 +84,12 @@ pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-fn file_of<'r>(report: &'r Report, span: &Span) -> &'r str {
-    &report.documents[span.doc].name
+/// The name of a span's document as a line format shows it (JSON and
+/// SARIF escape it their own way): control and
+/// other hiding characters escaped (a line feed in a file name would forge
+/// a report line).
+fn file_of<'r>(report: &'r Report, span: &Span) -> std::borrow::Cow<'r, str> {
+    crate::diagnostic::visible(&report.documents[span.doc].name)
 }
 
 /// The spec section a diagnostic's rule enforces.

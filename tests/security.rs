@@ -1,0 +1,310 @@
+//! What a hostile file, folder, feed or peer must not make feedlint do:
+//! overwrite files it was not asked to fix, print a secret the user gave,
+//! send terminal controls or forged report lines, hang, or grow without
+//! bound. Each test sets up the attack in a scratch folder of its own.
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+mod common;
+use common::{scratch, stderr, stdout};
+
+/// A feed with a safe fix (a misspelt relation) and nothing else wrong.
+const FIXABLE: &str = "testsuite/rules/link-relation-typo/fail-typos.atom";
+
+fn feedlint(args: &[&str]) -> Output {
+    feedlint_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+fn feedlint_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+fn fixable_copy(dir: &Path) -> PathBuf {
+    let feed = dir.join("feed.atom");
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXABLE), &feed).unwrap();
+    feed
+}
+
+fn text(path: &Path) -> String {
+    fs::read_to_string(path).unwrap()
+}
+
+/// A pid a process started now is likely to get: the one after the last
+/// process started.
+fn next_pid() -> u32 {
+    Command::new("true").spawn().unwrap().id()
+}
+
+#[test]
+fn fix_never_writes_through_a_planted_temporary_file_link() {
+    let dir = scratch("planted-link");
+    let elsewhere = scratch("planted-link-victim");
+    let victim = elsewhere.join("secret.txt");
+    fs::write(&victim, "not a feed\n").unwrap();
+    fs::set_permissions(&victim, fs::Permissions::from_mode(0o600)).unwrap();
+    let feed = fixable_copy(&dir);
+    // Whoever can write in the feed's folder plants links at the names a
+    // temporary file beside it could take (one scheme named them after
+    // the process id).
+    let first = next_pid();
+    for pid in first..first + 3000 {
+        std::os::unix::fs::symlink(&victim, dir.join(format!(".feed.atom.feedlint-fix-{pid}"))).unwrap();
+    }
+    let output = feedlint(&["--fix", "--format", "concise", "--exit-zero", feed.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(text(&victim), "not a feed\n", "the victim was overwritten");
+    assert_eq!(
+        fs::metadata(&victim).unwrap().mode() & 0o777,
+        0o600,
+        "the victim's mode changed"
+    );
+    assert!(!text(&feed).contains("rel=\"prev-achive\""), "the feed was not fixed");
+    assert!(fs::symlink_metadata(&feed).unwrap().file_type().is_file());
+}
+
+#[test]
+fn fix_keeps_the_mode_and_owner_of_the_file() {
+    let dir = scratch("fix-mode");
+    let feed = fixable_copy(&dir);
+    fs::set_permissions(&feed, fs::Permissions::from_mode(0o640)).unwrap();
+    let before = fs::metadata(&feed).unwrap();
+    let output = feedlint(&["--fix", "--exit-zero", feed.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let after = fs::metadata(&feed).unwrap();
+    assert_ne!(
+        text(&feed),
+        text(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXABLE).as_path())
+    );
+    assert_eq!(after.mode() & 0o7777, 0o640);
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    // No temporary file is left beside it.
+    let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["feed.atom"]);
+}
+
+/// Runs `--fix` on `named` and says what was refused; nothing may change.
+fn refused_fix(named: &Path, original: &Path) -> String {
+    let before = text(original);
+    let output = feedlint(&["--fix", "--exit-zero", named.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(text(original), before, "a refused file changed");
+    let said = stderr(&output);
+    assert!(said.contains("applied 0 fixes to 0 files"), "{said}");
+    said
+}
+
+#[test]
+fn fix_refuses_a_symbolic_link_and_leaves_it_a_link() {
+    let dir = scratch("fix-symlink");
+    let target = fixable_copy(&dir);
+    let link = dir.join("link.atom");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let said = refused_fix(&link, &target);
+    assert!(said.contains("is a symbolic link to"), "{said}");
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+}
+
+#[test]
+fn fix_refuses_a_file_with_other_hard_links() {
+    let dir = scratch("fix-hard-link");
+    let feed = fixable_copy(&dir);
+    let other = dir.join("other-name.txt");
+    fs::hard_link(&feed, &other).unwrap();
+    let said = refused_fix(&feed, &other);
+    assert!(said.contains("has 2 hard links"), "{said}");
+    assert_eq!(fs::metadata(&feed).unwrap().ino(), fs::metadata(&other).unwrap().ino());
+}
+
+#[test]
+fn fix_leaves_a_read_only_file_alone() {
+    let dir = scratch("fix-read-only");
+    let feed = fixable_copy(&dir);
+    fs::set_permissions(&feed, fs::Permissions::from_mode(0o444)).unwrap();
+    let said = refused_fix(&feed, &feed);
+    assert!(said.contains("is read-only"), "{said}");
+    assert_eq!(fs::metadata(&feed).unwrap().mode() & 0o777, 0o444);
+}
+
+/// Every output format, and standard error, of a run with `args`.
+fn every_format(dir: &Path, args: &[&str]) -> Vec<(String, String)> {
+    ["text", "concise", "json", "json-lines", "sarif", "github"]
+        .into_iter()
+        .map(|format| {
+            let mut all = vec!["--format", format];
+            all.extend_from_slice(args);
+            let output = feedlint_in(dir, &all);
+            (format.to_owned(), format!("{}{}", stdout(&output), stderr(&output)))
+        })
+        .collect()
+}
+
+fn assert_no_secret(outputs: &[(String, String)]) {
+    for (format, output) in outputs {
+        assert!(!output.contains("SECRET"), "{format} shows the password:\n{output}");
+    }
+}
+
+#[test]
+fn a_password_in_the_base_url_is_never_printed() {
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/site");
+    let outputs = every_format(
+        &site,
+        &[
+            "--base-url",
+            "http://dave:SECRET@example.org/",
+            "--color",
+            "always",
+            ".",
+        ],
+    );
+    // The URL is shown, with its password masked.
+    let concise = &outputs[1].1;
+    assert!(concise.contains("http://dave:***@example.org/"), "{concise}");
+    assert_no_secret(&outputs);
+}
+
+#[test]
+fn a_password_in_a_config_or_url_option_is_never_printed() {
+    let dir = scratch("config-password");
+    fs::create_dir(dir.join("site")).unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/site/feed/index.atom"),
+        dir.join("site/index.atom"),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("feedlint.toml"),
+        "base-url = \"https://dave:SECRET@example.org/\"\n",
+    )
+    .unwrap();
+    let outputs = every_format(&dir, &["site"]);
+    assert!(outputs[1].1.contains("dave:***@"), "{}", outputs[1].1);
+    assert_no_secret(&outputs);
+    assert_no_secret(&every_format(
+        &dir,
+        &["--url", "https://dave:SECRET@example.org/index.atom", "site/index.atom"],
+    ));
+    // Invalid URLs are echoed masked, and said to be invalid.
+    fs::write(
+        dir.join("feedlint.toml"),
+        "base-url = \"https://dave:SECRET@exa mple.org/\"\n",
+    )
+    .unwrap();
+    let said = stderr(&feedlint_in(&dir, &["site"]));
+    assert!(said.contains("dave:***@exa mple.org"), "{said}");
+    for args in [
+        ["--base-url", "http://dave:SECRET@exa mple.org/", "site"],
+        ["--url", "http://dave:SECRET@exa mple.org/", "site/index.atom"],
+        ["http://dave:SECRET@exa mple.org/", "--quiet", "--exit-zero"],
+    ] {
+        let output = feedlint_in(&dir, &args);
+        assert_eq!(output.status.code(), Some(2));
+        let said = stderr(&output);
+        assert!(!said.contains("SECRET") && said.contains("dave:***@"), "{said}");
+        assert!(!said.contains("not both"), "{said}");
+    }
+}
+
+/// Bytes a terminal obeys: ESC sequences (a title, a screen clear, a
+/// colour), BEL, a C1 CSI, and a right-to-left override.
+const TERMINAL_CONTROLS: [&str; 5] = ["\u{1b}", "\u{7}", "\u{9b}", "\u{202e}", "\u{85}"];
+
+#[test]
+fn snippets_show_terminal_controls_escaped() {
+    let dir = scratch("terminal-controls");
+    let feed = dir.join("feed.atom");
+    // C1 controls and bidi controls are characters XML allows; ESC and BEL
+    // are not, and the malformed-XML finding shows them in its snippet.
+    fs::write(
+        &feed,
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>\u{9b}2J\u{85}t\u{202e}ltfi</title>\n<link rel=\"prev_archive\" href=\"a\u{9b}31m.atom\"/></feed>\n",
+    )
+    .unwrap();
+    let escaped = dir.join("escape.atom");
+    fs::write(
+        &escaped,
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>\u{1b}]0;PWNED\u{7}\u{1b}[2J</title></feed>\n",
+    )
+    .unwrap();
+    for file in [&feed, &escaped] {
+        for format in ["text", "concise"] {
+            for color in ["always", "never"] {
+                let output = feedlint(&["--format", format, "--color", color, file.to_str().unwrap()]);
+                let shown = stdout(&output);
+                // The colours of --color always are feedlint's own: ESC [ ... m.
+                let without_colours = regex_free_colours(&shown);
+                for control in TERMINAL_CONTROLS {
+                    assert!(
+                        !without_colours.contains(control),
+                        "{format} shows {control:?} raw:\n{shown}"
+                    );
+                }
+            }
+        }
+    }
+    let text = stdout(&feedlint(&["--color", "never", escaped.to_str().unwrap()]));
+    assert!(text.contains("<title>\\u{001B}]0;PWNED\\u{0007}"), "{text}");
+    // The column is the document's, and the marker stands under the escape.
+    assert!(text.contains("escape.atom:1:50"), "{text}");
+    let marker_line = text.lines().find(|l| l.contains('^')).unwrap();
+    let snippet_line = text.lines().find(|l| l.contains("PWNED")).unwrap();
+    let at = |line: &str, what: &str| line[..line.find(what).unwrap()].chars().count();
+    assert_eq!(at(marker_line, "^"), at(snippet_line, "\\u{001B}"), "{text}");
+}
+
+/// `shown` without the SGR colour sequences feedlint itself writes.
+fn regex_free_colours(shown: &str) -> String {
+    let mut out = String::new();
+    let mut rest = shown;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match after.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
+            Some(end) if after[end..].starts_with('m') => rest = &after[end + 1..],
+            _ => {
+                out.push_str("\u{1b}[");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn a_file_name_cannot_forge_report_lines() {
+    let dir = scratch("forged-name");
+    let name = "x\n::error file=forged.atom,line=1::FORGED\ny\r.atom";
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXABLE), dir.join(name)).unwrap();
+    for format in ["text", "concise", "github"] {
+        let output = feedlint_in(&dir, &["--format", format, "--color", "never", "."]);
+        let shown = stdout(&output);
+        assert!(shown.contains("prev_archive"), "{format}: {shown}");
+        for line in shown.lines() {
+            assert!(!line.starts_with("::error"), "{format} forged a command:\n{shown}");
+            assert!(
+                !line.starts_with("y\r.atom") && !line.contains('\r'),
+                "{format}:\n{shown}"
+            );
+        }
+        let expected = match format {
+            "github" => "file=x%0A%3A%3Aerror file=forged.atom%2Cline=1%3A%3AFORGED%0Ay%0D.atom,",
+            _ => "x\\u{000A}::error file=forged.atom,line=1::FORGED\\u{000A}y\\u{000D}.atom",
+        };
+        assert!(shown.contains(expected), "{format}:\n{shown}");
+    }
+    // JSON keeps the name as it is, escaped as JSON.
+    let json = common::json(&feedlint_in(&dir, &["--format", "json", "."]));
+    assert_eq!(json["diagnostics"][0]["file"].as_str().unwrap(), format!("./{name}"));
+    // And a diff's header shows it escaped too.
+    let diff = stdout(&feedlint_in(&dir, &["--diff", "."]));
+    assert!(diff.lines().all(|l| !l.starts_with("::error")), "{diff}");
+}
