@@ -159,6 +159,13 @@ def once_only_copies(size):
     return repeat_to(size, f"<feed {ATOM}><title>t</title><entry><id>urn:x</id>", unit, "</entry></feed>")
 
 
+def nested_bases(size):
+    # A relative xml:base at every level: each level's base is its parent's
+    # and more, so building every level's base is quadratic.
+    n = size // 26
+    return f"<feed {ATOM}><title>t</title><x:e xmlns:x=\"urn:x\">" + '<x:e xml:base="aa/">' * n + "</x:e>" * n + "</x:e></feed>"
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -180,6 +187,7 @@ SHAPES = {
     "suppressions in a row": suppressions_in_a_row,
     "alternate links, one entry": alternate_links,
     "once-only copies, one entry": once_only_copies,
+    "nested relative xml:base": nested_bases,
 }
 
 

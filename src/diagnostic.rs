@@ -60,46 +60,10 @@ pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
         let tail: String = value.chars().skip(count - KEEP).collect();
         format!("{head}…{tail} ({count} characters)").into()
     };
-    match visible(&shortened) {
+    match crate::shown::visible(&shortened) {
         std::borrow::Cow::Borrowed(_) => shortened,
         std::borrow::Cow::Owned(shown) => shown.into(),
     }
-}
-
-/// `text` with every character that would hide or rearrange what a
-/// terminal or editor shows (see [`hides_itself`]) written as `\u{...}`:
-/// for file names and snippets, which are never shortened.
-pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(hides_itself) {
-        return text.into();
-    }
-    let mut shown = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        push_visible(&mut shown, c);
-    }
-    shown.into()
-}
-
-/// Pushes `c`, or its `\u{...}` escape if it hides itself.
-pub(crate) fn push_visible(shown: &mut String, c: char) {
-    if hides_itself(c) {
-        use std::fmt::Write as _;
-        let _ = write!(shown, "\\u{{{:04X}}}", u32::from(c));
-    } else {
-        shown.push(c);
-    }
-}
-
-/// Whether a character shows as nothing, or changes how the text around it
-/// shows: controls (a terminal obeys ESC, BEL, CSI; a line feed forges a
-/// line), bidirectional and zero-width formatting, private use and
-/// non-characters.
-pub(crate) fn hides_itself(c: char) -> bool {
-    c.is_control()
-        || matches!(u32::from(c),
-            0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF
-            | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
-        || u32::from(c) & 0xFFFE == 0xFFFE
 }
 
 /// Index of a document in [`crate::Report::documents`].

@@ -343,7 +343,16 @@ pub(crate) fn as_directory(mut url: Url) -> Url {
 /// The URL of a path: below the published root, its published URL; else
 /// its `file:` URL.
 fn url_of(path: &Path, published: Option<&Published>) -> Option<Url> {
-    url_of_canonical(&std::fs::canonicalize(path).ok()?, published)
+    let canonical = std::fs::canonicalize(path).ok().or_else(|| {
+        // A file not on disk (an editor's unsaved new file, linted from
+        // its text): its directory's path and its name.
+        let parent = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
+    })?;
+    url_of_canonical(&canonical, published)
 }
 
 fn url_of_canonical(canonical: &Path, published: Option<&Published>) -> Option<Url> {

@@ -245,6 +245,52 @@ pub enum Base {
     },
 }
 
+/// What the rules need to know of the base URI in scope without building
+/// it. An element under many nested relative `xml:base`s has a base as
+/// long as all of them together: building it for every element would take
+/// time and memory quadratic in the depth, so only references that are
+/// resolved (links, tombstones) build theirs ([`FeedDoc::base`]); the
+/// others ask for this.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BaseKind {
+    /// No `xml:base` in scope and the document has no URL.
+    Missing,
+    /// An `xml:base` in scope could not be resolved; `at` is its value.
+    Broken { at: Range<usize> },
+    /// A hierarchical URL of this scheme: every relative path, query or
+    /// fragment joins onto it.
+    Hierarchical { scheme: Arc<str> },
+    /// A URL that is not hierarchical (`urn:`, `mailto:`, `tag:`): an
+    /// absolute `xml:base` or the document's URL, never longer than that.
+    Opaque(Arc<Url>),
+}
+
+impl BaseKind {
+    pub fn of(base: &Base) -> BaseKind {
+        match base {
+            Base::Missing => BaseKind::Missing,
+            Base::Broken { at } => BaseKind::Broken { at: at.clone() },
+            Base::Known(url) if url.cannot_be_a_base() => BaseKind::Opaque(Arc::new(url.clone())),
+            Base::Known(url) => BaseKind::Hierarchical {
+                scheme: url.scheme().into(),
+            },
+        }
+    }
+
+    /// Whether a reference joins onto this base: a network-path reference
+    /// (`//host/...`) brings an authority of its own, which must make a URL
+    /// with the base's scheme.
+    pub fn joins(&self, reference: &str) -> bool {
+        match self {
+            BaseKind::Hierarchical { scheme } if reference.starts_with("//") => {
+                Url::parse(&format!("{scheme}:{reference}")).is_ok()
+            }
+            BaseKind::Hierarchical { .. } => true,
+            _ => false,
+        }
+    }
+}
+
 /// An element's text, trimmed, and where it stands in the document.
 #[derive(Debug, Clone)]
 pub struct Text<'a> {
@@ -704,6 +750,8 @@ pub struct FeedDoc<'a, 'input> {
     /// The base URI made by each element that carries an `xml:base`
     /// (behind a lock: a large document's rules run on several threads).
     bases: Mutex<FastMap<NodeId, Arc<Base>>>,
+    /// The kind of base each element that carries an `xml:base` makes.
+    base_kinds: Mutex<FastMap<NodeId, BaseKind>>,
     /// The base URI outside every `xml:base`: the document's URL.
     pub document_base: Arc<Base>,
     /// Where the first `self` link is in `links`: asked for per link, so
@@ -1095,6 +1143,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             entries: Vec::new(),
             everywhere: Gathered::default(),
             bases: Mutex::new(FastMap::default()),
+            base_kinds: Mutex::new(FastMap::default()),
             document_base: Arc::new(url.cloned().map_or(Base::Missing, Base::Known)),
             self_index: None,
             atom_names: AtomNames::of(xml),
@@ -1201,6 +1250,53 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
                 .insert(carrier.id(), base.clone());
         }
         base
+    }
+
+    /// The kind of base URI in scope at `node`, its own `xml:base`
+    /// included, worked out without building it: in time and memory linear
+    /// in the number of `xml:base`s, however deeply they nest.
+    pub fn base_kind(&self, node: Node<'a, 'input>) -> BaseKind {
+        let mut chain = Vec::new();
+        let mut kinds = self.base_kinds.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut kind = None;
+        for carrier in node.ancestors().filter(Node::has_xml_base) {
+            if let Some(known) = kinds.get(&carrier.id()) {
+                kind = Some(known.clone());
+                break;
+            }
+            chain.push(carrier);
+        }
+        let mut kind = kind.unwrap_or_else(|| BaseKind::of(&self.document_base));
+        for carrier in chain.into_iter().rev() {
+            kind = Self::carrier_kind(kind, carrier);
+            kinds.insert(carrier.id(), kind.clone());
+        }
+        kind
+    }
+
+    /// The kind of base an element's own `xml:base` makes, from its
+    /// parent's: what [`Self::resolve_base`] would build.
+    fn carrier_kind(parent: BaseKind, carrier: Node<'a, 'input>) -> BaseKind {
+        let Some(attribute) = carrier.attribute_node((XML_NS, "base")) else {
+            return parent;
+        };
+        let value = attribute.value();
+        let broken = || BaseKind::Broken {
+            at: attribute.range_value(),
+        };
+        if iri::check_iri_reference(value).is_err() {
+            broken()
+        } else if iri::has_scheme(value) {
+            Url::parse(value).map_or_else(|_| broken(), |url| BaseKind::of(&Base::Known(url)))
+        } else {
+            match parent {
+                BaseKind::Broken { .. } => parent,
+                // A relative reference joined onto a hierarchical URL keeps
+                // its scheme and stays hierarchical.
+                BaseKind::Hierarchical { .. } if parent.joins(value) => parent,
+                _ => broken(),
+            }
+        }
     }
 
     /// The base URI an element's own `xml:base` makes, from its parent's.

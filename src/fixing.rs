@@ -238,7 +238,7 @@ pub fn unified_diff(files: &[FixedFile], out: &mut dyn std::io::Write) -> std::i
     for file in files {
         let before = String::from_utf8_lossy(&file.before);
         let after = String::from_utf8_lossy(&file.after);
-        let name = crate::diagnostic::visible(&file.path.to_string_lossy()).into_owned();
+        let name = crate::shown::visible(&file.path.to_string_lossy()).into_owned();
         let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
         write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))?;
     }

@@ -74,6 +74,7 @@ pub mod rules;
 pub mod secret;
 pub mod server;
 pub mod set;
+pub mod shown;
 pub mod snippet;
 pub mod source;
 pub mod summary;

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::fmt::Display;
 use std::io::{self, IsTerminal, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -212,11 +212,24 @@ fn say(message: impl Display) {
     let message = message.to_string();
     let masked = feedlint::secret::mask_text(&message);
     // One line, whatever a file name in it holds.
-    let _ = writeln!(
-        io::stderr().lock(),
-        "feedlint: {}",
-        feedlint::diagnostic::visible(&masked)
-    );
+    let _ = writeln!(io::stderr().lock(), "feedlint: {}", feedlint::shown::visible(&masked));
+}
+
+/// The file `-o` names, if it is one of `inputs` (by identity, so through
+/// any link or other name): writing the report there would replace a feed.
+fn output_among<'p>(output: &Path, inputs: impl IntoIterator<Item = &'p Path>) -> Option<&'p Path> {
+    use std::os::unix::fs::MetadataExt as _;
+    let output = std::fs::metadata(output).ok()?;
+    inputs.into_iter().find(|input| {
+        std::fs::metadata(input).is_ok_and(|input| (input.dev(), input.ino()) == (output.dev(), output.ino()))
+    })
+}
+
+fn refuse_output_onto_input(input: &Path) -> ExitCode {
+    fail(&format!(
+        "--output-file names {}, a file being linted: the report would replace it; write the report elsewhere",
+        input.display()
+    ))
 }
 
 /// Writes the report to `--output-file`; a file that cannot be written is
@@ -276,7 +289,9 @@ fn main() -> ExitCode {
             write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
         }
         Some(Command::Server) => match feedlint::server::run() {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(feedlint::server::Ended::Shutdown) => ExitCode::SUCCESS,
+            // LSP: "exit" without "shutdown" before it exits with 1.
+            Ok(feedlint::server::Ended::WithoutShutdown) => ExitCode::FAILURE,
             Err(message) => fail(&message),
         },
         None => run(cli.lint, &matches),
@@ -460,6 +475,15 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             inputs.push(Input::Path(PathBuf::from(path)));
         }
     }
+    if let Some(output) = &args.output_file {
+        let named = inputs.iter().filter_map(|input| match input {
+            Input::Path(path) => Some(path.as_path()),
+            _ => None,
+        });
+        if let Some(input) = output_among(output, named) {
+            return refuse_output_onto_input(input);
+        }
+    }
     let format = output_format(&args);
     let mut options = Options::default();
     options.levels = levels;
@@ -551,6 +575,11 @@ fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Option
             ));
         }
         return ExitCode::from(u8::from(files > 0));
+    }
+    if let Some(output) = &args.output_file {
+        if let Some(input) = output_among(output, fixed.files.iter().map(|file| file.path.as_path())) {
+            return refuse_output_onto_input(input);
+        }
     }
     let failed = feedlint::fixing::write(&fixed.files);
     for (path, why) in &failed {
@@ -671,6 +700,13 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
     } else {
         u8::from(failing && !args.exit_zero)
     };
+    // A walked directory's files are known only now.
+    if let Some(output) = &args.output_file {
+        let linted = report.documents.iter().filter_map(|document| document.path.as_deref());
+        if let Some(input) = output_among(output, linted) {
+            return refuse_output_onto_input(input);
+        }
+    }
     let render = |out: &mut dyn Write| {
         if args.statistics {
             report::write_statistics(report, matches!(format, Format::Json | Format::JsonLines), out)

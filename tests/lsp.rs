@@ -280,3 +280,114 @@ fn the_workspace_config_applies() {
     );
     client.finish();
 }
+
+impl Client {
+    /// Writes raw bytes, as a broken client would.
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next response with a null id: the answer to a message the
+    /// server could not read.
+    fn error_for_unreadable(&mut self) -> Value {
+        loop {
+            let message = self.next();
+            if message.get("id") == Some(&Value::Null) {
+                return message;
+            }
+        }
+    }
+}
+
+#[test]
+fn bad_messages_are_answered_and_the_session_goes_on() {
+    let dir = scratch("lsp-bad-messages");
+    let mut client = Client::start();
+    client.initialize(&dir, false);
+    // Malformed JSON, invalid UTF-8, a length that is no number, a length
+    // far beyond the limit (not allocated: the body never comes), each
+    // answered with the JSON-RPC error, the server still serving.
+    client.send_raw(b"Content-Length: 9\r\n\r\n{not json");
+    assert_eq!(client.error_for_unreadable()["error"]["code"], -32700);
+    client.send_raw(b"Content-Length: 2\r\n\r\n\xff\xfe");
+    assert_eq!(client.error_for_unreadable()["error"]["code"], -32700);
+    client.send_raw(b"Content-Length: many\r\n\r\n");
+    assert_eq!(client.error_for_unreadable()["error"]["code"], -32700);
+    let request_without_method = json!({ "jsonrpc": "2.0", "id": 99, "params": {} }).to_string();
+    client.send_raw(
+        format!(
+            "Content-Length: {}\r\n\r\n{request_without_method}",
+            request_without_method.len()
+        )
+        .as_bytes(),
+    );
+    loop {
+        let answer = client.next();
+        if answer["id"] == 99 {
+            assert_eq!(answer["error"]["code"], -32600, "{answer}");
+            break;
+        }
+    }
+    // A document is still linted.
+    let path = dir.join("feed.atom");
+    let uri = client.open(&path, &feed("prev"));
+    assert!(!client.diagnostics(&uri).is_empty());
+    client.finish();
+}
+
+#[test]
+fn a_huge_content_length_is_refused_without_reserving_it() {
+    let dir = scratch("lsp-huge-length");
+    let mut client = Client::start();
+    client.initialize(&dir, false);
+    // 4 GB claimed and 100 bytes sent: refused as soon as the header is
+    // read, never allocated; the server's memory stays small.
+    client.send_raw(b"Content-Length: 4000000000\r\n\r\n");
+    client.send_raw(&[b' '; 100]);
+    assert_eq!(client.error_for_unreadable()["error"]["code"], -32600);
+    let status = std::fs::read_to_string(format!("/proc/{}/status", client.child.id())).unwrap();
+    let resident_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    assert!(resident_kib < 200 * 1024, "{resident_kib} KiB resident");
+    let _ = client.child.kill();
+    let _ = client.child.wait();
+}
+
+#[test]
+fn requests_after_shutdown_are_errors_and_exit_says_how_it_ended() {
+    let dir = scratch("lsp-after-shutdown");
+    let mut client = Client::start();
+    client.initialize(&dir, false);
+    let shutdown = client.request("shutdown", json!(null));
+    assert!(shutdown["error"].is_null(), "{shutdown}");
+    let after = client.request("textDocument/hover", json!({}));
+    assert_eq!(after["error"]["code"], -32600, "{after}");
+    client.notify("exit", json!(null));
+    assert_eq!(client.child.wait().unwrap().code(), Some(0));
+
+    // exit without shutdown: status 1, as LSP says.
+    let mut client = Client::start();
+    client.initialize(&dir, false);
+    client.notify("exit", json!(null));
+    assert_eq!(client.child.wait().unwrap().code(), Some(1));
+}
+
+#[test]
+fn a_new_file_not_yet_on_disk_is_linted_from_its_open_text() {
+    let dir = scratch("lsp-unsaved");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let path = dir.join("new").join("draft.atom");
+    let uri = client.open(&path, &feed("prev"));
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    assert!(!path.exists());
+    client.finish();
+}

@@ -308,3 +308,39 @@ fn a_file_name_cannot_forge_report_lines() {
     let diff = stdout(&feedlint_in(&dir, &["--diff", "."]));
     assert!(diff.lines().all(|l| !l.starts_with("::error")), "{diff}");
 }
+
+#[test]
+fn the_report_never_replaces_a_linted_file() {
+    let dir = scratch("output-onto-input");
+    let feed = fixable_copy(&dir);
+    let original = text(&feed);
+    std::os::unix::fs::symlink(&feed, dir.join("report.txt")).unwrap();
+    fs::create_dir(dir.join("walked")).unwrap();
+    fs::copy(&feed, dir.join("walked/other.atom")).unwrap();
+    let cases: [&[&str]; 5] = [
+        &["-o", "feed.atom", "feed.atom"],
+        &["--output-file", "./feed.atom", "--format", "json", "feed.atom"],
+        &["-o", "report.txt", "feed.atom"],
+        &["-o", "walked/other.atom", "walked"],
+        &["--fix", "-o", "walked/other.atom", "walked"],
+    ];
+    for args in cases {
+        let output = feedlint_in(&dir, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains("a file being linted"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(text(&feed), original, "{args:?} replaced the feed");
+        assert_eq!(
+            text(&dir.join("walked/other.atom")),
+            original,
+            "{args:?} replaced the walked feed"
+        );
+    }
+    // Another file is written as before.
+    let output = feedlint_in(&dir, &["-o", "elsewhere.txt", "--exit-zero", "feed.atom"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(text(&dir.join("elsewhere.txt")).contains("link-relation-typo"));
+}

@@ -89,7 +89,7 @@ pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// other hiding characters escaped (a line feed in a file name would forge
 /// a report line).
 fn file_of<'r>(report: &'r Report, span: &Span) -> std::borrow::Cow<'r, str> {
-    crate::diagnostic::visible(&report.documents[span.doc].name)
+    crate::shown::visible(&report.documents[span.doc].name)
 }
 
 /// The spec section a diagnostic's rule enforces.

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{is_atom_link, start_tag, Base, IriAttribute, XML_NS};
+use crate::feed::{is_atom_link, start_tag, BaseKind, IriAttribute, XML_NS};
 use crate::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
@@ -147,24 +147,24 @@ pub static UNRESOLVABLE_RELATIVE_IRI: Rule = rule!(
 
 /// Why a relative reference could not be resolved against `base`, or `None`
 /// when the problem is elsewhere (an `xml:base` above, reported there).
-fn unresolvable_reason(base: &Base, reference: &str) -> Option<(String, &'static str)> {
+fn unresolvable_reason(base: &BaseKind, reference: &str) -> Option<(String, &'static str)> {
     match base {
-        Base::Missing => Some((
+        BaseKind::Missing => Some((
             "there is no base URI to resolve it against: no xml:base is in scope and the document has no URL".to_owned(),
             "give the document's URL with --url (or --base-url), add an xml:base, or write an absolute IRI",
         )),
-        Base::Known(url) if url.cannot_be_a_base() => Some((
+        BaseKind::Opaque(url) => Some((
             format!("the base URI in scope, \"{url}\", is not hierarchical, so a relative reference cannot be resolved against it"),
             "set xml:base to an http(s) IRI, or write an absolute IRI",
         )),
         // Only a network-path reference ("//host/...") brings an authority of
         // its own that can fail to parse; paths, queries and fragments always
         // join onto a hierarchical base.
-        Base::Known(url) if reference.starts_with("//") && url.join(reference).is_err() => Some((
-            format!("it cannot be resolved against the base URI \"{url}\""),
+        BaseKind::Hierarchical { scheme } if !base.joins(reference) => Some((
+            format!("its authority does not make a {scheme}: URL"),
             "write an absolute IRI",
         )),
-        Base::Known(_) | Base::Broken { .. } => None,
+        BaseKind::Hierarchical { .. } | BaseKind::Broken { .. } => None,
     }
 }
 
@@ -174,16 +174,12 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
     // a network-path reference can fail (see `unresolvable_reason`). When
     // the document's URL and every xml:base make such bases, as they do in
     // nearly every feed, no other reference needs its base worked out.
-    let joins_any_path = |base: &Base| match base {
-        Base::Known(url) => !url.cannot_be_a_base(),
-        Base::Broken { .. } => true,
-        Base::Missing => false,
-    };
-    let only_network_paths_can_fail = joins_any_path(&feed.document_base)
+    let joins_any_path = |base: &BaseKind| matches!(base, BaseKind::Hierarchical { .. } | BaseKind::Broken { .. });
+    let only_network_paths_can_fail = joins_any_path(&BaseKind::of(&feed.document_base))
         && feed
             .everywhere
             .xml_base_carriers()
-            .all(|carrier| joins_any_path(&feed.base(carrier)));
+            .all(|carrier| joins_any_path(&feed.base_kind(carrier)));
     for IriAttribute {
         node,
         attribute,
@@ -201,9 +197,9 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
         // An xml:base is resolved against the base of its parent; an href
         // against the base of its own element.
         let base = match (is_base, node.parent_element()) {
-            (true, Some(parent)) => feed.base(parent),
-            (true, None) => feed.document_base.clone(),
-            (false, _) => feed.base(node),
+            (true, Some(parent)) => feed.base_kind(parent),
+            (true, None) => BaseKind::of(&feed.document_base),
+            (false, _) => feed.base_kind(node),
         };
         let Some((reason, help)) = unresolvable_reason(&base, value) else {
             continue;

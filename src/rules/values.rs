@@ -7,7 +7,7 @@ use std::ops::Range;
 use super::core::{rss_channel, rss_children};
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, Base, DocKind, FeedDoc, LinkValue, Text, XML_NS};
+use crate::feed::{start_tag, AtomName, BaseKind, DocKind, FeedDoc, LinkValue, Text, XML_NS};
 use crate::iri;
 use crate::syntax;
 use crate::xml::Node;
@@ -330,7 +330,15 @@ fn absolute_url_error<'a, 'i>(feed: &FeedDoc<'a, 'i>, node: Node<'a, 'i>, value:
         Err(error) => Some(error.message),
         Ok(()) if value.is_empty() => Some("it is empty".to_owned()),
         Ok(()) if iri::has_scheme(value) => None,
-        Ok(()) if node.ancestors().any(|a| a.has_xml_base()) && matches!(*feed.base(node), Base::Known(_)) => None,
+        Ok(())
+            if node.ancestors().any(|a| a.has_xml_base())
+                && matches!(
+                    feed.base_kind(node),
+                    BaseKind::Hierarchical { .. } | BaseKind::Opaque(_)
+                ) =>
+        {
+            None
+        }
         Ok(()) => Some("it is relative, and no xml:base gives a base to resolve it against".to_owned()),
     }
 }

@@ -70,15 +70,36 @@ struct State {
     found: HashMap<String, Found>,
 }
 
-/// Runs the server on standard input and output until the client exits.
-pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
-    serve(connection)?;
-    io_threads.join().map_err(|e| e.to_string())
+mod transport;
+
+pub use transport::MAX_MESSAGE;
+
+/// How a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// `shutdown`, then `exit`: the server exits with status 0.
+    Shutdown,
+    /// `exit` without `shutdown`, or the input closed: status 1, as LSP
+    /// says.
+    WithoutShutdown,
 }
 
-/// Serves one client over `connection` (tests use an in-memory one).
-pub fn serve(connection: Connection) -> Result<(), String> {
+/// Runs the server on standard input and output until the client exits.
+pub fn run() -> Result<Ended, String> {
+    let stdio = transport::Stdio::start();
+    let connection = Connection {
+        sender: stdio.sender.clone(),
+        receiver: stdio.receiver.clone(),
+    };
+    let ended = serve(connection)?;
+    stdio.finish().map_err(|e| e.to_string())?;
+    Ok(ended)
+}
+
+/// Serves one client over `connection` (tests use an in-memory one) until
+/// it sends `exit` or closes the connection. Requests after `shutdown` are
+/// answered with an error, as LSP says.
+pub fn serve(connection: Connection) -> Result<Ended, String> {
     let capabilities = ServerCapabilities {
         text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
             open_close: Some(true),
@@ -110,28 +131,65 @@ pub fn serve(connection: Connection) -> Result<(), String> {
             }
         })
     };
-    for message in &connection.receiver {
+    let mut lint_requests = Some(lint_requests);
+    let mut shut_down = false;
+    let ended = loop {
+        let Ok(message) = connection.receiver.recv() else {
+            // The input closed without `exit`.
+            break if shut_down {
+                Ended::Shutdown
+            } else {
+                Ended::WithoutShutdown
+            };
+        };
         match message {
+            Message::Request(request) if shut_down => {
+                let response = Response::new_err(
+                    request.id,
+                    lsp_server::ErrorCode::InvalidRequest as i32,
+                    "the server is shut down: only the exit notification is accepted now".to_owned(),
+                );
+                connection
+                    .sender
+                    .send(Message::Response(response))
+                    .map_err(|e| e.to_string())?;
+            }
+            Message::Request(request) if request.method == lsp_types::request::Shutdown::METHOD => {
+                shut_down = true;
+                // No lint starts after shutdown.
+                lint_requests = None;
+                connection
+                    .sender
+                    .send(Message::Response(Response::new_ok(request.id, ())))
+                    .map_err(|e| e.to_string())?;
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
-                    break;
-                }
                 let response = respond(&state, request);
                 connection
                     .sender
                     .send(Message::Response(response))
                     .map_err(|e| e.to_string())?;
             }
+            Message::Notification(notification) if notification.method == lsp_types::notification::Exit::METHOD => {
+                break if shut_down {
+                    Ended::Shutdown
+                } else {
+                    Ended::WithoutShutdown
+                };
+            }
             Message::Notification(notification) => {
                 if document_changed(&state, notification) {
-                    let _ = lint_requests.send(());
+                    if let Some(requests) = &lint_requests {
+                        let _ = requests.send(());
+                    }
                 }
             }
             Message::Response(_) => {}
         }
-    }
+    };
     drop(lint_requests);
-    linter.join().map_err(|_| "the linting thread panicked".to_owned())
+    linter.join().map_err(|_| "the linting thread panicked".to_owned())?;
+    Ok(ended)
 }
 
 /// The workspace's directory: the first workspace folder, else the root URI.
@@ -238,7 +296,9 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
     let mut inputs: Vec<Input> = root.into_iter().map(|root| Input::Path(root.clone())).collect();
     inputs.extend(
         open.iter()
-            .filter(|(_, path, _)| root.is_none_or(|root| !path.starts_with(root)))
+            // The walk finds only what is on disk: a new file the editor
+            // has not saved yet is linted from its open text.
+            .filter(|(_, path, _)| root.is_none_or(|root| !path.starts_with(root)) || !path.is_file())
             .map(|(_, path, _)| Input::Path(path.clone())),
     );
     let report = crate::lint(inputs, &options);
