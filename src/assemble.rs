@@ -25,6 +25,9 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     /// What could not be linted at all: the run failed for it (exit status 2).
     pub failures: Vec<Failure>,
+    /// What was skipped on the way and did not fail the run (an ignore
+    /// file that is not a regular file), said on standard error.
+    pub warnings: Vec<String>,
 }
 
 /// Something named to lint that could not be: a path that does not exist or

@@ -181,7 +181,13 @@ pub struct Config {
     /// The base URLs of the other configs found for the paths linted, each
     /// with the directory it names (see [`for_paths`]).
     pub more_bases: Vec<(String, PathBuf)>,
+    /// Config files found but skipped (not regular files), and why.
+    pub warnings: Vec<String>,
 }
+
+/// The largest config file read: a config is a few lines; a larger file
+/// (or `/dev/zero`) is refused rather than read until memory runs out.
+pub const MAX_CONFIG_FILE: u64 = 1024 * 1024;
 
 /// A config file that cannot be used: one line, naming the file and line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,13 +220,25 @@ struct RawOverride {
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
-/// The nearest `feedlint.toml` in `start` or a directory above it.
-pub fn discover(start: &Path) -> Option<PathBuf> {
+/// The nearest `feedlint.toml` in `start` or a directory above it. One
+/// that is not a regular file (a FIFO would block the run) is skipped, with
+/// a warning.
+pub fn discover(start: &Path, warnings: &mut Vec<String>) -> Option<PathBuf> {
     let start = std::path::absolute(start).ok()?;
     start
         .ancestors()
         .map(|dir| dir.join(CONFIG_FILE))
-        .find(|candidate| candidate.is_file())
+        .find(|candidate| match std::fs::metadata(candidate) {
+            Ok(metadata) if metadata.is_file() => true,
+            Ok(_) => {
+                let warning = format!("{} is skipped: it is not a regular file", candidate.display());
+                if !warnings.contains(&warning) {
+                    warnings.push(warning);
+                }
+                false
+            }
+            Err(_) => false,
+        })
 }
 
 /// The settings of the nearest config above each path (a directory
@@ -244,13 +262,17 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Config, ConfigError> {
     } else {
         starts.collect()
     };
-    for config in starts.iter().filter_map(|start| discover(start)) {
+    let mut warnings = Vec::new();
+    for config in starts.iter().filter_map(|start| discover(start, &mut warnings)) {
         if !found.contains(&config) {
             found.push(config);
         }
     }
     let Some((first_path, others)) = found.split_first() else {
-        return Ok(Config::default());
+        return Ok(Config {
+            warnings,
+            ..Config::default()
+        });
     };
     let mut first = load(first_path)?;
     for path in others {
@@ -261,13 +283,17 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Config, ConfigError> {
         }
         first.levels.add_config(other.levels);
     }
+    first.warnings = warnings;
     Ok(first)
 }
 
 /// Reads a config file.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| ConfigError(format!("cannot read {}: {e}", path.display())))?;
+    let cannot = |why: &str| ConfigError(format!("cannot read {}: {why}", path.display()));
+    let bytes = crate::exclude::read_regular_file(path, MAX_CONFIG_FILE)
+        .map_err(|why| cannot(&why))?
+        .ok_or_else(|| cannot("No such file or directory"))?;
+    let text = String::from_utf8(bytes).map_err(|_| cannot("it is not UTF-8"))?;
     parse(&text, path)
 }
 
@@ -345,6 +371,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     }
     Ok(Config {
         more_bases: Vec::new(),
+        warnings: Vec::new(),
         base_root: Some(match raw.root {
             Some(relative) => root.join(relative.get_ref()),
             None => root.clone(),

@@ -187,6 +187,7 @@ pub(crate) fn gather(
     options: &Options,
     published: Option<&Published>,
     failures: &mut Vec<Failure>,
+    warnings: &mut Vec<String>,
 ) -> Vec<Job> {
     let overlap_possible = inputs.iter().filter(|i| matches!(i, Input::Path(_))).count() > 1;
     let mut jobs = Vec::new();
@@ -198,7 +199,7 @@ pub(crate) fn gather(
                 origin: Origin::Bytes(bytes),
                 explicit: true,
             }),
-            Input::Path(path) if path.is_dir() => walk(&path, options, published, &mut jobs, failures),
+            Input::Path(path) if path.is_dir() => walk(&path, options, published, &mut jobs, failures, warnings),
             Input::Path(path) => {
                 let url = options.url.clone().or_else(|| url_of(&path, published));
                 jobs.push(Job {
@@ -247,6 +248,7 @@ fn walk(
     published: Option<&Published>,
     jobs: &mut Vec<Job>,
     failures: &mut Vec<Failure>,
+    warnings: &mut Vec<String>,
 ) {
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
@@ -265,7 +267,24 @@ fn walk(
         .hidden(true)
         .git_global(false)
         .require_git(false)
+        // The ignore files are read by `IgnoreFiles`, which skips one that
+        // is not a regular file (the walker would block on a FIFO).
+        .git_ignore(false)
+        .ignore(false)
+        .git_exclude(false)
+        .parents(false)
         .sort_by_file_name(|a, b| a.cmp(b));
+    let ignore_files = std::sync::Arc::new(std::sync::Mutex::new(crate::exclude::IgnoreFiles::at(root)));
+    {
+        let ignore_files = std::sync::Arc::clone(&ignore_files);
+        // The walk is depth first, one entry at a time, so the ignore
+        // files in force are a stack.
+        builder.filter_entry(move |entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            files.keep(entry.path(), entry.depth(), is_dir)
+        });
+    }
     // --exclude, and the exclude list of the config nearest above the root.
     let from_config = canonical
         .as_deref()
@@ -312,6 +331,8 @@ fn walk(
             origin: Origin::File(path),
         });
     }
+    let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    warnings.append(&mut files.warnings);
 }
 
 /// A file whose extension says it is a feed is reported on even when it is

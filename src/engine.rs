@@ -24,7 +24,8 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
     let mut failures = Vec::new();
     let published = discover::Published::of(&inputs, options);
     let url_spaces = discover::url_spaces(&inputs, published.as_ref());
-    let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures);
+    let mut warnings = Vec::new();
+    let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures, &mut warnings);
     // Every URL read or to be read (and the root-relative form of each),
     // so that each document is read once.
     let tree_alias = |url: &Url| published.as_ref().and_then(|p| p.tree_alias(url));
@@ -69,6 +70,7 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
         failures.push(Failure::NoFeeds { paths });
     }
     report.failures.extend(failures);
+    report.warnings.extend(warnings);
     report
 }
 

@@ -268,9 +268,15 @@ fn main() -> ExitCode {
     let matches = match Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) if !error.use_stderr() => {
-            // --help and --version
-            let _ = error.print();
-            return ExitCode::SUCCESS;
+            // --help and --version: a failed write (a full disk) fails the
+            // run, as any other output would.
+            let rendered = error.render();
+            let text = if io::stdout().is_terminal() {
+                rendered.ansi().to_string()
+            } else {
+                rendered.to_string()
+            };
+            return write_out(ExitCode::SUCCESS, |out| out.write_all(text.as_bytes()));
         }
         Err(error) => return fail(&one_line(&error)),
     };
@@ -435,6 +441,9 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         Ok(config) => config,
         Err(message) => return fail(&message),
     };
+    for warning in &config.warnings {
+        say(format_args!("warning: {warning}"));
+    }
     let levels = match levels(&args, matches, config.levels) {
         Ok(levels) => levels,
         Err(message) => return fail(&message),
@@ -718,6 +727,9 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         Some(path) => write_file(ExitCode::from(status), path, render),
         None => write_out(ExitCode::from(status), render),
     };
+    for warning in &report.warnings {
+        say(format_args!("warning: {warning}"));
+    }
     for failure in &report.failures {
         say(format_args!("error: {failure}"));
     }

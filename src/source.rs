@@ -255,6 +255,12 @@ impl Locator<'_> {
 /// On failure the error still comes with the best text that could be made
 /// (so that the finding can show where the problem is).
 pub fn decode(mut bytes: Vec<u8>) -> Result<String, (String, DecodeError)> {
+    if let Some(start) = utf32(&bytes) {
+        let message = format!(
+            "unsupported encoding: the document starts with {start}, so it is UTF-32, which feedlint does not read (XML 1.0 §4.3.3 requires only UTF-8 and UTF-16); re-encode it as UTF-8"
+        );
+        return Err((String::new(), DecodeError { offset: 0, message }));
+    }
     if let Some((encoding, bom_len)) = Encoding::for_bom(&bytes) {
         bytes.drain(..bom_len);
         let text = transcode(encoding, bytes)?;
@@ -495,20 +501,35 @@ fn transcode(encoding: &'static Encoding, bytes: Vec<u8>) -> Result<String, (Str
 }
 
 /// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration,
-/// and its offset.
+/// and its offset. The whole declaration is read, however much white space
+/// pads it: it ends at its first `>`, which must follow `?` (quoted values
+/// in a declaration hold no `>`), found in one linear scan.
 fn declared_encoding(bytes: &[u8]) -> Option<(&str, usize)> {
-    let head = &bytes[..bytes.len().min(512)];
-    if !head.starts_with(b"<?xml") {
+    // `<?xml-stylesheet ...?>` is a processing instruction, not a declaration.
+    if !bytes.starts_with(b"<?xml") || !bytes.get(5).is_some_and(|b| b.is_ascii_whitespace()) {
         return None;
     }
-    let end = head.windows(2).position(|w| w == b"?>")?;
-    let decl = std::str::from_utf8(&head[..end]).ok()?;
+    let end = memchr::memchr(b'>', bytes)?;
+    let decl = std::str::from_utf8(bytes[..end].strip_suffix(b"?")?).ok()?;
     let name = decl.find("encoding")? + "encoding".len();
     let rest = decl[name..].trim_start().strip_prefix('=')?.trim_start();
     let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     let value = &rest[1..];
     let offset = decl.len() - value.len();
     Some((&value[..value.find(quote)?], offset))
+}
+
+/// Whether the document is UTF-32 (by its byte order mark, or `<` as a
+/// 32-bit unit), which XML processors need not read (XML 1.0 §4.3.3 asks
+/// for UTF-8 and UTF-16) and which feedlint does not: said as such, not as
+/// the NUL characters its bytes would make as UTF-16.
+fn utf32(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, 0x00, 0x00, ..] => Some("a UTF-32 (little-endian) byte order mark"),
+        [0x00, 0x00, 0xFE, 0xFF, ..] => Some("a UTF-32 (big-endian) byte order mark"),
+        [0x3C, 0x00, 0x00, 0x00, ..] | [0x00, 0x00, 0x00, 0x3C, ..] => Some("\"<\" as a 32-bit unit"),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -344,3 +344,138 @@ fn the_report_never_replaces_a_linted_file() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(text(&dir.join("elsewhere.txt")).contains("link-relation-typo"));
 }
+
+fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+/// Runs feedlint in `dir` and kills it if it does not end within 20 s.
+fn feedlint_with_deadline(dir: &Path, args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > 20 {
+            let _ = child.kill();
+            panic!("feedlint {args:?} hung");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn ignore_files_and_configs_that_are_fifos_are_skipped_with_a_warning() {
+    let dir = scratch("fifo-ignore-files");
+    fs::create_dir_all(dir.join("site/drafts")).unwrap();
+    fixable_copy(&dir.join("site"));
+    fs::copy(dir.join("site/feed.atom"), dir.join("site/drafts/draft.atom")).unwrap();
+    mkfifo(&dir.join(".gitignore"));
+    mkfifo(&dir.join("site/.ignore"));
+    mkfifo(&dir.join("feedlint.toml"));
+    // A regular ignore file beside them still applies.
+    fs::write(dir.join("site/.gitignore"), "drafts/\n").unwrap();
+    let output = feedlint_with_deadline(&dir, &["--format", "concise", "--exit-zero", "."]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (shown, said) = (stdout(&output), stderr(&output));
+    assert!(shown.contains("site/feed.atom:"), "{shown}");
+    assert!(!shown.contains("drafts"), "{shown}");
+    for skipped in [
+        "./.gitignore is skipped",
+        "site/.ignore is skipped",
+        "feedlint.toml is skipped",
+    ] {
+        assert!(said.contains(skipped), "{said}");
+    }
+}
+
+#[test]
+fn a_config_that_is_not_a_small_regular_file_is_refused() {
+    let dir = scratch("config-limits");
+    fixable_copy(&dir);
+    mkfifo(&dir.join("fifo.toml"));
+    fs::write(dir.join("big.toml"), format!("# {}\n", "x".repeat(2 * 1024 * 1024))).unwrap();
+    for (config, why) in [
+        ("/dev/zero", "not a regular file"),
+        ("fifo.toml", "not a regular file"),
+        ("big.toml", "more than the 1048576"),
+    ] {
+        let output = feedlint_with_deadline(&dir, &["--config", config, "feed.atom"]);
+        assert_eq!(output.status.code(), Some(2), "{config}: {}", stderr(&output));
+        assert!(stderr(&output).contains(why), "{config}: {}", stderr(&output));
+    }
+}
+
+#[test]
+fn a_padded_xml_declaration_is_read_whole() {
+    let dir = scratch("padded-declaration");
+    let padding = " ".repeat(4000);
+    let latin1 = [
+        format!("<?xml version=\"1.0\"{padding}encoding=\"ISO-8859-1\"?>\n").into_bytes(),
+        b"<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>caf\xe9</title></feed>\n".to_vec(),
+    ]
+    .concat();
+    fs::write(dir.join("latin1.atom"), latin1).unwrap();
+    fs::write(
+        dir.join("unknown.atom"),
+        format!(
+            "<?xml version=\"1.0\"{padding}encoding=\"klingon\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"/>\n"
+        ),
+    )
+    .unwrap();
+    let shown = stdout(&feedlint_in(
+        &dir,
+        &["--format", "concise", "latin1.atom", "unknown.atom"],
+    ));
+    assert!(!shown.contains("UTF-8"), "{shown}");
+    assert!(
+        shown.contains("unknown.atom:1:1: error[xml-malformed] not well-formed XML: unknown encoding \"klingon\""),
+        "{shown}"
+    );
+}
+
+#[test]
+fn utf32_is_an_unsupported_encoding_not_a_nul() {
+    let dir = scratch("utf32");
+    let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title></feed>\n";
+    let little: Vec<u8> = std::iter::once('\u{feff}')
+        .chain(feed.chars())
+        .flat_map(|c| u32::from(c).to_le_bytes())
+        .collect();
+    let big: Vec<u8> = feed.chars().flat_map(|c| u32::from(c).to_be_bytes()).collect();
+    fs::write(dir.join("little.atom"), little).unwrap();
+    fs::write(dir.join("big.atom"), big).unwrap();
+    let shown = stdout(&feedlint_in(&dir, &["--format", "concise", "."]));
+    assert_eq!(
+        shown.matches("it is UTF-32, which feedlint does not read").count(),
+        2,
+        "{shown}"
+    );
+    assert!(!shown.contains("U+0000"), "{shown}");
+}
+
+#[test]
+fn help_and_version_fail_when_they_cannot_be_written() {
+    for flag in ["--help", "--version", "-h", "-V"] {
+        let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .arg(flag)
+            .stdout(fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        assert!(
+            stderr(&output).contains("No space left on device"),
+            "{flag}: {}",
+            stderr(&output)
+        );
+        // Written where it can be, they succeed.
+        assert_eq!(feedlint(&[flag]).status.code(), Some(0), "{flag}");
+    }
+}
