@@ -4,6 +4,7 @@
 //! enabled rule; its tree is dropped at the end, and only the summary the
 //! set checks need (and, for the text format, windows of its lines) kept.
 
+use crate::diagnostic::shorten;
 use std::path::PathBuf;
 
 use url::Url;
@@ -301,8 +302,8 @@ fn unknown_document(xml: &xml::Document) -> Pending {
     let root = xml.root_element();
     let name = root.tag_name();
     let what = match name.namespace() {
-        Some(ns) => format!("<{}> in namespace \"{ns}\"", name.name()),
-        None => format!("<{}>", name.name()),
+        Some(ns) => format!("<{}> in namespace \"{}\"", shorten(name.name()), shorten(ns)),
+        None => format!("<{}>", shorten(name.name())),
     };
     let finding = Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
         .label("root element")

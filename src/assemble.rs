@@ -28,6 +28,104 @@ pub struct Report {
     /// What was skipped on the way and did not fail the run (an ignore
     /// file that is not a regular file), said on standard error.
     pub warnings: Vec<String>,
+    /// The findings past `--max-findings`, not kept: how many of each
+    /// level (errors, warnings, infos).
+    pub dropped: Dropped,
+}
+
+/// Findings counted but not kept, by level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Dropped {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl Dropped {
+    pub(crate) fn add(&mut self, level: Level, n: usize) {
+        match level {
+            Level::Error => self.errors += n,
+            Level::Warning => self.warnings += n,
+            Level::Info => self.infos += n,
+        }
+    }
+
+    pub fn of(&self, level: Level) -> usize {
+        match level {
+            Level::Error => self.errors,
+            Level::Warning => self.warnings,
+            Level::Info => self.infos,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings + self.infos
+    }
+}
+
+/// What is left of `--max-findings` as documents are added, in the order
+/// the run reads them, so that the same findings are kept at any number of
+/// threads.
+pub(crate) struct FindingBudget {
+    left: Option<usize>,
+    pub dropped: Dropped,
+}
+
+impl FindingBudget {
+    pub(crate) fn new(max: usize) -> FindingBudget {
+        FindingBudget {
+            left: (max > 0).then_some(max),
+            dropped: Dropped::default(),
+        }
+    }
+
+    /// A budget with what is left of this one, for one document of a
+    /// chunk read in parallel: each document keeps at most what was left
+    /// when the chunk started (so a chunk's memory is bounded by it), and
+    /// the chunk is then spent in order.
+    pub(crate) fn snapshot(&self) -> FindingBudget {
+        FindingBudget {
+            left: self.left,
+            dropped: Dropped::default(),
+        }
+    }
+
+    /// Counts what another budget dropped.
+    pub(crate) fn absorb(&mut self, dropped: Dropped) {
+        for level in [Level::Error, Level::Warning, Level::Info] {
+            self.dropped.add(level, dropped.of(level));
+        }
+    }
+
+    /// Keeps what room is left of `outcome`'s findings and counts the
+    /// rest. A finding past the cap still uses the suppression that covers
+    /// it (it is not counted then), so no suppression is called unused
+    /// because its finding was not kept.
+    pub(crate) fn spend(&mut self, outcome: &mut Outcome) {
+        let Some(left) = self.left.as_mut() else { return };
+        if outcome.diagnostics.len() <= *left {
+            *left -= outcome.diagnostics.len();
+            return;
+        }
+        let past: Vec<Diagnostic> = outcome
+            .diagnostics
+            .split_off(*left)
+            .into_iter()
+            .map(|diagnostic| diagnostic.in_doc(0))
+            .collect();
+        *left = 0;
+        self.drop_findings(past, std::slice::from_mut(&mut outcome.document.suppressions));
+    }
+
+    /// Counts `past` as dropped, less what `suppressions` cover.
+    fn drop_findings(&mut self, mut past: Vec<Diagnostic>, suppressions: &mut [Vec<Suppression>]) {
+        if suppressions.iter().any(|s| !s.is_empty()) {
+            suppress::apply(&mut past, suppressions);
+        }
+        for diagnostic in past {
+            self.dropped.add(diagnostic.level, diagnostic.folded.max(1));
+        }
+    }
 }
 
 /// Something named to lint that could not be: a path that does not exist or
@@ -90,8 +188,9 @@ impl Failure {
 }
 
 impl Report {
+    /// The findings of `level`, those past `--max-findings` included.
     pub fn count(&self, level: Level) -> usize {
-        self.diagnostics.iter().filter(|d| d.level == level).count()
+        self.diagnostics.iter().filter(|d| d.level == level).count() + self.dropped.of(level)
     }
 
     /// The documents linted and reported on: not those read only as the
@@ -115,14 +214,29 @@ impl Report {
     ) -> Report {
         let mut report = Report::default();
         let mut unused = Vec::with_capacity(outcomes.len());
-        for outcome in outcomes {
+        // The engine spends the budget as it reads (so that memory stays
+        // bounded); this spends it for callers that hand in all at once.
+        let mut budget = FindingBudget::new(options.max_findings);
+        for mut outcome in outcomes {
+            budget.spend(&mut outcome);
             unused.push(report.add(outcome));
         }
+        report.dropped = budget.dropped;
         report.check_set(url_spaces, options);
         report.add_set_findings(extra, options);
         report.apply_suppressions(unused, options.max_per_rule);
         report.sort();
         report.fold(options.max_per_rule);
+        // Set findings and unused suppressions come on top of the
+        // documents' findings: the cap holds for all.
+        if options.max_findings > 0 && report.diagnostics.len() > options.max_findings {
+            for past in report.diagnostics.drain(options.max_findings..) {
+                report.dropped.add(past.level, past.folded.max(1));
+            }
+        }
+        for diagnostic in &mut report.diagnostics {
+            diagnostic.bound_texts();
+        }
         report
     }
 

@@ -292,7 +292,10 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
             expect(text, at + 3, ':', "in the time zone offset")?;
             let minutes = digits(text, at + 4, 2, "offset minutes")?;
             if at + 6 != text.len() {
-                return fail(format!("unexpected text after the time zone: \"{}\"", &text[at + 6..]));
+                return fail(format!(
+                    "unexpected text after the time zone: \"{}\"",
+                    crate::shown::shorten(&text[at + 6..])
+                ));
             }
             if hours > 23 || minutes > 59 {
                 return fail(format!(
@@ -306,7 +309,12 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
                 total
             }
         }
-        Some(_) => return fail(format!("unexpected text after the time: \"{}\"", &text[at..])),
+        Some(_) => {
+            return fail(format!(
+                "unexpected text after the time: \"{}\"",
+                crate::shown::shorten(&text[at..])
+            ))
+        }
     };
     let fields = Fields {
         year,

@@ -45,26 +45,7 @@ impl fmt::Display for Level {
     }
 }
 
-/// A value quoted in a message, shortened in the middle when it is long: a
-/// 1 MB attribute makes a finding, not a 1 MB message. Characters that
-/// would hide or rearrange what a terminal or editor shows (controls,
-/// bidirectional formatting, zero-width, private-use and non-characters)
-/// are written as `\u{...}`: a message must show what the value holds.
-pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
-    const KEEP: usize = 40;
-    let count = value.chars().count();
-    let shortened: std::borrow::Cow<'_, str> = if count <= 2 * KEEP + 10 {
-        value.into()
-    } else {
-        let head: String = value.chars().take(KEEP).collect();
-        let tail: String = value.chars().skip(count - KEEP).collect();
-        format!("{head}…{tail} ({count} characters)").into()
-    };
-    match crate::shown::visible(&shortened) {
-        std::borrow::Cow::Borrowed(_) => shortened,
-        std::borrow::Cow::Owned(shown) => shown.into(),
-    }
-}
+pub use crate::shown::shorten;
 
 /// Index of a document in [`crate::Report::documents`].
 pub type DocId = usize;
@@ -183,6 +164,24 @@ pub struct Pending<S = Range<usize>> {
     /// Edits to the finding's document (byte ranges of its text): only a
     /// document's own rules make fixes.
     pub fix: Option<Fix>,
+}
+
+impl Diagnostic {
+    /// Cuts every text of the finding to [`crate::shown::MAX_TEXT`]
+    /// characters.
+    pub fn bound_texts(&mut self) {
+        use crate::shown::bound;
+        bound(&mut self.message);
+        self.notes.iter_mut().for_each(bound);
+        self.help.iter_mut().for_each(bound);
+        self.spans
+            .iter_mut()
+            .filter_map(|span| span.label.as_mut())
+            .for_each(bound);
+        if let Some(fix) = &mut self.fix {
+            bound(&mut fix.title);
+        }
+    }
 }
 
 impl<S> Pending<S> {

@@ -7,7 +7,8 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::{self, Named, Outcome};
-use crate::assemble::{Failure, Report};
+use crate::assemble::{Failure, FindingBudget, Report};
+use crate::diagnostic::Level;
 use crate::discover::{self, Input, Job, Origin, Read};
 use crate::hash::FastSet;
 use crate::options::{absolute_url, InvalidUrl, Options};
@@ -36,11 +37,12 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
         .map(String::from)
         .collect();
     let mut done = Vec::with_capacity(jobs.len());
+    let mut budget = FindingBudget::new(options.max_findings);
     let mut batch = jobs;
     let mut context = false;
     while !batch.is_empty() {
         let start = done.len();
-        run_jobs(batch, context, options, &mut done, &mut failures);
+        run_jobs(batch, context, options, &mut done, &mut failures, &mut budget);
         // Without a base URL, a document is also named by the URL a
         // root-relative link gives it.
         for outcome in &mut done[start..] {
@@ -66,6 +68,9 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
         context = true;
     }
     let mut report = Report::assemble(done, &url_spaces, Vec::new(), options);
+    for level in [Level::Error, Level::Warning, Level::Info] {
+        report.dropped.add(level, budget.dropped.of(level));
+    }
     if report.linted_documents() == 0 && failures.is_empty() && !paths.is_empty() {
         failures.push(Failure::NoFeeds { paths });
     }
@@ -136,18 +141,51 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
 
 /// Reads and analyzes `jobs` in parallel into `done`. A file that cannot be
 /// read fails the run, unless it was read only as context.
-fn run_jobs(jobs: Vec<Job>, context: bool, options: &Options, done: &mut Vec<Outcome>, failures: &mut Vec<Failure>) {
-    let outcomes: Vec<Result<Option<Outcome>, Failure>> =
-        jobs.into_par_iter().map(|job| run_job(job, options)).collect();
-    for outcome in outcomes {
-        match outcome {
-            Ok(Some(mut outcome)) => {
-                outcome.document.context = context;
-                done.push(outcome);
+///
+/// The jobs run a chunk at a time, and each chunk's findings are held to
+/// what is left of `--max-findings` in the order the jobs were given, so a
+/// run's memory stays bounded however many findings its documents have,
+/// and the findings kept are the same at any number of threads.
+fn run_jobs(
+    jobs: Vec<Job>,
+    context: bool,
+    options: &Options,
+    done: &mut Vec<Outcome>,
+    failures: &mut Vec<Failure>,
+    budget: &mut FindingBudget,
+) {
+    /// Enough documents per chunk to keep every core busy, few enough that
+    /// a chunk's findings are a small part of the cap's memory.
+    const CHUNK: usize = 1024;
+    let mut jobs = jobs.into_iter();
+    loop {
+        let chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            return;
+        }
+        let at_start = budget.snapshot();
+        let outcomes: Vec<Result<Option<(Outcome, FindingBudget)>, Failure>> = chunk
+            .into_par_iter()
+            .map(|job| {
+                let mut own = at_start.snapshot();
+                Ok(run_job(job, options)?.map(|mut outcome| {
+                    own.spend(&mut outcome);
+                    (outcome, own)
+                }))
+            })
+            .collect();
+        for outcome in outcomes {
+            match outcome {
+                Ok(Some((mut outcome, own))) => {
+                    outcome.document.context = context;
+                    budget.absorb(own.dropped);
+                    budget.spend(&mut outcome);
+                    done.push(outcome);
+                }
+                Ok(None) => {}
+                Err(failure) if !context => failures.push(failure),
+                Err(_) => {}
             }
-            Ok(None) => {}
-            Err(failure) if !context => failures.push(failure),
-            Err(_) => {}
         }
     }
 }

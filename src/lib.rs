@@ -88,5 +88,5 @@ pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::Input;
 pub use document::Document;
 pub use engine::{lint, lint_bytes, lint_in_memory, InMemory};
-pub use options::{InvalidUrl, Options, DEFAULT_MAX_FILE_SIZE};
+pub use options::{InvalidUrl, Options, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
 pub use rule_id::{RuleId, UnknownRule};

@@ -99,6 +99,10 @@ struct LintArgs {
     /// finding counts the rest. 0 shows every finding.
     #[arg(long, value_name = "N", default_value_t = feedlint::diagnostic::DEFAULT_MAX_PER_RULE)]
     max_per_rule: usize,
+    /// The most findings a run keeps; the rest are counted, not kept, so
+    /// that memory stays bounded. 0 keeps every finding.
+    #[arg(long, value_name = "N", default_value_t = feedlint::DEFAULT_MAX_FINDINGS)]
+    max_findings: usize,
     /// Fetching URLs: the most documents fetched in one run (at least 1).
     #[arg(long, value_name = "N", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     max_documents: u32,
@@ -499,6 +503,7 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     options.keep_sources = format == Format::Text;
     options.max_file_size = args.max_file_size;
     options.max_per_rule = args.max_per_rule;
+    options.max_findings = args.max_findings;
     options.exclude = args.exclude.clone();
     if let Err(message) = feedlint::exclude::check_exclusions(&options.exclude) {
         return fail(&message);
@@ -666,6 +671,7 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels, is_url: i
     options.levels = levels;
     options.keep_sources = format == Format::Text;
     options.max_per_rule = args.max_per_rule;
+    options.max_findings = args.max_findings;
     let show_progress = !args.quiet && io::stderr().is_terminal();
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
@@ -703,7 +709,9 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         FailOn::Warning => Level::Warning,
         FailOn::Info => Level::Info,
     };
-    let failing = report.diagnostics.iter().any(|d| d.level >= fail_on);
+    let failing = [Level::Error, Level::Warning, Level::Info]
+        .into_iter()
+        .any(|level| level >= fail_on && report.count(level) > 0);
     let status = if !report.failures.is_empty() {
         USAGE_ERROR
     } else {

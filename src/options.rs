@@ -32,6 +32,10 @@ pub struct Options {
     /// The most findings of one rule shown per document, the rest counted
     /// in one more finding (`--max-per-rule`); 0 shows every finding.
     pub max_per_rule: usize,
+    /// The most findings a run keeps (`--max-findings`); the rest are
+    /// counted by level, not kept, so that a run's memory does not grow
+    /// with its findings. 0 keeps every finding.
+    pub max_findings: usize,
     /// Globs (gitignore syntax) of what walking skips, below each walked
     /// directory (`--exclude`).
     pub exclude: Vec<String>,
@@ -54,12 +58,17 @@ impl Default for Options {
             keep_sources: false,
             max_file_size: 0,
             max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
+            max_findings: DEFAULT_MAX_FINDINGS,
             exclude: Vec::new(),
             config_excludes: Vec::new(),
             overlay: Arc::default(),
         }
     }
 }
+
+/// The most findings a run keeps by default: far more than anyone reads,
+/// and about 50 MB of memory.
+pub const DEFAULT_MAX_FINDINGS: usize = 100_000;
 
 /// The largest file read by default: 256 MiB.
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 256 * 1024 * 1024;

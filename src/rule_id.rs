@@ -16,6 +16,9 @@ impl RuleId {
         let most = (unknown.chars().count() / 4).max(2);
         RuleId::ALL
             .iter()
+            // The difference in length is the least edit distance: ids too
+            // far in length are not compared (a 100 KB name costs nothing).
+            .filter(|id| id.as_str().len().abs_diff(unknown.len()) <= most)
             .map(|&id| (edit_distance(&unknown, id.as_str()), id))
             .filter(|&(distance, _)| distance <= most)
             .min_by_key(|&(distance, _)| distance)

@@ -3,6 +3,27 @@
 //! (controls, bidirectional formatting) or show as nothing is written as
 //! `\u{...}`, so that what is shown is what the text holds.
 
+/// A value quoted in a message, shortened in the middle when it is long: a
+/// 1 MB attribute makes a finding, not a 1 MB message. Characters that
+/// would hide or rearrange what a terminal or editor shows (controls,
+/// bidirectional formatting, zero-width, private-use and non-characters)
+/// are written as `\u{...}`: a message must show what the value holds.
+pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
+    const KEEP: usize = 40;
+    let count = value.chars().count();
+    let shortened: std::borrow::Cow<'_, str> = if count <= 2 * KEEP + 10 {
+        value.into()
+    } else {
+        let head: String = value.chars().take(KEEP).collect();
+        let tail: String = value.chars().skip(count - KEEP).collect();
+        format!("{head}…{tail} ({count} characters)").into()
+    };
+    match visible(&shortened) {
+        std::borrow::Cow::Borrowed(_) => shortened,
+        std::borrow::Cow::Owned(shown) => shown.into(),
+    }
+}
+
 /// `text` with every character that would hide or rearrange what a
 /// terminal or editor shows (see [`hides_itself`]) written as `\u{...}`:
 /// for file names and snippets, which are never shortened.
@@ -37,4 +58,45 @@ pub fn hides_itself(c: char) -> bool {
             0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF
             | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
         || u32::from(c) & 0xFFFE == 0xFFFE
+}
+
+/// The most characters of any one message, label, note, help or fix title
+/// of a finding. Values quoted in them are shortened already (see
+/// [`shorten`]); this bounds the rest, whatever a document holds, so that no
+/// finding makes a line longer than a screenful.
+pub const MAX_TEXT: usize = 1000;
+
+/// Cuts `text` to [`MAX_TEXT`] characters, in the middle, saying how long
+/// it was.
+pub fn bound(text: &mut String) {
+    if text.len() <= MAX_TEXT {
+        return;
+    }
+    let count = text.chars().count();
+    if count <= MAX_TEXT {
+        return;
+    }
+    let keep = (MAX_TEXT - 30) / 2;
+    let head: String = text.chars().take(keep).collect();
+    let tail: String = text.chars().skip(count - keep).collect();
+    *text = format!("{head}…{tail} ({count} characters)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_are_cut_in_the_middle() {
+        let mut short = "a short message".to_owned();
+        bound(&mut short);
+        assert_eq!(short, "a short message");
+        let mut long = format!("start {} end", "é".repeat(5000));
+        bound(&mut long);
+        assert!(long.chars().count() <= MAX_TEXT, "{}", long.chars().count());
+        assert!(
+            long.starts_with("start ") && long.ends_with("end (5010 characters)"),
+            "{long}"
+        );
+    }
 }

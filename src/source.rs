@@ -293,6 +293,7 @@ fn decode_as(
     source: &str,
     bytes: Vec<u8>,
 ) -> Result<String, (String, DecodeError)> {
+    let label = &*crate::shown::shorten(label);
     let fail = |message: String| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Err((text, DecodeError { offset: 0, message }))
@@ -346,6 +347,7 @@ pub fn decode_transported(
     bytes: Vec<u8>,
     charset: &str,
 ) -> (Result<String, (String, DecodeError)>, Option<CharsetNote>) {
+    let shown = crate::shown::shorten(charset);
     let header = XmlEncoding::for_label(charset);
     let utf16_start = matches!(
         bytes[..],
@@ -354,14 +356,14 @@ pub fn decode_transported(
     let Some(header_encoding) = header.filter(|e| !e.is_unsupported()) else {
         let note = CharsetNote {
             declaration: declared_encoding(&bytes).map(|(_, offset)| offset),
-            message: format!("the Content-Type header names charset \"{charset}\", which is not an encoding feedlint knows; it was ignored, and the document decoded by its own byte order mark or XML declaration"),
+            message: format!("the Content-Type header names charset \"{shown}\", which is not an encoding feedlint knows; it was ignored, and the document decoded by its own byte order mark or XML declaration"),
         };
         return (decode(bytes), Some(note));
     };
     if let Some((bom, _)) = Encoding::for_bom(&bytes) {
         let note = (!header_encoding.is(bom)).then(|| CharsetNote {
             declaration: None,
-            message: format!("the Content-Type header names charset \"{charset}\", but the document starts with a {} byte order mark, which wins (RFC 7303 §3.2)", bom.name()),
+            message: format!("the Content-Type header names charset \"{shown}\", but the document starts with a {} byte order mark, which wins (RFC 7303 §3.2)", bom.name()),
         });
         return (decode(bytes), note);
     }
@@ -370,7 +372,7 @@ pub fn decode_transported(
         let agrees = XmlEncoding::for_label(label).is_some_and(|declared| declared.same_as(&header_encoding));
         (!agrees).then(|| CharsetNote {
             declaration: Some(*offset),
-            message: format!("the Content-Type header names charset \"{charset}\", but the XML declaration names \"{label}\"; the document was decoded as \"{charset}\", because the header wins over the declaration (RFC 7303 §3.2)"),
+            message: format!("the Content-Type header names charset \"{shown}\", but the XML declaration names \"{}\"; the document was decoded as \"{shown}\", because the header wins over the declaration (RFC 7303 §3.2)", crate::shown::shorten(label)),
         })
     });
     let text = match header_encoding {
@@ -461,6 +463,7 @@ fn agrees_with_declaration(
     if agrees {
         return Ok(text);
     }
+    let label = crate::shown::shorten(label);
     let message = format!(
         "the XML declaration names encoding \"{label}\", but {known_from} say{} the document is {} (XML 1.0 §4.3.3: a fatal error)",
         if known_from.ends_with('s') { "" } else { "s" },

@@ -137,7 +137,15 @@ fn json_matches_the_contract() {
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(
         keys(&report["summary"]),
-        ["context", "documents", "errors", "folded", "infos", "warnings"]
+        [
+            "context",
+            "documents",
+            "dropped",
+            "errors",
+            "folded",
+            "infos",
+            "warnings"
+        ]
     );
     assert_eq!(report["summary"]["folded"], 0);
     assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");

@@ -479,3 +479,111 @@ fn help_and_version_fail_when_they_cannot_be_written() {
         assert_eq!(feedlint(&[flag]).status.code(), Some(0), "{flag}");
     }
 }
+
+#[test]
+fn no_finding_repeats_a_long_value_whole() {
+    let dir = scratch("long-values");
+    let big = "x".repeat(200_000);
+    let atom = "xmlns=\"http://www.w3.org/2005/Atom\"";
+    let head = "<title>t</title><id>tag:e.org,2024:f</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>";
+    let documents = [
+        format!("<feed xmlns=\"http://www.w3.org/2005/Atom{big}\"><title>t</title></feed>"),
+        format!("<feed xmlns=\"urn:{big}\"/>"),
+        format!("<feed {atom} xmlns:fh=\"http://purl.org/syndication/history/1.0{big}\">{head}<fh:archive/></feed>"),
+        format!("<feed {atom}>{head}<{big}/></feed>"),
+        format!("<feed {atom}>{head}<e{big}></e{big}x></feed>"),
+        format!("<feed {atom}>{head}<link rel=\"{big}\" href=\"https://e.org/\"/><link rel=\"next\" href=\"a b{big}\"/></feed>"),
+        format!("<feed {atom}>{head}<link rel=\"alternate\" type=\"{big}\" hreflang=\"{big}\" length=\"{big}\" href=\"https://e.org/\"/></feed>"),
+        format!("<feed {atom}><title type=\"{big}\">t</title><id>{big} </id><updated>2024-01-01T00:00:00Z{big}</updated><entry xml:lang=\"{big}\"><id>urn:{big}</id><title>t</title><updated>{big}</updated></entry></feed>"),
+        format!("<feed {atom} xmlns:at=\"http://purl.org/atompub/tombstones/1.0\">{head}<at:deleted-entry ref=\"{big}\" when=\"{big}\"/></feed>"),
+        format!("<feed {atom}>{head}<!-- feedlint-disable-next-line {big} --><link rel=\"self\" href=\"https://e.org/\"/></feed>"),
+        format!("<rss version=\"{big}\"><channel><title>t</title><link>{big} x</link><description>d</description><language>{big}</language><{big}/><item><guid>{big} x</guid><pubDate>{big}</pubDate></item></channel></rss>"),
+        format!("<?xml version=\"1.0\" encoding=\"{big}\"?><feed {atom}/>"),
+        format!("<!DOCTYPE feed [<!ENTITY a \"x\">]><feed {atom}>&{big};</feed>"),
+    ];
+    for (i, document) in documents.iter().enumerate() {
+        fs::write(dir.join(format!("{i}.atom")), document).unwrap();
+    }
+    for format in ["concise", "text", "json-lines", "github"] {
+        let output = feedlint_in(&dir, &["--format", format, "--color", "never", "."]);
+        let shown = stdout(&output);
+        assert!(shown.lines().count() > documents.len(), "{format}: {shown}");
+        for line in shown.lines() {
+            // A finding's texts are at most 1,000 characters each; a JSON
+            // line holds a few of them.
+            assert!(
+                line.chars().count() <= 4_000,
+                "{format}: a line of {} characters: {}",
+                line.len(),
+                &line[..300]
+            );
+        }
+    }
+}
+
+/// `count` feeds with `per_feed` misspelt relations each (warnings); the
+/// last one's are suppressed by one comment.
+fn many_findings(dir: &Path, count: usize, per_feed: usize) {
+    for i in 0..count {
+        let suppress = if i == count - 1 {
+            "<!-- feedlint-disable link-relation-typo -->"
+        } else {
+            ""
+        };
+        let links = "<link rel=\"frist\" href=\"https://example.org/\"/>".repeat(per_feed);
+        fs::write(
+            dir.join(format!("{i:05}.atom")),
+            format!(
+                "<feed xmlns=\"http://www.w3.org/2005/Atom\">{suppress}{}{links}</feed>",
+                common::ATOM_HEAD
+            ),
+        )
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_run_keeps_at_most_max_findings_and_counts_the_rest() {
+    let dir = scratch("max-findings");
+    many_findings(&dir, 300, 20);
+    let run = |threads: &str| {
+        Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["--format", "json", "--max-findings", "1000", "."])
+            .current_dir(&dir)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap()
+    };
+    let output = run("1");
+    // Warnings only: exit 0, and with --fail-on warning the dropped count.
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report = common::json(&output);
+    assert_eq!(report["diagnostics"].as_array().unwrap().len(), 1000);
+    // 299 feeds of 20 findings; the last feed's 20 are suppressed, and its
+    // suppression counts as used although its findings were past the cap.
+    assert_eq!(report["summary"]["warnings"], 299 * 20);
+    assert_eq!(report["summary"]["dropped"], 299 * 20 - 1000);
+    assert_eq!(report["summary"]["infos"], 0);
+    assert!(common::rules_of(&report).iter().all(|r| r == "link-relation-typo"));
+    // The same findings are kept at any number of threads.
+    assert_eq!(run("2").stdout, output.stdout);
+    let concise = feedlint_in(
+        &dir,
+        &[
+            "--format",
+            "concise",
+            "--max-findings",
+            "1000",
+            "--fail-on",
+            "warning",
+            ".",
+        ],
+    );
+    assert_eq!(concise.status.code(), Some(1));
+    let text = feedlint_in(&dir, &["--max-findings", "10", "."]);
+    assert!(
+        stdout(&text).contains("(5970 more past the first 10 not kept: see --max-findings)"),
+        "{}",
+        stdout(&text)
+    );
+}

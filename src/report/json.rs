@@ -54,6 +54,9 @@ struct Summary {
     /// Documents read only because linted ones link to them (for the set
     /// checks); not counted in `documents`, never reported on.
     context: usize,
+    /// Findings past `--max-findings`: counted in `errors`, `warnings`
+    /// and `infos`, not listed.
+    dropped: usize,
 }
 
 #[derive(Serialize)]
@@ -115,6 +118,7 @@ fn summary(report: &Report) -> Summary {
         infos: report.count(Level::Info),
         folded: report.diagnostics.iter().map(|d| d.folded).sum(),
         context: report.context_documents(),
+        dropped: report.dropped.total(),
     }
 }
 

@@ -63,7 +63,13 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
     for ((rule, level), count) in rows {
         writeln!(out, "{count:>width$}  {level:<7}  {rule}")?;
     }
-    Ok(())
+    match report.dropped.total() {
+        0 => Ok(()),
+        n => writeln!(
+            out,
+            "{n:>width$}  more past --max-findings, not kept and not counted by rule"
+        ),
+    }
 }
 
 /// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
@@ -131,6 +137,13 @@ pub fn summary_line(report: &Report) -> String {
         0 => String::new(),
         n => format!(" ({n} more not shown: see --max-per-rule)"),
     };
+    match report.dropped.total() {
+        0 => {}
+        n => not_shown.push_str(&format!(
+            " ({n} more past the first {} not kept: see --max-findings)",
+            report.diagnostics.len()
+        )),
+    }
     match report.context_documents() {
         0 => {}
         1 => not_shown.push_str(" (and 1 linked document read for the chains, not reported on)"),

@@ -1,6 +1,7 @@
 //! `fh:complete` and `fh:archive` (RFC 5005 §2, §4) and what they may be
 //! combined with.
 
+use crate::diagnostic::shorten;
 use crate::xml::Node;
 
 use super::{remove, rule, written_prefix, Checker, Declarations, Rule};
@@ -186,7 +187,7 @@ fn namespace_near_miss(cx: &mut Checker) {
             }
             if feed::intended_namespace(namespace) == Some(expected) {
                 cx.report(
-                    Checker::at(start_tag(node), format!("<{}> is in namespace \"{namespace}\", not the {what} namespace \"{expected}\"", name.name()))
+                    Checker::at(start_tag(node), format!("<{}> is in namespace \"{}\", not the {what} namespace \"{expected}\"", name.name(), shorten(namespace)))
                         .label("consumers will ignore this element")
                         .note("namespace names are compared as exact strings: case, scheme, \"www.\", trailing characters and version all matter")
                         .help(format!("declare the namespace as \"{expected}\""))

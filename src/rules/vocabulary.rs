@@ -3,6 +3,7 @@
 //! (elements in any other namespace) are never reported.
 
 use super::{rule, Checker, Rule};
+use crate::diagnostic::shorten;
 use crate::feed::{start_tag, AtomName, DocKind, FeedDoc};
 use crate::xml::Node;
 
@@ -16,6 +17,7 @@ fn atom_undefined_element(cx: &mut Checker) {
     let feed = cx.feed;
     for &(container, child) in &feed.atom_parts().undefined {
         let (parent, name) = (container.tag_name().name(), child.tag_name().name());
+        let name = &*shorten(name);
         let same_but_case = AtomName::ALL
             .iter()
             .find(|a| a.local() != name && a.local().eq_ignore_ascii_case(name));
@@ -221,6 +223,7 @@ fn rss_unknown_element(cx: &mut Checker) {
     }
     for (parent, child) in findings {
         let (parent_name, name) = (parent.tag_name().name(), child.tag_name().name());
+        let name = &*shorten(name);
         let defined = rss_defined(parent_name);
         let help = if let Some(meant) = defined.iter().find(|d| d.eq_ignore_ascii_case(name)) {
             format!("write <{meant}> (names are case-sensitive)")

@@ -2,6 +2,7 @@
 //! after all have (suppressions).
 
 use super::{rule, Rule};
+use crate::diagnostic::shorten;
 use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending};
 use crate::fix::{Applicability, Edit, Fix};
 use crate::rule_id::RuleId;
@@ -54,7 +55,7 @@ pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
             ),
         ),
         Err(unknown) => (
-            format!("{} names unknown rule '{unknown}'", suppression.directive),
+            format!("{} names unknown rule '{}'", suppression.directive, shorten(unknown)),
             match RuleId::suggest(unknown) {
                 Some(near) => format!("did you mean '{near}'? (see 'feedlint rules')"),
                 None => "use a rule id from 'feedlint rules'".to_owned(),

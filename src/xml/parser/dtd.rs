@@ -178,7 +178,10 @@ impl Parser<'_> {
             if self.dtd.standalone {
                 return Err(c.error_at(
                     start,
-                    format!("undeclared parameter entity \"%{name};\" (XML 1.0 §4.1, WFC: Entity Declared)"),
+                    format!(
+                        "undeclared parameter entity \"%{};\" (XML 1.0 §4.1, WFC: Entity Declared)",
+                        crate::shown::shorten(name)
+                    ),
                 ));
             }
             self.dtd.skip_declarations = true;

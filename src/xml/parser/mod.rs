@@ -20,6 +20,7 @@ use super::dom::{
 };
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
 use crate::hash::{FastMap, FastState};
+use crate::shown::shorten;
 use dtd::{Dtd, EntityValue};
 use names::{NameTable, Namespaces};
 
@@ -356,7 +357,7 @@ impl<'input> Parser<'input> {
             if order == 0 || order <= seen || (seen == 0 && order != 1) {
                 return Err(c.error_at(
                     at,
-                    format!("unexpected \"{name}\" in the XML declaration: it holds version, then optionally encoding, then optionally standalone"),
+                    format!("unexpected \"{}\" in the XML declaration: it holds version, then optionally encoding, then optionally standalone", shorten(name)),
                 ));
             }
             seen = order;
@@ -392,7 +393,10 @@ impl<'input> Parser<'input> {
                 };
                 return Err(c.error_at(
                     value_start,
-                    format!("invalid {name} \"{value}\" in the XML declaration: expected {expected}"),
+                    format!(
+                        "invalid {name} \"{}\" in the XML declaration: expected {expected}",
+                        shorten(value)
+                    ),
                 ));
             }
             if order == 3 {
@@ -667,7 +671,10 @@ impl<'input> Parser<'input> {
                 if self.open.len() > base {
                     let open = self.open.last().expect("above base");
                     let name = &c.s[open.qname.0..open.qname.1];
-                    return Err(c.error(format!("<{name}> starts in the entity but does not end in it")));
+                    return Err(c.error(format!(
+                        "<{}> starts in the entity but does not end in it",
+                        shorten(name)
+                    )));
                 }
                 return Ok(());
             };
@@ -754,7 +761,11 @@ impl<'input> Parser<'input> {
             c.skip_space();
             if c.peek() != Some(b'=') {
                 let name = &c.s[attr_start..attr_end];
-                return Err(c.error(format!("expected '=' after attribute name \"{name}\"{}", c.found())));
+                return Err(c.error(format!(
+                    "expected '=' after attribute name \"{}\"{}",
+                    shorten(name),
+                    c.found()
+                )));
             }
             c.pos += 1;
             c.skip_space();
@@ -850,7 +861,10 @@ impl<'input> Parser<'input> {
         if !c.in_document() && self.open.len() == base {
             return Err(c.error_at(
                 start,
-                format!("end tag </{name}> closes an element that started outside the entity"),
+                format!(
+                    "end tag </{}> closes an element that started outside the entity",
+                    shorten(name)
+                ),
             ));
         }
         let open = self.open.pop().expect("above base");
@@ -858,7 +872,11 @@ impl<'input> Parser<'input> {
         if !matched && expected != name {
             return Err(c.error_at(
                 start,
-                format!("end tag </{name}> does not match the start tag <{expected}>"),
+                format!(
+                    "end tag </{}> does not match the start tag <{}>",
+                    shorten(name),
+                    shorten(expected)
+                ),
             ));
         }
         self.doc.nodes[open.node as usize].end = c.doc_range(start, c.pos).1;
@@ -931,7 +949,10 @@ impl<'input> Parser<'input> {
                 } else {
                     c.pos
                 };
-                Err(c.error_at(at, format!("attribute \"{}\" is given twice", attribute.qname.get(c.s))))
+                Err(c.error_at(
+                    at,
+                    format!("attribute \"{}\" is given twice", shorten(attribute.qname.get(c.s))),
+                ))
             }
             None => Ok(()),
         }
@@ -956,7 +977,10 @@ impl<'input> Parser<'input> {
             };
             let uri = self.doc.str(attribute.value);
             let problem = if attribute.colons > 1 || (qname != "xmlns" && !is_ncname(prefix)) {
-                Some(format!("\"{qname}\" is not a valid namespace declaration name"))
+                Some(format!(
+                    "\"{}\" is not a valid namespace declaration name",
+                    shorten(qname)
+                ))
             } else if prefix == "xmlns" {
                 Some("the prefix \"xmlns\" must not be declared".to_owned())
             } else if prefix == "xml" && uri != XML_NS {
@@ -985,7 +1009,7 @@ impl<'input> Parser<'input> {
                 self.prefix_marks.resize(prefix as usize + 1, NONE);
             }
             if self.prefix_marks[prefix as usize] == self.element_serial {
-                return Err(c.error_at(at, format!("attribute \"{qname}\" is given twice")));
+                return Err(c.error_at(at, format!("attribute \"{}\" is given twice", shorten(qname))));
             }
             self.prefix_marks[prefix as usize] = self.element_serial;
             self.namespaces.bind(prefix, namespace);
@@ -996,7 +1020,7 @@ impl<'input> Parser<'input> {
     fn element_name(&mut self, c: &Cursor<'_>, start: usize, end: usize, colons: usize) -> Result<u32> {
         let qname = &c.s[start..end];
         let (prefix, local) = split_qname(qname, colons).ok_or_else(|| {
-            c.error_at(start, format!("\"{qname}\" is not a valid element name: at most one ':', with a name on each side (Namespaces in XML §3)"))
+            c.error_at(start, format!("\"{}\" is not a valid element name: at most one ':', with a name on each side (Namespaces in XML §3)", shorten(qname)))
         })?;
         if prefix == "xmlns" {
             return Err(c.error_at(
@@ -1005,7 +1029,14 @@ impl<'input> Parser<'input> {
             ));
         }
         let Some(namespace) = self.namespaces.resolve(prefix) else {
-            return Err(c.error_at(start, format!("the prefix \"{prefix}\" of <{qname}> is not declared")));
+            return Err(c.error_at(
+                start,
+                format!(
+                    "the prefix \"{}\" of <{}> is not declared",
+                    shorten(prefix),
+                    shorten(qname)
+                ),
+            ));
         };
         Ok(self.names.lookup(&mut self.doc, namespace, local))
     }
@@ -1028,7 +1059,7 @@ impl<'input> Parser<'input> {
                 c.pos
             };
             let Some((prefix, local)) = split_qname(qname, attribute.colons) else {
-                return Err(c.error_at(at, format!("\"{qname}\" is not a valid attribute name: at most one ':', with a name on each side (Namespaces in XML §3)")));
+                return Err(c.error_at(at, format!("\"{}\" is not a valid attribute name: at most one ':', with a name on each side (Namespaces in XML §3)", shorten(qname))));
             };
             let namespace = if prefix.is_empty() {
                 0
@@ -1036,7 +1067,11 @@ impl<'input> Parser<'input> {
                 self.namespaces.resolve(prefix).ok_or_else(|| {
                     c.error_at(
                         at,
-                        format!("the prefix \"{prefix}\" of attribute \"{qname}\" is not declared"),
+                        format!(
+                            "the prefix \"{}\" of attribute \"{}\" is not declared",
+                            shorten(prefix),
+                            shorten(qname)
+                        ),
                     )
                 })?
             };
@@ -1087,7 +1122,7 @@ impl<'input> Parser<'input> {
         let earlier = self.doc.attributes[first..].iter().position(|a| a.name() == name);
         let later = qnames.get(self.doc.attributes.len() - first).copied().unwrap_or(local);
         match earlier.map(|i| qnames[i]) {
-            Some(qname) if qname == later => c.error_at(at, format!("attribute \"{qname}\" is given twice")),
+            Some(qname) if qname == later => c.error_at(at, format!("attribute \"{}\" is given twice", shorten(qname))),
             _ => c.error_at(
                 at,
                 format!(
@@ -1176,7 +1211,7 @@ impl<'input> Parser<'input> {
             EntityValue::External { .. } => {
                 return Err(c.error_at(
                     at,
-                    format!("attribute values must not reference the external entity \"{name}\" (XML 1.0 §3.1, WFC: No External Entity References)"),
+                    format!("attribute values must not reference the external entity \"{}\" (XML 1.0 §3.1, WFC: No External Entity References)", shorten(name)),
                 ));
             }
         };
@@ -1288,7 +1323,7 @@ impl<'input> Parser<'input> {
         let text = match &self.dtd.list[index].value {
             EntityValue::Internal(text) => text.clone(),
             EntityValue::External { unparsed: true } => {
-                return Err(c.error_at(start, format!("\"{name}\" is an unparsed entity: it may be named only in an ENTITY attribute, not referenced (XML 1.0 §4.1, WFC: Parsed Entity)")));
+                return Err(c.error_at(start, format!("\"{}\" is an unparsed entity: it may be named only in an ENTITY attribute, not referenced (XML 1.0 §4.1, WFC: Parsed Entity)", shorten(name))));
             }
             EntityValue::External { unparsed: false } => {
                 self.undeclared(c, name, start, true)?;
@@ -1354,7 +1389,7 @@ impl<'input> Parser<'input> {
     /// if every declaration was read, else noted and skipped.
     fn undeclared(&mut self, c: &Cursor<'_>, name: &str, at: usize, declared_external: bool) -> Result<()> {
         if !declared_external && self.dtd.is_complete() {
-            return Err(c.error_at(at, format!("undeclared entity \"&{name};\" (XML 1.0 §4.1, WFC: Entity Declared): declare it in the DTD, or write the character as a reference such as &#160;")));
+            return Err(c.error_at(at, format!("undeclared entity \"&{};\" (XML 1.0 §4.1, WFC: Entity Declared): declare it in the DTD, or write the character as a reference such as &#160;", shorten(name))));
         }
         if self.doc.unread_entity.is_none() {
             let (start, end) = c.doc_range(at, at + name.len() + 2);
