@@ -102,6 +102,12 @@ impl FindingBudget {
     /// it (it is not counted then), so no suppression is called unused
     /// because its finding was not kept.
     pub(crate) fn spend(&mut self, outcome: &mut Outcome) {
+        // A document read as context is never reported on: its findings
+        // are not kept, and do not count.
+        if outcome.document.context {
+            outcome.diagnostics.clear();
+            return;
+        }
         let Some(left) = self.left.as_mut() else { return };
         if outcome.diagnostics.len() <= *left {
             *left -= outcome.diagnostics.len();

@@ -169,6 +169,7 @@ fn run_jobs(
             .map(|job| {
                 let mut own = at_start.snapshot();
                 Ok(run_job(job, options)?.map(|mut outcome| {
+                    outcome.document.context = context;
                     own.spend(&mut outcome);
                     (outcome, own)
                 }))
@@ -177,7 +178,6 @@ fn run_jobs(
         for outcome in outcomes {
             match outcome {
                 Ok(Some((mut outcome, own))) => {
-                    outcome.document.context = context;
                     budget.absorb(own.dropped);
                     budget.spend(&mut outcome);
                     done.push(outcome);

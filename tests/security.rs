@@ -587,3 +587,29 @@ fn a_run_keeps_at_most_max_findings_and_counts_the_rest() {
         stdout(&text)
     );
 }
+
+#[test]
+fn documents_read_as_context_spend_no_findings() {
+    let dir = scratch("max-findings-context");
+    many_findings(&dir, 2, 20);
+    // 00000.atom links to 00001.atom, which is read only for the chain.
+    let linking = fs::read_to_string(dir.join("00000.atom")).unwrap().replace(
+        "<title>t</title>",
+        "<title>t</title><link rel=\"prev-archive\" href=\"00001.atom\"/>",
+    );
+    fs::write(dir.join("00000.atom"), linking).unwrap();
+    let report = common::json(&feedlint_in(
+        &dir,
+        &["--format", "json", "--max-findings", "5", "00000.atom"],
+    ));
+    assert_eq!(report["summary"]["context"], 1, "{report}");
+    let kept = report["diagnostics"].as_array().unwrap().len();
+    assert_eq!(kept, 5);
+    let total = report["summary"]["warnings"].as_u64().unwrap() + report["summary"]["errors"].as_u64().unwrap();
+    // The linked document's 20 findings are not reported, kept or counted.
+    assert!(total < 30, "{report}");
+    assert_eq!(
+        report["summary"]["dropped"].as_u64().unwrap() as usize,
+        total as usize - kept
+    );
+}
