@@ -684,7 +684,9 @@ fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'inp
                 AtomName::Category => parts.categories.push(child),
                 AtomName::Icon | AtomName::Logo | AtomName::Generator => parts.values.push(child),
                 AtomName::Name | AtomName::Uri | AtomName::Email => parts.person_values.push(child),
-                AtomName::Source => containers.push((child, SOURCE_CHILDREN, 0)),
+                // A source holds its feed's metadata, each once as in the
+                // feed (RFC 4287 §4.2.11, §4.1.1).
+                AtomName::Source => containers.push((child, SOURCE_CHILDREN, ONCE_IN_FEED)),
                 _ => {}
             }
         }

@@ -131,14 +131,9 @@ fn atom_missing_author(cx: &mut Checker) {
         .map(|e| e.node)
         .filter(|e| !has_author(*e))
         .collect();
-    if feed.entries.is_empty() {
-        cx.report(
-            Checker::at(start_tag(head), "this atom:feed has no atom:author, and no entries that would each name theirs")
-                .label("no atom:author")
-                .note("RFC 4287 §4.1.1: atom:feed elements MUST contain one or more atom:author elements, unless all of the atom:feed element's child atom:entry elements contain at least one atom:author element")
-                .help("add <author><name>...</name></author> to the feed"),
-        );
-    }
+    // A feed without entries needs no author: "unless all of the atom:feed
+    // element's child atom:entry elements contain at least one atom:author
+    // element" holds of no entries (RFC 4287 §4.1.1).
     for entry in without {
         cx.report(
             Checker::at(start_tag(entry), "this atom:entry has no atom:author, and neither has its feed (nor an atom:source of the entry)")
@@ -166,11 +161,16 @@ fn atom_duplicate_element(cx: &mut Checker) {
     for (container, duplicate, first) in findings {
         let name = qualified(container);
         let child = duplicate.tag_name().name();
+        let rule = if feed.atom_names.is(container, AtomName::Source) {
+            format!("RFC 4287 §4.2.11: atom:source holds the metadata of the entry's feed, and §4.1.1 says atom:feed elements MUST NOT contain more than one atom:{child} element")
+        } else {
+            format!("RFC 4287: {name} elements MUST NOT contain more than one atom:{child} element")
+        };
         cx.report(
             Checker::at(start_tag(duplicate), format!("a second atom:{child} in this {name}"))
                 .label("duplicate")
                 .secondary(start_tag(first), "the first")
-                .note(format!("RFC 4287: {name} elements MUST NOT contain more than one atom:{child} element; consumers keep one of them, unpredictably"))
+                .note(format!("{rule}; consumers keep one of them, unpredictably"))
                 .help("keep one of them"),
         );
     }

@@ -418,22 +418,32 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     if container_ids.clone().zip(container_ids.skip(1)).all(|(a, b)| a < b) {
         return;
     }
-    let (mut in_head, mut in_entry) = (Alternates::default(), Alternates::default());
-    let mut entry_now = None;
+    let (mut in_head, mut in_entry, mut in_source) =
+        (Alternates::default(), Alternates::default(), Alternates::default());
+    let (mut entry_now, mut source_now) = (None, None);
+    let is_entry =
+        |node: Node| names.is(node, AtomName::Entry) && node.parent_element().is_some_and(|p| p.id() == head.id());
     for link in alternates {
         let Some(container) = link.parent_element() else {
             continue;
         };
         let seen = if container.id() == head.id() {
             &mut in_head
-        } else if names.is(container, AtomName::Entry)
-            && container.parent_element().is_some_and(|p| p.id() == head.id())
-        {
+        } else if is_entry(container) {
             if entry_now != Some(container.id()) {
                 entry_now = Some(container.id());
                 in_entry = Alternates::default();
             }
             &mut in_entry
+        } else if names.is(container, AtomName::Source) && container.parent_element().is_some_and(is_entry) {
+            // A source holds its feed's metadata, under the feed's rules
+            // (RFC 4287 §4.2.11); its links come together, but between its
+            // entry's.
+            if source_now != Some(container.id()) {
+                source_now = Some(container.id());
+                in_source = Alternates::default();
+            }
+            &mut in_source
         } else {
             continue;
         };
@@ -460,7 +470,7 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
             Checker::at(start_tag(link), format!("a second alternate link in this atom:{} with {what}", container.tag_name().name()))
                 .label("duplicate alternate")
                 .secondary(start_tag(first), "the first")
-                .note("RFC 4287 §4.1.1, §4.1.2: feeds and entries \"MUST NOT contain more than one atom:link element with a rel attribute value of \\\"alternate\\\" that has the same combination of type and hreflang attribute values\"; a reader cannot tell which one to open")
+                .note("RFC 4287 §4.1.1, §4.1.2: feeds and entries \"MUST NOT contain more than one atom:link element with a rel attribute value of \\\"alternate\\\" that has the same combination of type and hreflang attribute values\"; an atom:source holds its feed's metadata, under the same rule (§4.2.11); a reader cannot tell which one to open")
                 .help("keep one, or tell them apart with type or hreflang"),
         );
     }
