@@ -931,6 +931,10 @@ impl<'a, 'input> Gathered<'a, 'input> {
             lookalikes: NodeList::with_capacity(size(NameClass::Lookalike)),
             sources: Vec::new(),
         };
+        // Where the text construct the walk is in ends: an atom:updated or
+        // atom:link quoted in XHTML content is content (RFC 4287 §4.1.3.3),
+        // which no metadata rule reads.
+        let mut content_end = 0;
         for node in xml.descendants() {
             if node.is_comment() {
                 if node
@@ -944,9 +948,14 @@ impl<'a, 'input> Gathered<'a, 'input> {
             let Some(name) = node.name_index() else {
                 continue;
             };
-            let class = classes[name];
+            let class = if node.range().start < content_end {
+                NameClass::Other
+            } else {
+                classes[name]
+            };
             let (is_link, is_tombstone) = (class == NameClass::AtomLink, class == NameClass::Tombstone);
             match class {
+                NameClass::AtomText => content_end = node.range().end,
                 NameClass::AtomLink => gathered.atom_links.push(node),
                 NameClass::AtomId => {
                     gathered.atom_ids.push(node);
@@ -1072,6 +1081,10 @@ enum NameClass {
     /// `atom:updated`, `atom:published`.
     AtomDate,
     AtomSource,
+    /// `atom:title`, `subtitle`, `summary`, `rights`, `content`: what is
+    /// inside them is content (XHTML, or markup that should not be there),
+    /// never the feed's metadata.
+    AtomText,
     Tombstone,
     /// Any element in the feed-history namespace.
     History,
@@ -1088,6 +1101,7 @@ impl NameClass {
             (Some(ATOM_NS), "id") => NameClass::AtomId,
             (Some(ATOM_NS), "updated" | "published") => NameClass::AtomDate,
             (Some(ATOM_NS), "source") => NameClass::AtomSource,
+            (Some(ATOM_NS), "title" | "subtitle" | "summary" | "rights" | "content") => NameClass::AtomText,
             (Some(ATOM_NS), _) => NameClass::Other,
             (Some(AT_NS), "deleted-entry") => NameClass::Tombstone,
             (Some(AT_NS), _) => NameClass::Other,

@@ -12,7 +12,7 @@ mod common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 11] = [
+const FIXED: [&str; 12] = [
     "paging-prev-alias/fail-prev.atom",
     "legacy-previous-archive/fail-archive.atom",
     "link-relation-typo/fail-typos.atom",
@@ -24,6 +24,7 @@ const FIXED: [&str; 11] = [
     "duplicate-deleted-entry/fail-same-ref-and-when.atom",
     "unused-suppression/fail-stale.atom",
     "next-archive-unsealed/fail-next-is-current.atom",
+    "atom-value-whitespace/fail-padded.atom",
 ];
 
 fn feedlint(args: &[&str]) -> Output {

@@ -198,6 +198,7 @@ pub static RULES: &[&Rule] = &[
     &values::ATOM_DUPLICATE_ALTERNATE,
     &values::ATOM_INVALID_LINK_ATTRIBUTE,
     &values::ATOM_CONTENT_NOT_BASE64,
+    &values::ATOM_VALUE_WHITESPACE,
     &values::INVALID_LANGUAGE_TAG,
     &core::RSS_MISSING_VERSION,
     &core::RSS_MISSING_CHANNEL,

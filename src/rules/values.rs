@@ -733,3 +733,84 @@ fn rss_invalid_cloud(cx: &mut Checker) {
         "RSS 2.0, <cloud>: the notification service is called on domain, port and path with registerProcedure over protocol, which is \"xml-rpc\", \"soap\" or \"http-post\"",
     );
 }
+
+pub static ATOM_VALUE_WHITESPACE: Rule = rule!(
+    AtomValueWhitespace, Error, Doc, Some(atom_value_whitespace),
+    summary: "an atom:id, atom:icon, atom:logo, atom:uri, atom:updated or atom:published has white space around its value",
+    spec: "RFC 4287 §3.3, §4.2.5, §4.2.6, §4.2.8, §3.2.2; RFC 3987 §2.2; RFC 3339 §5.6",
+);
+
+/// XML's white space (XML 1.0 §2.3, production S).
+fn is_xml_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn atom_value_whitespace(cx: &mut Checker) {
+    let feed = cx.feed;
+    let names = feed.atom_names;
+    let parts = feed.atom_parts();
+    let valued = feed
+        .everywhere
+        .atom_ids
+        .iter()
+        .chain(feed.everywhere.atom_dates.iter())
+        .chain(
+            parts
+                .values
+                .iter()
+                .filter(|v| names.which(*v, &[AtomName::Icon, AtomName::Logo]).is_some()),
+        )
+        .chain(parts.person_values.iter().filter(|v| names.is(*v, AtomName::Uri)));
+    let input = feed.xml.input_text();
+    let mut findings = Vec::new();
+    for node in valued {
+        // The common case, no white space, is decided on the text alone.
+        let Some(text) = node.text() else { continue };
+        let bytes = text.as_bytes();
+        let (lead, trail) = (
+            bytes.iter().take_while(|b| is_xml_space(**b)).count(),
+            bytes.iter().rev().take_while(|b| is_xml_space(**b)).count(),
+        );
+        if (lead == 0 && trail == 0) || lead == bytes.len() {
+            continue;
+        }
+        let Some(child) = node.first_child() else { continue };
+        findings.push((node, child.range(), lead > 0, trail > 0));
+    }
+    for (node, raw, leading, trailing) in findings {
+        let name = node.tag_name().name();
+        let written = &input[raw.clone()];
+        let value = written.trim_matches(|c: char| c.is_ascii() && is_xml_space(c as u8));
+        let where_ = match (leading, trailing) {
+            (true, true) => "before and after",
+            (true, false) => "before",
+            _ => "after",
+        };
+        let grammar = if matches!(name, "updated" | "published") {
+            "an RFC 3339 date-time, whose grammar has no white space (RFC 4287 §3.3)"
+        } else {
+            "an IRI, whose grammar has no white space (RFC 3987 §2.2)"
+        };
+        let mut finding = Checker::at(raw.clone(), format!("atom:{name} has white space {where_} its value \"{}\"", shorten(value)))
+            .label("white space is part of the value")
+            .note(format!("RFC 4287: the content of atom:{name} MUST be {grammar}; consumers that compare values exactly see another one"))
+            .help(format!("write <{}>{}</{}>", node.tag_name().name(), shorten(value), node.tag_name().name()));
+        // The white space written plainly is removed; text whose white
+        // space is written as references is left to the author.
+        let (lead, trail) = (
+            written.len() - written.trim_start().len(),
+            written.len() - written.trim_end().len(),
+        );
+        if lead + trail > 0 && written.trim() == value {
+            let mut edits = Vec::new();
+            if lead > 0 {
+                edits.push(crate::fix::replace(raw.start..raw.start + lead, ""));
+            }
+            if trail > 0 {
+                edits.push(crate::fix::replace(raw.end - trail..raw.end, ""));
+            }
+            finding = finding.fix(crate::fix::Fix::safe("Remove the white space around the value", edits));
+        }
+        cx.report(finding);
+    }
+}
