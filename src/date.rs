@@ -169,6 +169,24 @@ impl Fields {
                 "second {second} is out of range (00 to 59, or 60 for a leap second)"
             ));
         }
+        if second == 60 {
+            // RFC 3339 §5.7: a leap second is the last second of a month's
+            // last day, 23:59:60 in UTC, whatever the offset it is written in.
+            let utc = i64::from(hour * 60 + minute) - self.offset;
+            let (shift, minute_of_day) = (utc.div_euclid(1440), utc.rem_euclid(1440));
+            let month_end = match shift {
+                0 => day == last,
+                1 => day + 1 == last,
+                _ => day == 1,
+            };
+            if minute_of_day != 23 * 60 + 59 || !month_end {
+                let at = format!("{:02}:{:02}:60 UTC", minute_of_day / 60, minute_of_day % 60);
+                return fail(format!(
+                    "second 60 is a leap second, which comes only at 23:59:60 UTC on the last day of a month (RFC 3339 §5.7), and this one is at {at}{}",
+                    if month_end { "" } else { " on another day" }
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -583,6 +601,19 @@ mod tests {
         assert!(ok3339("2016-12-31T23:59:59.999Z") < ok3339("2016-12-31T23:59:60Z"));
         assert!(ok3339("2016-12-31T23:59:60.5Z") < ok3339("2017-01-01T00:00:00Z"));
         assert_eq!(ok3339("2016-12-31T23:59:60Z"), ok3339("2017-01-01T00:59:60+01:00"));
+        assert_eq!(ok3339("2016-12-31T23:59:60Z"), ok3339("2016-12-31T15:59:60-08:00"));
+        ok3339("2005-06-30T23:59:60Z");
+        // Only then: not at another minute, nor on another day.
+        for wrong in [
+            "2003-12-13T18:30:60Z",
+            "2016-12-31T23:59:60+01:00",
+            "2016-12-30T23:59:60Z",
+            "2017-01-01T00:59:60Z",
+            "2016-12-31T23:58:60Z",
+        ] {
+            let error = parse_rfc3339(wrong).unwrap_err();
+            assert!(error.to_string().contains("RFC 3339 §5.7"), "{wrong}: {error}");
+        }
         // Fractions compare exactly, at any length.
         let tenth_digit = (
             ok3339("2003-12-13T18:30:02.0000000001Z"),

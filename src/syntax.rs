@@ -205,6 +205,15 @@ pub fn is_xml_media_type(value: &str) -> bool {
         )
 }
 
+/// Whether a media type is composite (`multipart/*`, `message/*`), which
+/// atom:content must not be (RFC 4287 §4.1.3.1).
+pub fn is_composite_media_type(media_type: &str) -> bool {
+    let media_type = media_type.trim().as_bytes();
+    let starts =
+        |prefix: &[u8]| media_type.len() > prefix.len() && media_type[..prefix.len()].eq_ignore_ascii_case(prefix);
+    starts(b"multipart/") || starts(b"message/")
+}
+
 /// Whether a media type's content travels as text or XML in an Atom
 /// document, rather than Base64-encoded (RFC 4287 §4.1.3.3).
 pub fn is_xml_or_text_media_type(value: &str) -> bool {

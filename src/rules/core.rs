@@ -356,7 +356,8 @@ fn atom_invalid_type(cx: &mut Checker) {
         };
         let value = attribute.value();
         let is_content = element.tag_name().name() == "content";
-        let allowed = matches!(value, "text" | "html" | "xhtml") || (is_content && crate::syntax::is_media_type(value));
+        let allowed = matches!(value, "text" | "html" | "xhtml")
+            || (is_content && crate::syntax::is_media_type(value) && !crate::syntax::is_composite_media_type(value));
         if !allowed {
             findings.push((attribute.range_value(), element, value.to_owned(), is_content));
         }
@@ -380,12 +381,19 @@ fn atom_invalid_type(cx: &mut Checker) {
             Some(fixed) => format!("write type=\"{fixed}\""),
             None => format!("write one of {allowed}"),
         };
-        cx.report(
-            Checker::at(at, format!("atom:{name} has type=\"{}\", which Atom does not define here", crate::diagnostic::shorten(&value)))
+        let shown = crate::diagnostic::shorten(&value);
+        let finding = if is_content && crate::syntax::is_composite_media_type(&value) {
+            Checker::at(at, format!("atom:content has type=\"{shown}\", a composite media type"))
+                .label("composite type")
+                .note("RFC 4287 §4.1.3.1: \"the value of the type attribute MUST NOT be a composite type\" (multipart/*, message/*): inline content is one document, and a consumer has no way to take such a one apart")
+                .help("link to the composite document with src, or inline one of its parts with that part's media type")
+        } else {
+            Checker::at(at, format!("atom:{name} has type=\"{shown}\", which Atom does not define here"))
                 .label("not a type of this element")
                 .note(format!("RFC 4287 {}: the value of \"type\" MUST be {allowed}; consumers that do not recognise it may show the text as something it is not", if is_content { "§4.1.3.1" } else { "§3.1.1" }))
-                .help(help),
-        );
+                .help(help)
+        };
+        cx.report(finding);
     }
 }
 

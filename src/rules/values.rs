@@ -574,7 +574,9 @@ fn atom_content_not_base64(cx: &mut Checker) {
         let Some(media_type) = content.attribute("type") else {
             continue;
         };
+        // A composite type is atom-invalid-type's.
         if !syntax::is_media_type(media_type)
+            || syntax::is_composite_media_type(media_type)
             || syntax::is_xml_or_text_media_type(media_type)
             || content.has_attribute("src")
         {
