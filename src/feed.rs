@@ -167,6 +167,9 @@ impl std::fmt::Display for Rel {
 pub enum DocKind {
     /// An Atom Feed Document: root `atom:feed`.
     Atom,
+    /// An Atom Entry Document (RFC 4287 §2): root `atom:entry`, one entry
+    /// standing alone, with no feed to inherit from.
+    AtomEntry,
     /// An RSS document: root `rss`, the `channel` is the head section.
     Rss,
     /// A Deleted Entry Document (RFC 6721 §4): root `at:deleted-entry`.
@@ -178,10 +181,18 @@ impl DocKind {
         let name = root.tag_name();
         match (name.namespace(), name.name()) {
             (Some(ATOM_NS), "feed") => Some(DocKind::Atom),
+            (Some(ATOM_NS), "entry") => Some(DocKind::AtomEntry),
             (None, "rss") => Some(DocKind::Rss),
             (Some(AT_NS), "deleted-entry") => Some(DocKind::DeletedEntry),
             _ => None,
         }
+    }
+}
+
+impl DocKind {
+    /// An Atom Feed or Entry Document: the Atom core rules read it.
+    pub fn is_atom(self) -> bool {
+        matches!(self, DocKind::Atom | DocKind::AtomEntry)
     }
 }
 
@@ -613,7 +624,9 @@ enum AtomClass {
 
 /// One pass over the containers' children, each classified by a table
 /// lookup on its name's number.
-fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'input>) -> AtomParts<'a, 'input> {
+/// The parts of an Atom Feed Document (its `head`, then its entries) or an
+/// Atom Entry Document (its one entry, without a head).
+fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Option<Node<'a, 'input>>) -> AtomParts<'a, 'input> {
     let xml = feed.xml;
     let mut classes = vec![AtomClass::Foreign; xml.name_count()];
     for (index, class) in classes.iter_mut().enumerate() {
@@ -638,7 +651,7 @@ fn gather_atom_parts<'a, 'input>(feed: &FeedDoc<'a, 'input>, head: Node<'a, 'inp
     };
     // Each container with the children it may hold, and those only once.
     let mut containers: Vec<(Node<'a, 'input>, u32, u32)> = Vec::with_capacity(entries * 2);
-    containers.push((head, FEED_CHILDREN, ONCE_IN_FEED));
+    containers.extend(head.map(|head| (head, FEED_CHILDREN, ONCE_IN_FEED)));
     containers.extend(feed.entries.iter().map(|e| (e.node, ENTRY_CHILDREN, ONCE_IN_ENTRY)));
     let mut at = 0;
     while at < containers.len() {
@@ -1144,7 +1157,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let head = match kind {
             DocKind::Atom => Some(root),
             DocKind::Rss => root.children().find(|n| n.has_tag_name(None, "channel")),
-            DocKind::DeletedEntry => None,
+            DocKind::DeletedEntry | DocKind::AtomEntry => None,
         };
         let mut doc = FeedDoc {
             xml,
@@ -1176,6 +1189,10 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         doc.everywhere = everywhere;
         doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
         (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
+        if kind == DocKind::AtomEntry {
+            // The document's one entry is its root.
+            doc.entries.extend(Entry::of(&EntryNames::of(xml, kind), root));
+        }
         doc
     }
 
@@ -1378,11 +1395,11 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// The text, person and category children of the Atom feed, its
     /// entries and their sources (empty for other documents).
     pub fn atom_parts(&self) -> &AtomParts<'a, 'input> {
-        self.atom_parts
-            .get_or_init(|| match self.head.filter(|_| self.kind == DocKind::Atom) {
-                Some(head) => gather_atom_parts(self, head),
-                None => AtomParts::default(),
-            })
+        self.atom_parts.get_or_init(|| match self.kind {
+            DocKind::Atom => gather_atom_parts(self, self.head),
+            DocKind::AtomEntry => gather_atom_parts(self, None),
+            _ => AtomParts::default(),
+        })
     }
 
     /// Whether `node` is a direct child of the head section.

@@ -153,9 +153,14 @@ impl DocSummary {
                 })
             })
             .collect();
+        // An Entry Document's entry is published on its own, beside the
+        // feeds that hold it (an AtomPub member): it is no entry of a
+        // chain, and no duplicate of theirs.
+        let in_chains = feed.kind != DocKind::AtomEntry;
         let ids = || {
             feed.entries
                 .iter()
+                .filter(|_| in_chains)
                 .filter_map(|entry| Some((entry, entry.id.as_ref()?)))
         };
         let mut entry_ids = String::with_capacity(ids().map(|(_, id)| id.value.len()).sum());

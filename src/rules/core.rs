@@ -7,15 +7,16 @@ use crate::xml::Node;
 use super::{rule, Checker, Rule};
 use crate::feed::{self, start_tag, AtomName, DocKind, FeedDoc, Rel, Text};
 
-/// The Atom containers of the document: the feed, then its entries.
+/// The Atom containers of the document: the feed, then its entries (an
+/// Entry Document's one entry).
 fn atom_containers<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
     let is_atom = feed.kind == DocKind::Atom;
     feed.head.filter(|_| is_atom).into_iter().chain(atom_entries(feed))
 }
 
-/// The entries of an Atom feed.
+/// The entries of an Atom feed, or an Atom Entry Document's entry.
 fn atom_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> + 'd {
-    let is_atom = feed.kind == DocKind::Atom;
+    let is_atom = feed.kind.is_atom();
     feed.entries.iter().filter(move |_| is_atom).map(|entry| entry.node)
 }
 
@@ -112,6 +113,9 @@ pub static ATOM_MISSING_AUTHOR: Rule = rule!(
 
 fn atom_missing_author(cx: &mut Checker) {
     let feed = cx.feed;
+    if feed.kind == DocKind::AtomEntry {
+        return entry_document_missing_author(cx);
+    }
     let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
         return;
     };
@@ -143,6 +147,28 @@ fn atom_missing_author(cx: &mut Checker) {
                 .help("add <author><name>...</name></author> to the feed (it then stands for every entry) or to this entry"),
         );
     }
+}
+
+/// An Atom Entry Document's entry has no feed to inherit an author from
+/// (RFC 4287 §4.1.2 names the feed's author only "in an Atom Feed
+/// Document"): it needs its own, or its atom:source's.
+fn entry_document_missing_author(cx: &mut Checker) {
+    let feed = cx.feed;
+    let names = feed.atom_names;
+    let entry = feed.root;
+    let has_author = entry.children().any(|child| {
+        names.is(child, AtomName::Author)
+            || (names.is(child, AtomName::Source) && child.children().any(|c| names.is(c, AtomName::Author)))
+    });
+    if has_author {
+        return;
+    }
+    cx.report(
+        Checker::at(start_tag(entry), "this Atom Entry Document's entry has no atom:author, and no atom:source with one")
+            .label("no author")
+            .note("RFC 4287 §4.1.2: atom:entry elements MUST contain one or more atom:author elements, unless the atom:entry contains an atom:source element that contains an atom:author element or, in an Atom Feed Document, the atom:feed element contains an atom:author element itself; an Entry Document has no feed to inherit from")
+            .help("add <author><name>...</name></author> to the entry, or an atom:source that names the feed's author"),
+    );
 }
 
 pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(

@@ -403,9 +403,11 @@ pub static ATOM_DUPLICATE_ALTERNATE: Rule = rule!(
 
 fn atom_duplicate_alternate(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
+    if !feed.kind.is_atom() {
         return;
-    };
+    }
+    // An Entry Document has no head: its entry is its root.
+    let head_id = feed.head.map(|head| head.id());
     let names = feed.atom_names;
     let mut findings = Vec::new();
     // The alternate links come in document order: an entry's all together
@@ -421,13 +423,15 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
     let (mut in_head, mut in_entry, mut in_source) =
         (Alternates::default(), Alternates::default(), Alternates::default());
     let (mut entry_now, mut source_now) = (None, None);
-    let is_entry =
-        |node: Node| names.is(node, AtomName::Entry) && node.parent_element().is_some_and(|p| p.id() == head.id());
+    let is_entry = |node: Node| {
+        names.is(node, AtomName::Entry)
+            && (head_id.is_some() && node.parent_element().map(|p| p.id()) == head_id || node.id() == feed.root.id())
+    };
     for link in alternates {
         let Some(container) = link.parent_element() else {
             continue;
         };
-        let seen = if container.id() == head.id() {
+        let seen = if Some(container.id()) == head_id {
             &mut in_head
         } else if is_entry(container) {
             if entry_now != Some(container.id()) {
@@ -520,7 +524,7 @@ pub static ATOM_INVALID_LINK_ATTRIBUTE: Rule = rule!(
 
 fn atom_invalid_link_attribute(cx: &mut Checker) {
     let feed = cx.feed;
-    if feed.kind != DocKind::Atom {
+    if !feed.kind.is_atom() {
         return;
     }
     let mut findings = Vec::new();

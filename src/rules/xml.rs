@@ -22,7 +22,7 @@ pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
 
 pub static UNKNOWN_DOCUMENT: Rule = rule!(
     UnknownDocument, Info, Doc, None,
-    summary: "a file named on the command line is not a feed or Deleted Entry Document",
+    summary: "a file named on the command line is not a feed, an Atom Entry Document or a Deleted Entry Document",
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
 );
 
