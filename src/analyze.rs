@@ -332,10 +332,10 @@ fn atom_wrong_namespace(xml: &xml::Document) -> Option<Pending> {
     let finding = match name.namespace() {
         None => Pending::new(at, "this <feed> is in no namespace, so it is not an Atom feed")
             .help(format!("declare the Atom namespace: <feed xmlns=\"{ATOM_NS}\">")),
-        Some(ATOM_03_NS) => Pending::new(at, "this <feed> is Atom 0.3, a draft replaced by Atom 1.0 (RFC 4287) in 2005")
+        Some(namespace) if namespace.trim_end_matches('#') == ATOM_03_NS.trim_end_matches('#') => Pending::new(at, "this <feed> is Atom 0.3, a draft replaced by Atom 1.0 (RFC 4287) in 2005")
             .help("convert the feed to Atom 1.0 (namespace http://www.w3.org/2005/Atom: issued and modified become published and updated, tagline becomes subtitle, copyright becomes rights)"),
-        Some(namespace) if crate::feed::intended_namespace(namespace) == Some(ATOM_NS) => {
-            Pending::new(at, format!("this <feed> is in the namespace \"{namespace}\", a near miss of Atom's"))
+        Some(namespace) if crate::feed::intended_namespace(namespace) == Some(ATOM_NS) || names_atom(namespace) => {
+            Pending::new(at, format!("this <feed> is in the namespace \"{}\", a near miss of Atom's", shorten(namespace)))
                 .help(format!("declare the namespace as \"{ATOM_NS}\" (namespace names compare as exact strings)"))
         }
         Some(_) => return None,
@@ -345,6 +345,15 @@ fn atom_wrong_namespace(xml: &xml::Document) -> Option<Pending> {
             .label("not an Atom 1.0 feed")
             .note("RFC 4287 §2: the Atom namespace is \"http://www.w3.org/2005/Atom\"; Atom consumers match elements by namespace and name, so they see no feed here"),
     )
+}
+
+/// Whether a namespace name says it means Atom without being Atom 1.0's:
+/// it names Atom, or the W3C's 2005 namespaces (`.../2005/Atom1`,
+/// `http://www.w3.org/2007/Atom`, `http://www.w3.org/2005/`). A `<feed>`
+/// in a namespace that names neither is another vocabulary's.
+fn names_atom(namespace: &str) -> bool {
+    let lower = namespace.to_ascii_lowercase();
+    lower.contains("atom") || lower.contains("w3.org/2005")
 }
 
 /// A lexical look at the root element's local name, before parsing, so that
@@ -375,5 +384,5 @@ pub(crate) fn root_name_is_feed(text: &str) -> bool {
         .unwrap_or(tag.len());
     let qname = &tag[..name_len];
     let local = qname.rsplit(':').next().unwrap_or(qname);
-    matches!(local, "feed" | "rss" | "deleted-entry")
+    matches!(local, "feed" | "entry" | "rss" | "deleted-entry")
 }

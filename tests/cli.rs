@@ -1150,3 +1150,24 @@ fn the_vscode_problem_matcher_reads_the_concise_format() {
         assert_eq!(&captures[group("message")], diagnostic["message"].as_str().unwrap());
     }
 }
+
+#[test]
+fn walked_atom_entry_documents_are_linted() {
+    let dir = scratch("walked-entry-documents");
+    // An AtomPub member resource saved as .xml, without an author, beside
+    // an XML file of another vocabulary whose root is also named entry.
+    std::fs::write(
+        dir.join("post.xml"),
+        "<entry xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><id>tag:example.org,2024:1</id><updated>2024-01-01T00:00:00Z</updated><link href=\"https://example.org/1\"/></entry>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("other.xml"),
+        "<entry xmlns=\"urn:example:log\"><line>x</line></entry>",
+    )
+    .unwrap();
+    let output = feedlint(&["--format", "json", dir.to_str().unwrap()]);
+    let report = json(&output);
+    assert_eq!(rules_of(&report), ["atom-missing-author"], "{report}");
+    assert_eq!(report["summary"]["documents"], 1, "{report}");
+}
