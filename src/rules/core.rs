@@ -580,11 +580,25 @@ const ONCE_IN_ITEM: &[&str] = &[
     "source",
 ];
 
+/// The `rss` element holds "a single <channel>".
+const ONCE_IN_RSS: &[&str] = &["channel"];
+/// `image` and `textInput` hold each of their sub-elements once.
+const ONCE_IN_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
+const ONCE_IN_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
+
 fn rss_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss_channel(feed) else { return };
-    let containers =
-        std::iter::once((channel, ONCE_IN_CHANNEL)).chain(feed.entries.iter().map(|item| (item.node, ONCE_IN_ITEM)));
+    let in_channel = |name: &'static str| {
+        channel
+            .children()
+            .filter(move |c| c.tag_name().namespace().is_none() && c.tag_name().name() == name)
+    };
+    let containers = [(feed.root, ONCE_IN_RSS), (channel, ONCE_IN_CHANNEL)]
+        .into_iter()
+        .chain(in_channel("image").map(|image| (image, ONCE_IN_IMAGE)))
+        .chain(in_channel("textInput").map(|text_input| (text_input, ONCE_IN_TEXT_INPUT)))
+        .chain(feed.entries.iter().map(|item| (item.node, ONCE_IN_ITEM)));
     let mut findings = Vec::new();
     for (container, once) in containers {
         let mut first: Vec<Option<Node>> = vec![None; once.len()];
@@ -607,9 +621,11 @@ fn rss_duplicate_element(cx: &mut Checker) {
             Checker::at(start_tag(duplicate), format!("a second <{child}> in this {parent}"))
                 .label("duplicate")
                 .secondary(start_tag(first), "the first")
-                .note(format!(
-                    "RSS 2.0 defines one {child} per {parent}; readers keep one of them, unpredictably"
-                ))
+                .note(if parent == "rss" {
+                    "RSS 2.0: \"Subordinate to the <rss> element is a single <channel> element\"; readers read the first channel and drop the rest".to_owned()
+                } else {
+                    format!("RSS 2.0 defines one {child} per {parent}; readers keep one of them, unpredictably")
+                })
                 .help("keep one of them"),
         );
     }
@@ -671,6 +687,63 @@ fn rss_invalid_schedule(cx: &mut Checker) {
                 ),
                 "write the minutes as a whole number, e.g. <ttl>60</ttl>",
             ));
+        } else if text.value.bytes().all(|b| b == b'0') {
+            findings.push((
+                text.range,
+                format!(
+                    "<ttl>{}</ttl> is no time to live: it says to cache the channel for no minutes",
+                    text.value
+                ),
+                "write how many minutes the channel may be cached, at least 1, e.g. <ttl>60</ttl>, or leave ttl out",
+            ));
+        }
+    }
+    // Each schedule holds at least one value, at most one of each, and so
+    // at most 24 hours and 7 days.
+    for (list, item, most) in [("skipHours", "hour", 24), ("skipDays", "day", 7)] {
+        for schedule in rss_children(channel, list) {
+            let values: Vec<Node> = rss_children(schedule, item).collect();
+            if values.is_empty() {
+                findings.push((
+                    start_tag(schedule),
+                    format!("<{list}> holds no <{item}>"),
+                    if item == "hour" {
+                        "name the hours to skip, e.g. <hour>0</hour>, or remove skipHours"
+                    } else {
+                        "name the days to skip, e.g. <day>Sunday</day>, or remove skipDays"
+                    },
+                ));
+            }
+            let mut seen: crate::hash::FastSet<&str> = crate::hash::FastSet::default();
+            for value in &values {
+                let text = Text::of(*value);
+                // "07" and "7" are one hour.
+                let key = if item == "hour" {
+                    text.value.trim_start_matches('0')
+                } else {
+                    text.value
+                };
+                if !seen.insert(key) {
+                    findings.push((
+                        text.range,
+                        format!(
+                            "<{item}>{}</{item}> is named twice in this {list}",
+                            crate::diagnostic::shorten(text.value)
+                        ),
+                        "name each one once",
+                    ));
+                }
+            }
+            if values.len() > most {
+                findings.push((
+                    start_tag(values[most]),
+                    format!(
+                        "<{list}> holds {} <{item}> elements, more than the {most} there are",
+                        values.len()
+                    ),
+                    "name each one once",
+                ));
+            }
         }
     }
     for hour in rss_children(channel, "skipHours").flat_map(|s| rss_children(s, "hour")) {
@@ -707,7 +780,7 @@ fn rss_invalid_schedule(cx: &mut Checker) {
         cx.report(
             Checker::at(at, message)
                 .label("not a valid value")
-                .note("RSS 2.0: ttl is \"a number of minutes\"; skipHours holds \"up to 24 <hour> sub-elements whose value is a number between 0 and 23\"; skipDays \"up to seven <day> sub-elements whose value is Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday\"; readers that cannot read them poll at the wrong times")
+                .note("RSS 2.0: ttl is \"a number of minutes that indicates how long a channel can be cached\"; skipHours holds \"up to 24 <hour> sub-elements whose value is a number between 0 and 23\"; skipDays \"up to seven <day> sub-elements whose value is Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday\"; readers that cannot read them poll at the wrong times")
                 .help(help),
         );
     }
