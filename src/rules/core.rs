@@ -951,7 +951,7 @@ fn rss_source_missing_url(cx: &mut Checker) {
 
 pub static RSS_INVALID_IS_PERMALINK: Rule = rule!(
     RssInvalidIsPermalink, Error, Doc, Some(rss_invalid_is_permalink),
-    summary: "an RSS guid's isPermaLink is neither true nor false",
+    summary: "an RSS guid's isPermaLink is neither true nor false, or is spelled in another case",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );
 
@@ -968,6 +968,26 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
         .filter(|attribute| !matches!(attribute.value(), "true" | "false"))
         .map(|attribute| (attribute.range_value(), attribute.value().to_owned()))
         .collect();
+    // isPermaLink spelled in another case is another attribute, which
+    // readers do not read: the guid is then taken for a permalink.
+    let misspelt: Vec<_> = feed
+        .entries
+        .iter()
+        .flat_map(|item| rss_children(item.node, "guid"))
+        .flat_map(|guid| guid.attributes())
+        .filter(|a| {
+            a.namespace().is_none() && a.name() != "isPermaLink" && a.name().eq_ignore_ascii_case("isPermaLink")
+        })
+        .map(|a| (a.range(), a.name().to_owned(), a.value().to_owned()))
+        .collect();
+    for (at, name, value) in misspelt {
+        cx.report(
+            Checker::at(at, format!("{name} is not an attribute of guid: the attribute is isPermaLink, and names are case-sensitive"))
+                .label("unknown attribute")
+                .note("RSS 2.0 defines isPermaLink; readers ignore an attribute of another name, and take the guid for a permalink (the default)")
+                .help(format!("write isPermaLink=\"{}\"", crate::diagnostic::shorten(value.trim()))),
+        );
+    }
     for (at, value) in invalid {
         let lower = value.trim().to_ascii_lowercase();
         let help = if matches!(lower.as_str(), "true" | "false") {

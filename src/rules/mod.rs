@@ -190,6 +190,7 @@ pub static RULES: &[&Rule] = &[
     &core::RSS_CLOUD_MISSING_ATTRIBUTE,
     &core::RSS_SOURCE_MISSING_URL,
     &core::RSS_INVALID_IS_PERMALINK,
+    &identity::RSS_INVALID_GUID,
     &vocabulary::ATOM_UNDEFINED_ELEMENT,
     &vocabulary::ATOM_ELEMENT_IN_TEXT,
     &values::ATOM_INVALID_ID,
