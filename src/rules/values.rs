@@ -384,6 +384,24 @@ fn rss_invalid_url(cx: &mut Checker) {
                     message: format!("<{name}> \"{}\" is not a URL: {why}", shorten(text.value)),
                     help: "write the full URL, with its scheme, e.g. https://example.org/posts/1".to_owned(),
                 });
+            } else if parent_name == "channel" && name == "link" && !text.value.is_ascii() {
+                // The channel's link, "the URL to the HTML website", is
+                // where readers send people and what directories key
+                // channels by: a URI (RFC 3986), ASCII only, as the
+                // feedvalidator checks it. An IRI is its percent-encoded
+                // form in a URL.
+                let encoded = url::Url::parse(text.value).map(String::from).ok();
+                findings.push(Bad {
+                    at: text.range,
+                    message: format!(
+                        "<{name}> \"{}\" is an IRI with characters outside ASCII, not a URL",
+                        shorten(text.value)
+                    ),
+                    help: match encoded {
+                        Some(encoded) => format!("write it percent-encoded: <{name}>{}</{name}>", shorten(&encoded)),
+                        None => "percent-encode the characters outside ASCII (RFC 3987 §3.1)".to_owned(),
+                    },
+                });
             }
         }
     }
