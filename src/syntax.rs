@@ -5,7 +5,10 @@
 
 /// Why `tag` is not a well-formed BCP 47 language tag (RFC 5646 §2.1), if
 /// it is not. Case does not matter; the registry is not consulted, so an
-/// unregistered but well-formed subtag (`en-QQ`) passes.
+/// unregistered but well-formed subtag (`en-QQ`) passes, with one
+/// exception: no language subtag of 4 to 8 letters is registered (4 are
+/// reserved, 5 to 8 for registration, RFC 5646 §2.2.1), so `english` is
+/// no language code.
 pub fn language_tag_error(tag: &str) -> Option<&'static str> {
     if tag.is_empty() {
         return Some("it is empty");
@@ -35,6 +38,9 @@ pub fn language_tag_error(tag: &str) -> Option<&'static str> {
     let language = rest[0];
     if !(alpha(language) && (2..=8).contains(&language.len())) {
         return Some("it does not start with a language subtag of 2 to 8 letters");
+    }
+    if language.len() >= 4 {
+        return Some("its language subtag has 4 to 8 letters, and none of that length is registered (RFC 5646 §2.2.1): languages are named by ISO 639 codes of 2 or 3 letters");
     }
     rest = &rest[1..];
     if language.len() <= 3 {
@@ -281,6 +287,9 @@ mod tests {
         for bad in [
             "",
             "en_US",
+            "english",
+            "French",
+            "engl",
             "english-usa",
             "e",
             "en-",
