@@ -838,3 +838,50 @@ fn atom_value_whitespace(cx: &mut Checker) {
         cx.report(finding);
     }
 }
+
+pub static RSS_INVALID_TEXT_INPUT_NAME: Rule = rule!(
+    RssInvalidTextInputName, Error, Doc, Some(rss_invalid_text_input_name),
+    summary: "an RSS textInput's name is not a form control name (a letter, then letters, digits, '-', '_', ':' or '.')",
+    spec: "RSS 2.0, <textInput> sub-element of <channel>; HTML 4.01 §6.2",
+);
+
+/// Whether `name` is an HTML NAME token: what the reader's form submits
+/// the text under (HTML 4.01 §6.2).
+fn is_name_token(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b':' | b'.'))
+}
+
+fn rss_invalid_text_input_name(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = rss_channel(feed) else { return };
+    let bad: Vec<Text> = rss_children(channel, "textInput")
+        .flat_map(|text_input| rss_children(text_input, "name"))
+        .map(Text::of)
+        .filter(|name| !is_name_token(name.value))
+        .collect();
+    for name in bad {
+        let suggestion: String = name
+            .value
+            .chars()
+            .filter_map(|c| match c {
+                c if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':' | '.') => Some(c),
+                c if c.is_whitespace() => Some('_'),
+                _ => None,
+            })
+            .collect();
+        let suggestion = suggestion.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+        let help = if suggestion.is_empty() {
+            "write a name such as q or query".to_owned()
+        } else {
+            format!("write <name>{}</name>", shorten(suggestion))
+        };
+        cx.report(
+            Checker::at(name.range, format!("textInput name \"{}\" is not a form control name", shorten(name.value)))
+                .label("not a name")
+                .note("RSS 2.0: name is \"the name of the text object in the text input area\", the name the reader's form submits the text under to the textInput's link; HTML 4.01 §6.2: a name starts with a letter and holds letters, digits, '-', '_', ':' and '.'")
+                .help(help),
+        );
+    }
+}
