@@ -155,6 +155,9 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             Ok(xml) => match DocKind::of_root(xml.root_element()) {
                 None => match atom_wrong_namespace(&xml) {
                     Some(finding) => findings.push((&ATOM_WRONG_NAMESPACE, finding)),
+                    // An RSS 1.0 document is a feed, walked or named: it is
+                    // said not to be checked, never passed over silently.
+                    None if is_rss_10(&xml) => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
                     None if !explicit => return None,
                     None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
                 },
@@ -298,8 +301,28 @@ fn unread_entity(unread: &xml::UnreadEntity) -> Pending {
         .help(help)
 }
 
+/// The RSS 1.0 namespace (RSS 1.0 §5.1).
+const RSS_10_NS: &str = "http://purl.org/rss/1.0/";
+const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
+
+/// Whether the document is RSS 1.0: an `rdf:RDF` root holding an RSS 1.0
+/// `channel` (RSS 1.0 §5.2, §5.3).
+fn is_rss_10(xml: &xml::Document) -> bool {
+    let root = xml.root_element();
+    root.has_tag_name(Some(RDF_NS), "RDF")
+        && root
+            .children()
+            .any(|child| child.has_tag_name(Some(RSS_10_NS), "channel"))
+}
+
 fn unknown_document(xml: &xml::Document) -> Pending {
     let root = xml.root_element();
+    if is_rss_10(xml) {
+        return Pending::new(crate::feed::start_tag(root), "this is an RSS 1.0 (RDF Site Summary) document, which feedlint does not check")
+            .label("RSS 1.0")
+            .note("RSS 1.0 is an RDF vocabulary of its own (root rdf:RDF, namespace http://purl.org/rss/1.0/), not RSS 2.0 and not Atom; feedlint checks Atom, RSS 0.91 to 2.0 and Deleted Entry Documents, so nothing in this file was checked")
+            .help("check it with an RDF validator, or publish an Atom or RSS 2.0 feed beside it");
+    }
     let name = root.tag_name();
     let what = match name.namespace() {
         Some(ns) => format!("<{}> in namespace \"{}\"", shorten(name.name()), shorten(ns)),
@@ -384,5 +407,5 @@ pub(crate) fn root_name_is_feed(text: &str) -> bool {
         .unwrap_or(tag.len());
     let qname = &tag[..name_len];
     let local = qname.rsplit(':').next().unwrap_or(qname);
-    matches!(local, "feed" | "entry" | "rss" | "deleted-entry")
+    matches!(local, "feed" | "entry" | "rss" | "deleted-entry" | "RDF")
 }

@@ -137,9 +137,122 @@ fn atom_element_in_text(cx: &mut Checker) {
 
 pub static RSS_UNKNOWN_ELEMENT: Rule = rule!(
     RssUnknownElement, Error, Doc, Some(rss_unknown_element),
-    summary: "an element without a namespace that RSS 2.0 does not define where it stands",
-    spec: "RSS 2.0, Extending RSS",
+    summary: "an element without a namespace that the document's RSS version (2.0, 0.92 or 0.91) does not define where it stands",
+    spec: "RSS 2.0, Extending RSS; RSS 0.91; RSS 0.92",
 );
+
+/// The RSS versions with element lists of their own: 0.91 (Netscape's DTD
+/// and UserLand's), 0.92 (0.91 and cloud, and an item's source, enclosure
+/// and category); 2.0 for every other version.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RssVersion {
+    V091,
+    V092,
+    V2,
+}
+
+impl RssVersion {
+    fn of(root: Node) -> RssVersion {
+        match root.attribute("version").map(str::trim) {
+            Some("0.91") => RssVersion::V091,
+            Some("0.92") => RssVersion::V092,
+            _ => RssVersion::V2,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            RssVersion::V091 => "RSS 0.91",
+            RssVersion::V092 => "RSS 0.92",
+            RssVersion::V2 => "RSS 2.0",
+        }
+    }
+
+    fn elements(self) -> &'static [(&'static str, &'static [&'static str])] {
+        match self {
+            RssVersion::V091 => RSS_091_ELEMENTS,
+            RssVersion::V092 => RSS_092_ELEMENTS,
+            RssVersion::V2 => RSS_ELEMENTS,
+        }
+    }
+
+    fn defined(self, parent: &str) -> &'static [&'static str] {
+        self.elements()
+            .iter()
+            .find(|(p, _)| *p == parent)
+            .map_or(&[], |(_, children)| children)
+    }
+}
+
+/// RSS 0.91's channel (the Netscape DTD spells `textinput` in lower case;
+/// UserLand's document writes `textInput`: both are read).
+const RSS_091_CHANNEL: &[&str] = &[
+    "title",
+    "link",
+    "description",
+    "language",
+    "copyright",
+    "managingEditor",
+    "webMaster",
+    "pubDate",
+    "lastBuildDate",
+    "docs",
+    "image",
+    "rating",
+    "textinput",
+    "textInput",
+    "skipHours",
+    "skipDays",
+    "item",
+];
+const RSS_092_CHANNEL: &[&str] = &[
+    "title",
+    "link",
+    "description",
+    "language",
+    "copyright",
+    "managingEditor",
+    "webMaster",
+    "pubDate",
+    "lastBuildDate",
+    "category",
+    "docs",
+    "cloud",
+    "image",
+    "rating",
+    "textinput",
+    "textInput",
+    "skipHours",
+    "skipDays",
+    "item",
+];
+const RSS_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
+const RSS_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
+
+const RSS_091_ELEMENTS: &[(&str, &[&str])] = &[
+    ("rss", &["channel"]),
+    ("channel", RSS_091_CHANNEL),
+    ("item", &["title", "link", "description"]),
+    ("image", RSS_IMAGE),
+    ("textinput", RSS_TEXT_INPUT),
+    ("textInput", RSS_TEXT_INPUT),
+    ("skipHours", &["hour"]),
+    ("skipDays", &["day"]),
+];
+
+const RSS_092_ELEMENTS: &[(&str, &[&str])] = &[
+    ("rss", &["channel"]),
+    ("channel", RSS_092_CHANNEL),
+    (
+        "item",
+        &["title", "link", "description", "source", "enclosure", "category"],
+    ),
+    ("image", RSS_IMAGE),
+    ("textinput", RSS_TEXT_INPUT),
+    ("textInput", RSS_TEXT_INPUT),
+    ("skipHours", &["hour"]),
+    ("skipDays", &["day"]),
+];
 
 /// The elements RSS 2.0 defines, by their parent.
 const RSS_ELEMENTS: &[(&str, &[&str])] = &[
@@ -190,28 +303,23 @@ const RSS_ELEMENTS: &[(&str, &[&str])] = &[
     ("skipDays", &["day"]),
 ];
 
-fn rss_defined(parent: &str) -> &'static [&'static str] {
-    RSS_ELEMENTS
-        .iter()
-        .find(|(p, _)| *p == parent)
-        .map_or(&[], |(_, children)| children)
-}
-
 fn rss_unknown_element(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
         return;
     };
+    let version = RssVersion::of(feed.root);
     let mut parents: Vec<Node> = channel.parent_element().into_iter().collect();
     parents.push(channel);
     parents.extend(channel.children().filter(|c| {
         c.tag_name().namespace().is_none()
-            && matches!(c.tag_name().name(), "image" | "textInput" | "skipHours" | "skipDays")
+            && c.tag_name().name() != "item"
+            && !version.defined(c.tag_name().name()).is_empty()
     }));
     parents.extend(feed.entries.iter().map(|item| item.node));
     let mut findings = Vec::new();
     for parent in parents {
-        let defined = rss_defined(parent.tag_name().name());
+        let defined = version.defined(parent.tag_name().name());
         for child in parent
             .children()
             .filter(|c| c.is_element() && c.tag_name().namespace().is_none())
@@ -224,18 +332,23 @@ fn rss_unknown_element(cx: &mut Checker) {
     for (parent, child) in findings {
         let (parent_name, name) = (parent.tag_name().name(), child.tag_name().name());
         let name = &*shorten(name);
-        let defined = rss_defined(parent_name);
+        let defined = version.defined(parent_name);
         let help = if let Some(meant) = defined.iter().find(|d| d.eq_ignore_ascii_case(name)) {
             format!("write <{meant}> (names are case-sensitive)")
-        } else if let Some((home, _)) = RSS_ELEMENTS.iter().find(|(_, children)| children.contains(&name)) {
-            format!("RSS 2.0 defines <{name}> in <{home}>: move it there, or remove it")
+        } else if let Some((home, _)) = version.elements().iter().find(|(_, children)| children.contains(&name)) {
+            format!(
+                "{} defines <{name}> in <{home}>: move it there, or remove it",
+                version.name()
+            )
+        } else if version != RssVersion::V2 && RssVersion::V2.defined(parent_name).contains(&name) {
+            format!("<{name}> came with a later RSS: declare version=\"2.0\" if the feed follows RSS 2.0, or remove it")
         } else {
             format!(
                 "put it in a namespace of your own (xmlns:my=\"https://example.org/ns\" and <my:{name}>), or remove it"
             )
         };
         cx.report(
-            Checker::at(start_tag(child), format!("<{name}> is not an RSS 2.0 element of <{parent_name}>"))
+            Checker::at(start_tag(child), format!("<{name}> is not an {} element of <{parent_name}>", version.name()))
                 .label("not defined here")
                 .secondary(start_tag(parent), format!("in this <{parent_name}>"))
                 .note("RSS 2.0: \"A RSS feed may contain elements and attributes not described on this page, only if those elements and attributes are defined in a namespace\"")
