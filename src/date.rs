@@ -206,6 +206,32 @@ impl Fields {
     }
 }
 
+/// Why `text` is not a W3C-DTF date (the W3C's profile of ISO 8601, which
+/// Dublin Core recommends for dc:date), if it is not: a year (`2003`), a
+/// month (`2003-12`), a day (`2003-12-13`), or a day and a time to the
+/// minute, second or fraction with a time zone designator
+/// (`2003-12-13T18:30Z`, `2003-12-13T18:30:02.25+01:00`).
+pub fn w3cdtf_error(text: &str) -> Option<String> {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let reason = |error: DateError| Some(error.to_string());
+    match text.len() {
+        4 if digits(text) => None,
+        7 if digits(&text[..4]) && text.as_bytes()[4] == b'-' && digits(&text[5..]) => {
+            let month: u32 = text[5..].parse().ok()?;
+            (!(1..=12).contains(&month)).then(|| format!("month {month:02} does not exist"))
+        }
+        10 => parse_rfc3339(&format!("{text}T00:00:00Z")).err().and_then(reason),
+        // A time to the minute has no seconds before its zone designator.
+        len if len > 16 && text.is_char_boundary(16) && matches!(text.as_bytes()[16], b'Z' | b'+' | b'-') => {
+            parse_rfc3339(&format!("{}:00{}", &text[..16], &text[16..]))
+                .err()
+                .and_then(reason)
+        }
+        _ if text.len() > 10 => parse_rfc3339(text).err().and_then(reason),
+        _ => Some("it is none of YYYY, YYYY-MM, YYYY-MM-DD or a date and time with a time zone".to_owned()),
+    }
+}
+
 /// Whether `text` is an RFC 3339 `date-time` as Atom requires: the verdict
 /// of [`parse_rfc3339`], for a rule that needs no instant (every date of a
 /// feed is checked, and the instant costs as much as the reading).
@@ -628,6 +654,33 @@ mod tests {
         assert!(ok3339("2003-12-13T18:30:02.9999999999999999999Z") < ok3339("2003-12-13T18:30:03Z"));
         ok3339("2004-02-29T00:00:00Z");
         ok3339("2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn w3c_dates_are_the_six_forms_of_the_note() {
+        for good in [
+            "2003",
+            "2003-12",
+            "2003-12-13",
+            "2003-12-13T18:30Z",
+            "2003-12-13T18:30+01:00",
+            "2003-12-13T18:30:02Z",
+            "2003-12-13T18:30:02.25-05:00",
+        ] {
+            assert_eq!(w3cdtf_error(good), None, "{good}");
+        }
+        for bad in [
+            "",
+            "03",
+            "2003-13",
+            "2003-02-30",
+            "2003-12-13T18:30",
+            "2003-12-13 18:30:02Z",
+            "Sat, 13 Dec 2003 18:30:02 GMT",
+            "2003-12-13T25:30Z",
+        ] {
+            assert!(w3cdtf_error(bad).is_some(), "{bad}");
+        }
     }
 
     #[test]

@@ -192,6 +192,7 @@ pub static RULES: &[&Rule] = &[
     &core::RSS_INVALID_IS_PERMALINK,
     &identity::RSS_INVALID_GUID,
     &values::RSS_INVALID_TEXT_INPUT_NAME,
+    &vocabulary::EXTENSION_INVALID,
     &vocabulary::ATOM_UNDEFINED_ELEMENT,
     &vocabulary::ATOM_ELEMENT_IN_TEXT,
     &values::ATOM_INVALID_ID,

@@ -4,7 +4,7 @@
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc};
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text};
 use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
@@ -354,5 +354,108 @@ fn rss_unknown_element(cx: &mut Checker) {
                 .note("RSS 2.0: \"A RSS feed may contain elements and attributes not described on this page, only if those elements and attributes are defined in a namespace\"")
                 .help(help),
         );
+    }
+}
+
+pub static EXTENSION_INVALID: Rule = rule!(
+    ExtensionInvalid, Error, Doc, Some(extension_invalid),
+    summary: "a well-known extension element breaks its module's rules: trackback:ping outside an item or entry, creativeCommons:license not a URI, dc:date not a W3C date, content:encoded twice in an item",
+    spec: "RSS TrackBack module; RSS creativeCommons module; DCMI Terms, date (W3C-DTF); RSS 1.0 content module",
+);
+
+const TRACKBACK_NS: &str = "http://madskills.com/public/xml/rss/module/trackback/";
+const CREATIVE_COMMONS_NS: &str = "http://backend.userland.com/creativeCommonsRssModule";
+const DC_NS: &str = "http://purl.org/dc/elements/1.1/";
+const CONTENT_NS: &str = "http://purl.org/rss/1.0/modules/content/";
+
+/// The extension elements this rule reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Extension {
+    TrackbackPing,
+    License,
+    DcDate,
+    Encoded,
+}
+
+fn extension_invalid(cx: &mut Checker) {
+    let feed = cx.feed;
+    let xml = feed.xml;
+    // Most documents use none of these modules: their names are not in the
+    // document, and nothing is walked.
+    let names: Vec<(usize, Extension)> = [
+        (TRACKBACK_NS, "ping", Extension::TrackbackPing),
+        (CREATIVE_COMMONS_NS, "license", Extension::License),
+        (DC_NS, "date", Extension::DcDate),
+        (CONTENT_NS, "encoded", Extension::Encoded),
+    ]
+    .into_iter()
+    .filter_map(|(namespace, local, which)| Some((xml.name_index_of(Some(namespace), local)?, which)))
+    .collect();
+    if names.is_empty() {
+        return;
+    }
+    let is_item = |node: Node| {
+        node.parent_element().is_some_and(|parent| {
+            let name = parent.tag_name();
+            match feed.kind {
+                DocKind::Rss => name.namespace().is_none() && name.name() == "item",
+                _ => name.namespace() == Some(crate::feed::ATOM_NS) && name.name() == "entry",
+            }
+        })
+    };
+    let mut findings = Vec::new();
+    let mut encoded_in: crate::hash::FastMap<crate::xml::NodeId, Node> = crate::hash::FastMap::default();
+    for node in xml.descendants().filter(Node::is_element) {
+        let Some(which) = node
+            .name_index()
+            .and_then(|index| names.iter().find(|(i, _)| *i == index))
+            .map(|(_, which)| *which)
+        else {
+            continue;
+        };
+        let text = Text::of(node);
+        match which {
+            Extension::TrackbackPing if !is_item(node) => findings.push(
+                Checker::at(start_tag(node), "trackback:ping stands outside an item")
+                    .label("not in an item")
+                    .note("The TrackBack module: trackback:ping is \"a sub-element of <item>\", the URL to ping for that item; readers look for it nowhere else")
+                    .help("move it into the item (or entry) it is the ping URL of"),
+            ),
+            Extension::License if !crate::iri::has_scheme(text.value) || crate::iri::check_iri_reference(text.value).is_err() => findings.push(
+                Checker::at(text.range, format!("creativeCommons:license \"{}\" is not a URI", shorten(text.value)))
+                    .label("not a URI")
+                    .note("The creativeCommons module: license is \"the URL of a license\", such as http://www.creativecommons.org/licenses/by-nd/1.0")
+                    .help("write the license's full URL"),
+            ),
+            Extension::DcDate => {
+                if let Some(why) = crate::date::w3cdtf_error(text.value) {
+                    findings.push(
+                        Checker::at(text.range, format!("dc:date \"{}\" is not a W3C date: {why}", shorten(text.value)))
+                            .label("not a W3C-DTF date")
+                            .note("Dublin Core recommends W3C-DTF for dates (YYYY, YYYY-MM, YYYY-MM-DD, or a date and time with a time zone designator); readers parse dc:date that way")
+                            .help("write it as e.g. 2003-12-13 or 2003-12-13T18:30:02Z"),
+                    );
+                }
+            }
+            Extension::Encoded => {
+                if let Some(parent) = node.parent_element() {
+                    if let Some(first) = encoded_in.get(&parent.id()) {
+                        findings.push(
+                            Checker::at(start_tag(node), "a second content:encoded in this item")
+                                .label("duplicate")
+                                .secondary(start_tag(*first), "the first")
+                                .note("The content module: content:encoded holds the item's content, once; readers show one of them, unpredictably")
+                                .help("keep one of them"),
+                        );
+                    } else {
+                        encoded_in.insert(parent.id(), node);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for finding in findings {
+        cx.report(finding);
     }
 }
