@@ -476,6 +476,61 @@ fn atom_xhtml_missing_div(cx: &mut Checker) {
     }
 }
 
+pub static ATOM_XHTML_FOREIGN_ELEMENT: Rule = rule!(
+    AtomXhtmlForeignElement, Warning, Doc, Some(atom_xhtml_foreign_element),
+    summary: "an element inside type=\"xhtml\" content that is not XHTML (MathML and SVG aside)",
+    spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
+);
+
+/// Vocabularies that XHTML documents embed, which XHTML readers render.
+const EMBEDDED_IN_XHTML: [&str; 2] = ["http://www.w3.org/1998/Math/MathML", "http://www.w3.org/2000/svg"];
+
+fn atom_xhtml_foreign_element(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for element in feed.atom_parts().remarkable_texts.iter() {
+        if element.attribute("type") != Some("xhtml") || element.has_attribute("src") {
+            continue;
+        }
+        for div in element
+            .children()
+            .filter(|c| c.has_tag_name(Some(feed::XHTML_NS), "div"))
+        {
+            // The outermost foreign element of each subtree: what is inside
+            // it is its own vocabulary's.
+            let mut inside_until = 0;
+            for node in div.descendants().skip(1).filter(Node::is_element) {
+                if node.range().start < inside_until {
+                    continue;
+                }
+                let namespace = node.tag_name().namespace();
+                if namespace == Some(feed::XHTML_NS) {
+                    continue;
+                }
+                inside_until = node.range().end;
+                if namespace.is_some_and(|ns| EMBEDDED_IN_XHTML.contains(&ns)) {
+                    continue;
+                }
+                findings.push((element, node));
+            }
+        }
+    }
+    for (element, node) in findings {
+        let name = node.tag_name();
+        let place = match name.namespace() {
+            Some(ns) => format!("in the namespace \"{}\"", crate::diagnostic::shorten(ns)),
+            None => "in no namespace".to_owned(),
+        };
+        cx.report(
+            Checker::at(start_tag(node), format!("<{}> in this XHTML content is {place}, not XHTML", crate::diagnostic::shorten(name.name())))
+                .label("not XHTML")
+                .secondary(start_tag(element), format!("atom:{} type=\"xhtml\"", element.tag_name().name()))
+                .note("RFC 4287 §3.1.1.3: xhtml content is a single XHTML div element and \"SHOULD be suitable for handling as XHTML\"; readers render the div as XHTML, and drop or mangle elements of other vocabularies (an Atom element quoted there is content, and read by no rule)")
+                .help("write it as XHTML, escape it to show it as text, or move it out of the content"),
+        );
+    }
+}
+
 pub static ATOM_PERSON_MISSING_NAME: Rule = rule!(
     AtomPersonMissingName, Error, Doc, Some(atom_person_missing_name),
     summary: "an atom:author or atom:contributor has no atom:name",
