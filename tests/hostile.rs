@@ -639,3 +639,24 @@ fn fifty_thousand_nested_relative_xml_bases() {
     let run = check(&path, "error[unresolvable-relative-iri]");
     assert!(run.peak_mib < 256, "{} MiB", run.peak_mib);
 }
+
+#[test]
+fn a_hundred_thousand_skip_hours_and_items_with_one_guid() {
+    // Values named twice and guids seen before are found through sets, not
+    // by looking at every earlier one.
+    let path = generated("rss-repeats.rss", |out| {
+        out.write_all(b"<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description><skipHours>")
+            .unwrap();
+        for n in 0..100_000 {
+            write!(out, "<hour>{}</hour>", n % 24).unwrap();
+        }
+        out.write_all(b"</skipHours>").unwrap();
+        for _ in 0..100_000 {
+            out.write_all(b"<item><title>t</title><guid>https://example.org/1</guid></item>")
+                .unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    let run = check_rule_shape(&path, "error[rss-invalid-guid]");
+    assert!(run.stdout.contains("error[rss-invalid-schedule]"), "{}", run.stdout);
+}
