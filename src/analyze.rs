@@ -153,7 +153,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         match xml::parse(source.text()) {
             Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
             Ok(xml) => match DocKind::of_root(xml.root_element()) {
-                None => match atom_wrong_namespace(&xml) {
+                None => match atom_wrong_namespace(&xml, explicit) {
                     Some(finding) => findings.push((&ATOM_WRONG_NAMESPACE, finding)),
                     // An RSS 1.0 document is a feed, walked or named: it is
                     // said not to be checked, never passed over silently.
@@ -345,7 +345,7 @@ const ATOM_03_NS: &str = "http://purl.org/atom/ns#";
 /// The finding for a root `<feed>` meant as Atom but outside its namespace:
 /// in none, in a near miss of it, or in Atom 0.3's. A `<feed>` of some other
 /// vocabulary is not one (it stays `unknown-document`, or is skipped).
-fn atom_wrong_namespace(xml: &xml::Document) -> Option<Pending> {
+fn atom_wrong_namespace(xml: &xml::Document, explicit: bool) -> Option<Pending> {
     let root = xml.root_element();
     let name = root.tag_name();
     if name.name() != "feed" {
@@ -361,6 +361,14 @@ fn atom_wrong_namespace(xml: &xml::Document) -> Option<Pending> {
             Pending::new(at, format!("this <feed> is in the namespace \"{}\", a near miss of Atom's", shorten(namespace)))
                 .help(format!("declare the namespace as \"{ATOM_NS}\" (namespace names compare as exact strings)"))
         }
+        // A file named, or named like a feed, is meant as one: a <feed> in
+        // any other namespace is no Atom feed to any reader. Walked XML of
+        // another vocabulary is left alone.
+        Some(namespace) if explicit => Pending::new(
+            at,
+            format!("this <feed> is in the namespace \"{}\", not Atom 1.0's", shorten(namespace)),
+        )
+        .help(format!("if it is meant as an Atom feed, declare xmlns=\"{ATOM_NS}\"; a feed of another vocabulary is not checked by feedlint")),
         Some(_) => return None,
     };
     Some(

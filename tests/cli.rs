@@ -1171,3 +1171,23 @@ fn walked_atom_entry_documents_are_linted() {
     assert_eq!(rules_of(&report), ["atom-missing-author"], "{report}");
     assert_eq!(report["summary"]["documents"], 1, "{report}");
 }
+
+#[test]
+fn a_walked_feed_of_another_vocabulary_is_left_alone_but_a_named_one_is_not() {
+    let dir = scratch("other-vocabulary-feed");
+    std::fs::write(
+        dir.join("products.xml"),
+        "<feed xmlns=\"urn:example:product-feed\"><product id=\"1\"/></feed>",
+    )
+    .unwrap();
+    // Walked, it is another vocabulary's XML, skipped like a sitemap.
+    let walked = feedlint(&["--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(code(&walked), 2, "no feed found: {}", stderr(&walked));
+    // Named, it is meant as a feed, and is none.
+    let named = json(&feedlint(&[
+        "--format",
+        "json",
+        dir.join("products.xml").to_str().unwrap(),
+    ]));
+    assert_eq!(rules_of(&named), ["atom-wrong-namespace"]);
+}

@@ -28,7 +28,7 @@ pub static UNKNOWN_DOCUMENT: Rule = rule!(
 
 pub static ATOM_WRONG_NAMESPACE: Rule = rule!(
     AtomWrongNamespace, Error, Doc, None,
-    summary: "the root element is a <feed> outside the Atom 1.0 namespace: none, a near miss, or Atom 0.3's",
+    summary: "the root element is a <feed> outside the Atom 1.0 namespace: none, a near miss, Atom 0.3's, or (in a file named as a feed) any other",
     spec: "RFC 4287 §2, §4.1.1",
 );
 
