@@ -12,15 +12,42 @@ impl RuleId {
     /// quarter of its characters (and at least two) edited away, ties to
     /// the first in alphabetical order.
     pub fn suggest(unknown: &str) -> Option<RuleId> {
-        let unknown = unknown.to_ascii_lowercase();
-        let most = (unknown.chars().count() / 4).max(2);
+        // A corpus names the same unknown ids again and again (one per
+        // suppression comment): each distinct id is measured against every
+        // rule id once per run. The memo holds at most MEMO ids, so a run
+        // naming millions of distinct ids stays bounded.
+        const MEMO: usize = 65_536;
+        static SUGGESTIONS: std::sync::OnceLock<std::sync::Mutex<crate::hash::FastMap<Box<str>, Option<RuleId>>>> =
+            std::sync::OnceLock::new();
+        let memo = SUGGESTIONS.get_or_init(Default::default);
+        let lock = || memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(known) = lock().get(unknown) {
+            return *known;
+        }
+        let suggestion = Self::nearest(unknown);
+        let mut memo = lock();
+        if memo.len() < MEMO {
+            memo.insert(unknown.into(), suggestion);
+        }
+        suggestion
+    }
+
+    /// The rule id nearest to `unknown` by edit distance, if one is near.
+    fn nearest(unknown: &str) -> Option<RuleId> {
+        let unknown: Vec<char> = unknown.to_ascii_lowercase().chars().collect();
+        let most = (unknown.len() / 4).max(2);
+        let (mut previous, mut current) = (Vec::new(), Vec::new());
         RuleId::ALL
             .iter()
             // The difference in length is the least edit distance: ids too
             // far in length are not compared (a 100 KB name costs nothing).
             .filter(|id| id.as_str().len().abs_diff(unknown.len()) <= most)
-            .map(|&id| (edit_distance(&unknown, id.as_str()), id))
-            .filter(|&(distance, _)| distance <= most)
+            .filter_map(|&id| {
+                Some((
+                    edit_distance_within(&unknown, id.as_str(), most, &mut previous, &mut current)?,
+                    id,
+                ))
+            })
             .min_by_key(|&(distance, _)| distance)
             .map(|(_, id)| id)
     }
@@ -130,19 +157,42 @@ impl<T> std::ops::IndexMut<RuleId> for RuleMap<T> {
 }
 
 /// Levenshtein distance, in characters (two rows: linear memory).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
+/// The edit distance from `a` to the id `b` (ASCII), if it is at most
+/// `most`: a row whose least value is past `most` ends the comparison.
+/// The rows are the caller's, so no comparison allocates.
+fn edit_distance_within(
+    a: &[char],
+    b: &str,
+    most: usize,
+    previous: &mut Vec<usize>,
+    current: &mut Vec<usize>,
+) -> Option<usize> {
+    let b = b.as_bytes();
+    previous.clear();
+    previous.extend(0..=b.len());
+    current.clear();
+    current.resize(b.len() + 1, 0);
+    for (i, &ca) in a.iter().enumerate() {
         current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
+        let mut least = current[0];
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != char::from(cb));
             current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            least = least.min(current[j + 1]);
         }
-        std::mem::swap(&mut previous, &mut current);
+        if least > most {
+            return None;
+        }
+        std::mem::swap(previous, current);
     }
-    previous[b.len()]
+    Some(previous[b.len()]).filter(|&distance| distance <= most)
+}
+
+/// The plain edit distance, for the tests.
+#[cfg(test)]
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    edit_distance_within(&a, b, usize::MAX, &mut Vec::new(), &mut Vec::new()).expect("within any bound")
 }
 
 #[cfg(test)]

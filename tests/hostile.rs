@@ -660,3 +660,28 @@ fn a_hundred_thousand_skip_hours_and_items_with_one_guid() {
     let run = check_rule_shape(&path, "error[rss-invalid-guid]");
     assert!(run.stdout.contains("error[rss-invalid-schedule]"), "{}", run.stdout);
 }
+
+#[test]
+fn twenty_thousand_suppressions_naming_unknown_ids() {
+    // Each unknown id gets a "did you mean", measured against every rule
+    // id: once per distinct id, within a bound on the distance, and only
+    // for the findings shown (the rest are folded into one).
+    let path = generated("unknown-ids.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        for n in 0..20_000 {
+            write!(
+                out,
+                "<!-- feedlint-disable-next unknown-rule-{} --><x:e xmlns:x=\"urn:x\"/>",
+                n % 5_000
+            )
+            .unwrap();
+        }
+        out.write_all(b"</feed>").unwrap();
+    });
+    let run = check_rule_shape(&path, "warning[unused-suppression]");
+    assert!(
+        run.stdout.contains("19900 more unused-suppression findings"),
+        "{}",
+        run.stdout
+    );
+}
