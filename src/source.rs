@@ -299,7 +299,7 @@ fn decode_as(
         Err((text, DecodeError { offset: 0, message }))
     };
     match encoding {
-        Some(XmlEncoding::Latin1) => Ok(bytes.iter().map(|&b| char::from(b)).collect()),
+        Some(XmlEncoding::Latin1) => Ok(latin1(&bytes)),
         Some(XmlEncoding::Ascii) => match bytes.iter().position(|b| !b.is_ascii()) {
             None => Ok(String::from_utf8(bytes).expect("ASCII is UTF-8")),
             Some(offset) => {
@@ -320,6 +320,26 @@ fn decode_as(
         Some(XmlEncoding::Other(encoding)) => transcode(encoding, bytes),
         None => fail(format!("unknown encoding \"{label}\" in {source}")),
     }
+}
+
+/// ISO-8859-1 bytes as text: each byte is the code point of its value.
+/// Runs of ASCII, most of a feed, are copied whole; the bytes above 0x7F
+/// become two bytes each, which the string is sized for up front.
+fn latin1(bytes: &[u8]) -> String {
+    let high = bytes.iter().filter(|b| !b.is_ascii()).count();
+    let mut text = String::with_capacity(bytes.len() + high);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let ascii = rest.iter().position(|b| !b.is_ascii()).unwrap_or(rest.len());
+        text.push_str(std::str::from_utf8(&rest[..ascii]).expect("ASCII is UTF-8"));
+        if let Some(&high) = rest.get(ascii) {
+            text.push(char::from(high));
+            rest = &rest[ascii + 1..];
+        } else {
+            rest = &[];
+        }
+    }
+    text
 }
 
 /// Whether decoding may leave these bytes as they are: no byte order mark,
