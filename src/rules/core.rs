@@ -4,6 +4,7 @@
 
 use crate::xml::Node;
 
+use super::vocabulary::{RSS_IMAGE, RSS_TEXT_INPUT};
 use super::{rule, Checker, Rule};
 use crate::feed::{self, start_tag, AtomName, DocKind, FeedDoc, Rel, Text};
 
@@ -638,8 +639,8 @@ const ONCE_IN_ITEM: &[&str] = &[
 /// The `rss` element holds "a single <channel>".
 const ONCE_IN_RSS: &[&str] = &["channel"];
 /// `image` and `textInput` hold each of their sub-elements once.
-const ONCE_IN_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
-const ONCE_IN_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
+const ONCE_IN_IMAGE: &[&str] = RSS_IMAGE;
+const ONCE_IN_TEXT_INPUT: &[&str] = RSS_TEXT_INPUT;
 
 fn rss_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;

@@ -176,11 +176,17 @@ impl RssVersion {
         }
     }
 
-    fn defined(self, parent: &str) -> &'static [&'static str] {
-        self.elements()
+    fn defined(self, parent: &str) -> Vec<&'static str> {
+        let mut defined: Vec<&str> = self
+            .elements()
             .iter()
             .find(|(p, _)| *p == parent)
-            .map_or(&[], |(_, children)| children)
+            .map_or(&[][..], |(_, children)| children)
+            .to_vec();
+        if self == RssVersion::V092 && parent == "channel" {
+            defined.extend_from_slice(RSS_092_CHANNEL_MORE);
+        }
+        defined
     }
 }
 
@@ -205,29 +211,11 @@ const RSS_091_CHANNEL: &[&str] = &[
     "skipDays",
     "item",
 ];
-const RSS_092_CHANNEL: &[&str] = &[
-    "title",
-    "link",
-    "description",
-    "language",
-    "copyright",
-    "managingEditor",
-    "webMaster",
-    "pubDate",
-    "lastBuildDate",
-    "category",
-    "docs",
-    "cloud",
-    "image",
-    "rating",
-    "textinput",
-    "textInput",
-    "skipHours",
-    "skipDays",
-    "item",
-];
-const RSS_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
-const RSS_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
+/// What RSS 0.92 adds to 0.91's channel.
+const RSS_092_CHANNEL_MORE: &[&str] = &["category", "cloud"];
+/// The sub-elements of `textInput` and `image`, each defined once.
+pub(super) const RSS_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
+pub(super) const RSS_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
 
 const RSS_091_ELEMENTS: &[(&str, &[&str])] = &[
     ("rss", &["channel"]),
@@ -242,7 +230,7 @@ const RSS_091_ELEMENTS: &[(&str, &[&str])] = &[
 
 const RSS_092_ELEMENTS: &[(&str, &[&str])] = &[
     ("rss", &["channel"]),
-    ("channel", RSS_092_CHANNEL),
+    ("channel", RSS_091_CHANNEL),
     (
         "item",
         &["title", "link", "description", "source", "enclosure", "category"],
@@ -297,8 +285,8 @@ const RSS_ELEMENTS: &[(&str, &[&str])] = &[
             "source",
         ],
     ),
-    ("image", &["url", "title", "link", "width", "height", "description"]),
-    ("textInput", &["title", "description", "name", "link"]),
+    ("image", RSS_IMAGE),
+    ("textInput", RSS_TEXT_INPUT),
     ("skipHours", &["hour"]),
     ("skipDays", &["day"]),
 ];
