@@ -601,10 +601,11 @@ fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Option
     }
     if !args.quiet {
         // Only what reached the disk counts as applied.
+        let not_written: std::collections::HashSet<&PathBuf> = failed.iter().map(|(path, _)| path).collect();
         let written: Vec<&feedlint::fixing::FixedFile> = fixed
             .files
             .iter()
-            .filter(|file| failed.iter().all(|(path, _)| *path != file.path))
+            .filter(|file| !not_written.contains(&file.path))
             .collect();
         say(format_args!(
             "applied {} to {}",
