@@ -127,7 +127,7 @@ fn lint_with(inputs: &[Input], options: &Options, overlay: &HashMap<PathBuf, Vec
 /// Writes each fixed file in place, atomically: the new text goes to a
 /// temporary file beside it, which then replaces it. A file whose content
 /// changed since it was read is left alone, and so is one that a new file
-/// in its place would not be (see [`replaceable`]). Returns what could not
+/// in its place would not be (see `replaceable`). Returns what could not
 /// be written, and why.
 pub fn write(files: &[FixedFile]) -> Vec<(PathBuf, String)> {
     files

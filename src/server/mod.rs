@@ -1,6 +1,7 @@
 //! `feedlint server`: the linter as a language server (LSP over standard
-//! input and output), built on `lsp-server` and `lsp-types`, the crates
-//! rust-analyzer is built on.
+//! input and output), built on `lsp-server`'s messages and `lsp-types`, the
+//! crates rust-analyzer is built on, with a transport of its own that reads
+//! messages within limits (`transport.rs`).
 //!
 //! The open documents are linted as the files they are, their text taking
 //! the place of what is on disk, with the workspace's other feeds read as
@@ -34,6 +35,10 @@ use crate::diagnostic::{Diagnostic, Level};
 use crate::discover::Input;
 use crate::fix::Fix;
 use crate::options::Options;
+
+mod transport;
+
+pub use transport::MAX_MESSAGE;
 
 /// How long the edits must pause before a lint starts.
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -69,10 +74,6 @@ struct State {
     open: HashMap<String, Open>,
     found: HashMap<String, Found>,
 }
-
-mod transport;
-
-pub use transport::MAX_MESSAGE;
 
 /// How a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
