@@ -187,9 +187,7 @@ impl DocKind {
             _ => None,
         }
     }
-}
 
-impl DocKind {
     /// An Atom Feed or Entry Document: the Atom core rules read it.
     pub fn is_atom(self) -> bool {
         matches!(self, DocKind::Atom | DocKind::AtomEntry)

@@ -123,18 +123,11 @@ fn atom_missing_author(cx: &mut Checker) {
     if has_atom_child(feed, head, AtomName::Author) {
         return;
     }
-    let names = feed.atom_names;
-    let has_author = |entry: Node| {
-        entry.children().any(|child| {
-            names.is(child, AtomName::Author)
-                || (names.is(child, AtomName::Source) && child.children().any(|c| names.is(c, AtomName::Author)))
-        })
-    };
     let without: Vec<Node> = feed
         .entries
         .iter()
         .map(|e| e.node)
-        .filter(|e| !has_author(*e))
+        .filter(|e| !entry_has_author(feed, *e))
         .collect();
     // A feed without entries needs no author: "unless all of the atom:feed
     // element's child atom:entry elements contain at least one atom:author
@@ -150,18 +143,22 @@ fn atom_missing_author(cx: &mut Checker) {
     }
 }
 
+/// Whether an entry names its author, itself or in its atom:source.
+fn entry_has_author(feed: &FeedDoc, entry: Node) -> bool {
+    let names = feed.atom_names;
+    entry.children().any(|child| {
+        names.is(child, AtomName::Author)
+            || (names.is(child, AtomName::Source) && has_atom_child(feed, child, AtomName::Author))
+    })
+}
+
 /// An Atom Entry Document's entry has no feed to inherit an author from
 /// (RFC 4287 §4.1.2 names the feed's author only "in an Atom Feed
 /// Document"): it needs its own, or its atom:source's.
 fn entry_document_missing_author(cx: &mut Checker) {
     let feed = cx.feed;
-    let names = feed.atom_names;
     let entry = feed.root;
-    let has_author = entry.children().any(|child| {
-        names.is(child, AtomName::Author)
-            || (names.is(child, AtomName::Source) && child.children().any(|c| names.is(c, AtomName::Author)))
-    });
-    if has_author {
+    if entry_has_author(feed, entry) {
         return;
     }
     cx.report(
@@ -638,9 +635,6 @@ const ONCE_IN_ITEM: &[&str] = &[
 
 /// The `rss` element holds "a single <channel>".
 const ONCE_IN_RSS: &[&str] = &["channel"];
-/// `image` and `textInput` hold each of their sub-elements once.
-const ONCE_IN_IMAGE: &[&str] = RSS_IMAGE;
-const ONCE_IN_TEXT_INPUT: &[&str] = RSS_TEXT_INPUT;
 
 fn rss_duplicate_element(cx: &mut Checker) {
     let feed = cx.feed;
@@ -652,8 +646,9 @@ fn rss_duplicate_element(cx: &mut Checker) {
     };
     let containers = [(feed.root, ONCE_IN_RSS), (channel, ONCE_IN_CHANNEL)]
         .into_iter()
-        .chain(in_channel("image").map(|image| (image, ONCE_IN_IMAGE)))
-        .chain(in_channel("textInput").map(|text_input| (text_input, ONCE_IN_TEXT_INPUT)))
+        // image and textInput hold each of their sub-elements once.
+        .chain(in_channel("image").map(|image| (image, RSS_IMAGE)))
+        .chain(in_channel("textInput").map(|text_input| (text_input, RSS_TEXT_INPUT)))
         .chain(feed.entries.iter().map(|item| (item.node, ONCE_IN_ITEM)));
     let mut findings = Vec::new();
     for (container, once) in containers {
