@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::diagnostic::{Diagnostic, DocSpan, Level, Pending};
+use crate::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
 use crate::document::Document;
 use crate::feed::ATOM_NS;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
@@ -202,7 +202,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     }
     let fixable = bytes_are_text && source.text().len() == file_len;
     let mut locator = source.locator();
-    let diagnostics: Vec<Diagnostic<DocSpan>> = findings
+    let mut diagnostics: Vec<Diagnostic<DocSpan>> = findings
         .into_iter()
         .filter_map(|(rule, mut pending)| {
             if !fixable {
@@ -212,6 +212,12 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         })
         .collect();
     drop(locator);
+    // Suppressions, order and folding are settled here, where the document
+    // is analyzed in parallel with the others: the report only merges.
+    suppress::apply(&mut diagnostics, &mut suppressions);
+    diagnostics.sort_by(Diagnostic::cmp_in_document);
+    fold_document(&mut diagnostics, options.max_per_rule);
+    diagnostics.iter_mut().for_each(Diagnostic::bound_texts);
     // Where unused suppressions would point, located while the text is here.
     let unused_level = level_of(&UNUSED_SUPPRESSION);
     if unused_level.is_some() {

@@ -8,14 +8,12 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::Outcome;
-use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending, Span};
+use crate::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span};
 use crate::document::Document;
-use crate::hash::FastMap;
 use crate::options::Options;
-use crate::rule_id::RuleId;
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::FeedSet;
-use crate::suppress::{self, Suppression};
+use crate::suppress;
 
 /// Everything a run found.
 #[derive(Debug, Default)]
@@ -97,10 +95,8 @@ impl FindingBudget {
         }
     }
 
-    /// Keeps what room is left of `outcome`'s findings and counts the
-    /// rest. A finding past the cap still uses the suppression that covers
-    /// it (it is not counted then), so no suppression is called unused
-    /// because its finding was not kept.
+    /// Keeps what room is left of `outcome`'s findings (already past its
+    /// suppressions and folded) and counts the rest.
     pub(crate) fn spend(&mut self, outcome: &mut Outcome) {
         // A document read as context is never reported on: its findings
         // are not kept, and do not count.
@@ -113,24 +109,10 @@ impl FindingBudget {
             *left -= outcome.diagnostics.len();
             return;
         }
-        let past: Vec<Diagnostic> = outcome
-            .diagnostics
-            .split_off(*left)
-            .into_iter()
-            .map(|diagnostic| diagnostic.in_doc(0))
-            .collect();
+        for past in outcome.diagnostics.drain(*left..) {
+            self.dropped.add(past.level, past.folded.max(1));
+        }
         *left = 0;
-        self.drop_findings(past, std::slice::from_mut(&mut outcome.document.suppressions));
-    }
-
-    /// Counts `past` as dropped, less what `suppressions` cover.
-    fn drop_findings(&mut self, mut past: Vec<Diagnostic>, suppressions: &mut [Vec<Suppression>]) {
-        if suppressions.iter().any(|s| !s.is_empty()) {
-            suppress::apply(&mut past, suppressions);
-        }
-        for diagnostic in past {
-            self.dropped.add(diagnostic.level, diagnostic.folded.max(1));
-        }
     }
 }
 
@@ -211,7 +193,8 @@ impl Report {
     }
 
     /// The documents' findings, then the set rules' and `extra` findings
-    /// about the set (the fetcher's), then suppressions, sorted.
+    /// about the set (the fetcher's), met by each document's suppressions
+    /// and merged in report order.
     pub(crate) fn assemble(
         outcomes: Vec<Outcome>,
         url_spaces: &[Url],
@@ -219,20 +202,34 @@ impl Report {
         options: &Options,
     ) -> Report {
         let mut report = Report::default();
-        let mut unused = Vec::with_capacity(outcomes.len());
+        let mut own = Vec::with_capacity(outcomes.len());
         // The engine spends the budget as it reads (so that memory stays
         // bounded); this spends it for callers that hand in all at once.
         let mut budget = FindingBudget::new(options.max_findings);
         for mut outcome in outcomes {
             budget.spend(&mut outcome);
-            unused.push(report.add(outcome));
+            report.documents.push(outcome.document);
+            own.push((outcome.diagnostics, outcome.unused_level));
         }
         report.dropped = budget.dropped;
-        report.check_set(url_spaces, options);
-        report.add_set_findings(extra, options);
-        report.apply_suppressions(unused, options.max_per_rule);
-        report.sort();
-        report.fold(options.max_per_rule);
+        let mut about_set = report.check_set(url_spaces, options);
+        about_set.extend(extra);
+        let set_findings = report.set_findings_by_document(about_set, options);
+        // Each document on its own: its set findings meet its suppressions,
+        // its unused suppressions are reported, and its findings are put in
+        // order and folded, all in parallel; then only merged.
+        let max_per_rule = options.max_per_rule;
+        let per_document: Vec<Vec<Diagnostic>> = report
+            .documents
+            .par_iter_mut()
+            .zip(own)
+            .zip(set_findings)
+            .enumerate()
+            .map(|(doc, ((document, (own, unused_level)), set))| {
+                finish_document(doc, document, own, unused_level, set, max_per_rule)
+            })
+            .collect();
+        report.diagnostics = in_report_order(&report.documents, per_document);
         // Set findings and unused suppressions come on top of the
         // documents' findings: the cap holds for all.
         if options.max_findings > 0 && report.diagnostics.len() > options.max_findings {
@@ -240,36 +237,11 @@ impl Report {
                 report.dropped.add(past.level, past.folded.max(1));
             }
         }
-        for diagnostic in &mut report.diagnostics {
-            diagnostic.bound_texts();
-        }
         report
     }
 
-    /// Adds a document and its findings; returns the level of its
-    /// `unused-suppression` findings, which are made once every finding
-    /// has met the suppressions.
-    fn add(&mut self, outcome: Outcome) -> Option<Level> {
-        let doc = self.documents.len();
-        let Outcome {
-            document,
-            diagnostics,
-            unused_level,
-        } = outcome;
-        // The document's places name no document until here, where it gets
-        // its number (as its summary's do until a set rule reads them). A
-        // document read as context is not reported on.
-        if document.context {
-            self.documents.push(document);
-            return None;
-        }
-        self.diagnostics.extend(diagnostics.into_iter().map(|d| d.in_doc(doc)));
-        self.documents.push(document);
-        unused_level
-    }
-
     /// Runs the set rules over the summaries of all documents.
-    fn check_set(&mut self, url_spaces: &[Url], options: &Options) {
+    fn check_set(&self, url_spaces: &[Url], options: &Options) -> Vec<(&'static Rule, Pending<Span>)> {
         let set = FeedSet::new(&self.documents, url_spaces);
         // Each set rule on its own thread: this phase waits for every
         // document, so nothing else would keep the cores busy.
@@ -287,93 +259,96 @@ impl Report {
                 checker.into_findings()
             })
             .collect();
-        self.add_set_findings(per_rule.into_iter().flatten().collect(), options);
+        per_rule.into_iter().flatten().collect()
     }
 
-    /// Findings about the set, at the level of their primary document.
-    fn add_set_findings(&mut self, findings: Vec<(&'static Rule, Pending<Span>)>, options: &Options) {
-        let documents = &self.documents;
-        self.diagnostics
-            .extend(findings.into_iter().filter_map(|(rule, pending)| {
-                let primary = &documents[pending.primary.doc];
-                if primary.context {
-                    return None;
-                }
-                let path = primary.path.as_deref();
-                let level = options.levels.level_for(rule, path)?;
-                Some(pending.into_diagnostic(rule.id, level))
-            }));
-    }
-
-    /// Drops the findings that `feedlint-disable` comments cover, then
-    /// reports the suppressions that covered none.
-    fn apply_suppressions(&mut self, unused_levels: Vec<Option<Level>>, max_per_rule: usize) {
-        let mut suppressions: Vec<Vec<Suppression>> = self
-            .documents
-            .iter_mut()
-            .map(|d| std::mem::take(&mut d.suppressions))
-            .collect();
-        suppress::apply(&mut self.diagnostics, &mut suppressions);
-        for (doc, (document, suppressions)) in self.documents.iter_mut().zip(suppressions).enumerate() {
-            if let Some(level) = unused_levels[doc] {
-                let stale = rules::xml::unused_findings(&suppressions, doc, level, max_per_rule);
-                self.diagnostics.extend(stale);
-            }
-            document.suppressions = suppressions;
-        }
-    }
-
-    /// Keeps the first `max` findings of each rule in each document (0:
-    /// all), in report order, and puts in place of the rest one finding
-    /// that counts them, where the first of them was. Document rules that
-    /// no suppression names were already folded as they ran (a finding that
-    /// already stands for others is kept as it is); this folds the rest:
-    /// set rules, the engine's own findings, and rules a suppression names,
-    /// whose findings had to meet the suppressions first.
-    fn fold(&mut self, max: usize) {
-        if max == 0 {
-            return;
-        }
-        let mut shown: FastMap<(DocId, RuleId), usize> = FastMap::default();
-        // Per group past its limit: the index in `kept` of its folding
-        // finding, and how many it stands for.
-        let mut folds: FastMap<(DocId, RuleId), (usize, usize)> = FastMap::default();
-        let mut kept = Vec::with_capacity(self.diagnostics.len());
-        for diagnostic in std::mem::take(&mut self.diagnostics) {
-            let group = (diagnostic.primary().doc, diagnostic.rule);
-            let count = shown.entry(group).or_default();
-            if diagnostic.folded > 0 || *count < max {
-                *count += usize::from(diagnostic.folded == 0);
-                kept.push(diagnostic);
+    /// Findings about the set at the level of their primary document, by
+    /// that document; none for a document read as context.
+    fn set_findings_by_document(
+        &self,
+        findings: Vec<(&'static Rule, Pending<Span>)>,
+        options: &Options,
+    ) -> Vec<Vec<Diagnostic>> {
+        let mut by_document: Vec<Vec<Diagnostic>> =
+            std::iter::repeat_with(Vec::new).take(self.documents.len()).collect();
+        for (rule, pending) in findings {
+            let doc = pending.primary.doc;
+            let primary = &self.documents[doc];
+            if primary.context {
                 continue;
             }
-            match folds.get_mut(&group) {
-                Some((_, n)) => *n += 1,
-                None => {
-                    folds.insert(group, (kept.len(), 1));
-                    kept.push(diagnostic);
-                }
+            if let Some(level) = options.levels.level_for(rule, primary.path.as_deref()) {
+                by_document[doc].push(pending.into_diagnostic(rule.id, level));
             }
         }
-        for ((_, rule), (index, n)) in folds {
-            let first = &kept[index];
-            let fold = folding_finding(first.primary().clone(), rule, n, max);
-            kept[index] = fold.into_diagnostic(rule, first.level);
-        }
-        self.diagnostics = kept;
+        by_document
     }
+}
 
-    fn sort(&mut self) {
-        let names: Vec<&str> = self.documents.iter().map(|d| d.name.as_str()).collect();
-        self.diagnostics.sort_by(|a, b| {
-            let (pa, pb) = (a.primary(), b.primary());
-            (names[pa.doc], pa.byte_start, a.rule, &a.message, pa.byte_end).cmp(&(
-                names[pb.doc],
-                pb.byte_start,
-                b.rule,
-                &b.message,
-                pb.byte_end,
-            ))
-        });
+/// One document's findings as the report shows them: `own` (its rules',
+/// already past its suppressions, sorted and folded where it was analyzed)
+/// merged with `set` (the set rules' about it), once those have met its
+/// suppressions, and the suppressions that covered nothing reported.
+fn finish_document(
+    doc: DocId,
+    document: &mut Document,
+    own: Vec<Diagnostic<DocSpan>>,
+    unused_level: Option<Level>,
+    mut set: Vec<Diagnostic>,
+    max_per_rule: usize,
+) -> Vec<Diagnostic> {
+    if document.context {
+        return Vec::new();
     }
+    suppress::apply(&mut set, &mut document.suppressions);
+    if let Some(level) = unused_level {
+        set.extend(rules::xml::unused_findings(
+            &document.suppressions,
+            doc,
+            level,
+            max_per_rule,
+        ));
+    }
+    if set.is_empty() {
+        return own.into_iter().map(|d| d.in_doc(doc)).collect();
+    }
+    set.iter_mut().for_each(Diagnostic::bound_texts);
+    set.sort_by(Diagnostic::cmp_in_document);
+    let mut merged = Vec::with_capacity(own.len() + set.len());
+    let mut own = own.into_iter().map(|d| d.in_doc(doc)).peekable();
+    let mut set = set.into_iter().peekable();
+    loop {
+        let take_own = match (own.peek(), set.peek()) {
+            (Some(a), Some(b)) => a.cmp_in_document(b).is_le(),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        merged.extend(if take_own { own.next() } else { set.next() });
+    }
+    // The set rules' findings and the unused suppressions are folded here
+    // (a document rule's were as it ran: folding again keeps them).
+    fold_document(&mut merged, max_per_rule);
+    merged
+}
+
+/// The documents' findings, each document's already in order, in the
+/// report's order: by document name, then within the document. Documents
+/// that share a name (two standard inputs cannot, but a URL and a file
+/// may) have their findings sorted together.
+fn in_report_order(documents: &[Document], per_document: Vec<Vec<Diagnostic>>) -> Vec<Diagnostic> {
+    let mut order: Vec<DocId> = (0..documents.len()).collect();
+    order.sort_by(|&a, &b| documents[a].name.cmp(&documents[b].name));
+    let mut per_document: Vec<Option<Vec<Diagnostic>>> = per_document.into_iter().map(Some).collect();
+    let mut all = Vec::with_capacity(per_document.iter().flatten().map(Vec::len).sum());
+    for group in order.chunk_by(|&a, &b| documents[a].name == documents[b].name) {
+        let start = all.len();
+        for &doc in group {
+            all.extend(per_document[doc].take().unwrap_or_default());
+        }
+        if group.len() > 1 {
+            all[start..].sort_by(Diagnostic::cmp_in_document);
+        }
+    }
+    all
 }

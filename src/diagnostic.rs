@@ -8,6 +8,7 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::fix::Fix;
+use crate::hash::FastMap;
 use crate::rule_id::RuleId;
 
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
@@ -47,6 +48,10 @@ impl fmt::Display for Level {
 
 pub use crate::shown::shorten;
 
+/// A text of a finding: most notes, helps and labels are the same words
+/// for every finding of a rule, kept without a copy.
+pub type Text = std::borrow::Cow<'static, str>;
+
 /// Index of a document in [`crate::Report::documents`].
 pub type DocId = usize;
 
@@ -63,7 +68,7 @@ pub struct Span {
     pub line_end: usize,
     pub column_end: usize,
     pub is_primary: bool,
-    pub label: Option<String>,
+    pub label: Option<Text>,
 }
 
 /// One finding. Its spans are [`Span`]s, which name their document; a
@@ -76,8 +81,8 @@ pub struct Diagnostic<S = Span> {
     pub message: String,
     /// The primary span comes first; secondary spans follow.
     pub spans: Vec<S>,
-    pub notes: Vec<String>,
-    pub help: Option<String>,
+    pub notes: Vec<Text>,
+    pub help: Option<Text>,
     /// How many findings of the rule in this document this one stands for,
     /// not shown; 0 for an ordinary finding.
     pub folded: usize,
@@ -117,7 +122,7 @@ impl<S> Diagnostic<S> {
 pub struct DocSpan {
     pub at: Location,
     pub is_primary: bool,
-    pub label: Option<String>,
+    pub label: Option<Text>,
 }
 
 impl DocSpan {
@@ -154,10 +159,10 @@ impl Diagnostic<DocSpan> {
 pub struct Pending<S = Range<usize>> {
     pub message: String,
     pub primary: S,
-    pub primary_label: Option<String>,
-    pub secondary: Vec<(S, String)>,
-    pub notes: Vec<String>,
-    pub help: Option<String>,
+    pub primary_label: Option<Text>,
+    pub secondary: Vec<(S, Text)>,
+    pub notes: Vec<Text>,
+    pub help: Option<Text>,
     /// How many findings of the rule this one stands for, not shown (see
     /// [`Folding`]); 0 for an ordinary finding.
     pub folded: usize,
@@ -166,18 +171,15 @@ pub struct Pending<S = Range<usize>> {
     pub fix: Option<Fix>,
 }
 
-impl Diagnostic {
+impl<S: Spanned> Diagnostic<S> {
     /// Cuts every text of the finding to [`crate::shown::MAX_TEXT`]
     /// characters.
     pub fn bound_texts(&mut self) {
-        use crate::shown::bound;
+        use crate::shown::{bound, bound_text};
         bound(&mut self.message);
-        self.notes.iter_mut().for_each(bound);
-        self.help.iter_mut().for_each(bound);
-        self.spans
-            .iter_mut()
-            .filter_map(|span| span.label.as_mut())
-            .for_each(bound);
+        self.notes.iter_mut().for_each(bound_text);
+        self.help.iter_mut().for_each(bound_text);
+        self.spans.iter_mut().filter_map(S::label_mut).for_each(bound_text);
         if let Some(fix) = &mut self.fix {
             bound(&mut fix.title);
         }
@@ -199,23 +201,23 @@ impl<S> Pending<S> {
     }
 
     /// The text shown under the primary span.
-    pub fn label(mut self, label: impl Into<String>) -> Self {
+    pub fn label(mut self, label: impl Into<Text>) -> Self {
         self.primary_label = Some(label.into());
         self
     }
 
     /// Another place that explains the finding.
-    pub fn secondary(mut self, at: S, label: impl Into<String>) -> Self {
+    pub fn secondary(mut self, at: S, label: impl Into<Text>) -> Self {
         self.secondary.push((at, label.into()));
         self
     }
 
-    pub fn note(mut self, note: impl Into<String>) -> Self {
+    pub fn note(mut self, note: impl Into<Text>) -> Self {
         self.notes.push(note.into());
         self
     }
 
-    pub fn help(mut self, help: impl Into<String>) -> Self {
+    pub fn help(mut self, help: impl Into<Text>) -> Self {
         self.help = Some(help.into());
         self
     }
@@ -235,18 +237,118 @@ impl Pending {
     }
 }
 
-impl Pending<Span> {
-    pub fn into_diagnostic(self, rule: RuleId, level: Level) -> Diagnostic {
-        let primary = Span {
-            is_primary: true,
-            label: self.primary_label,
-            ..self.primary
-        };
-        let secondary = self.secondary.into_iter().map(|(span, label)| Span {
-            is_primary: false,
-            label: Some(label),
-            ..span
-        });
+/// A finding's place once located, in a run ([`Span`]) or in its document
+/// alone ([`DocSpan`]): what suppressions, sorting and folding read of it.
+pub trait Spanned: Clone {
+    fn byte_start(&self) -> usize;
+    fn byte_end(&self) -> usize;
+    /// The same place as a primary or secondary span with `label`.
+    fn labelled(self, is_primary: bool, label: Option<Text>) -> Self;
+    fn label_mut(&mut self) -> Option<&mut Text>;
+}
+
+impl Spanned for Span {
+    fn byte_start(&self) -> usize {
+        self.byte_start
+    }
+
+    fn byte_end(&self) -> usize {
+        self.byte_end
+    }
+
+    fn label_mut(&mut self) -> Option<&mut Text> {
+        self.label.as_mut()
+    }
+
+    fn labelled(self, is_primary: bool, label: Option<Text>) -> Self {
+        Span {
+            is_primary,
+            label,
+            ..self
+        }
+    }
+}
+
+impl Spanned for DocSpan {
+    fn byte_start(&self) -> usize {
+        self.at.byte_start()
+    }
+
+    fn byte_end(&self) -> usize {
+        self.at.byte_end()
+    }
+
+    fn label_mut(&mut self) -> Option<&mut Text> {
+        self.label.as_mut()
+    }
+
+    fn labelled(self, is_primary: bool, label: Option<Text>) -> Self {
+        DocSpan {
+            at: self.at,
+            is_primary,
+            label,
+        }
+    }
+}
+
+impl<S: Spanned> Diagnostic<S> {
+    /// The order of findings within one document: by where they start,
+    /// then rule, message and end, so that a report reads top to bottom
+    /// and is the same at any thread count.
+    pub fn cmp_in_document(&self, other: &Self) -> std::cmp::Ordering {
+        let (a, b) = (self.primary(), other.primary());
+        (a.byte_start(), self.rule, &self.message, a.byte_end()).cmp(&(
+            b.byte_start(),
+            other.rule,
+            &other.message,
+            b.byte_end(),
+        ))
+    }
+}
+
+/// Keeps the first `max` findings of each rule among one document's
+/// findings, sorted (0: all), and puts in place of the rest one finding
+/// that counts them, where the first of them was. A finding that already
+/// stands for others (folded as its rule ran) is kept as it is. Linear.
+pub fn fold_document<S: Spanned>(diagnostics: &mut Vec<Diagnostic<S>>, max: usize) {
+    if max == 0 || diagnostics.len() <= max {
+        return;
+    }
+    let mut shown: FastMap<RuleId, usize> = FastMap::default();
+    // Per rule past its limit: the index in `kept` of its folding finding,
+    // and how many it stands for.
+    let mut folds: FastMap<RuleId, (usize, usize)> = FastMap::default();
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    for diagnostic in diagnostics.drain(..) {
+        let count = shown.entry(diagnostic.rule).or_default();
+        if diagnostic.folded > 0 || *count < max {
+            *count += usize::from(diagnostic.folded == 0);
+            kept.push(diagnostic);
+            continue;
+        }
+        match folds.get_mut(&diagnostic.rule) {
+            Some((_, n)) => *n += 1,
+            None => {
+                folds.insert(diagnostic.rule, (kept.len(), 1));
+                kept.push(diagnostic);
+            }
+        }
+    }
+    for (rule, (index, n)) in folds {
+        let first = &kept[index];
+        let fold = folding_finding(first.primary().clone(), rule, n, max);
+        kept[index] = fold.into_diagnostic(rule, first.level);
+    }
+    *diagnostics = kept;
+}
+
+impl<S: Spanned> Pending<S> {
+    pub fn into_diagnostic(self, rule: RuleId, level: Level) -> Diagnostic<S> {
+        let primary = self.primary.labelled(true, self.primary_label);
+        let secondary = self
+            .secondary
+            .into_iter()
+            .map(|(span, label)| span.labelled(false, Some(label)));
         Diagnostic {
             rule,
             level,

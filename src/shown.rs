@@ -68,6 +68,12 @@ pub const MAX_TEXT: usize = 1000;
 
 /// Cuts `text` to [`MAX_TEXT`] characters, in the middle, saying how long
 /// it was.
+pub fn bound_text(text: &mut crate::diagnostic::Text) {
+    if text.len() > MAX_TEXT {
+        bound(text.to_mut());
+    }
+}
+
 pub fn bound(text: &mut String) {
     if text.len() <= MAX_TEXT {
         return;

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use crate::xml::Node;
 
-use crate::diagnostic::{Diagnostic, DocId, Location};
+use crate::diagnostic::{Diagnostic, Location, Spanned};
 use crate::hash::FastMap;
 use crate::rule_id::RuleId;
 
@@ -143,45 +143,46 @@ impl<'a, 'i> NextElements<'a, 'i> {
     }
 }
 
-/// Removes the findings that the documents' suppressions cover, and marks
-/// those suppressions used. `suppressions` is indexed by document. A
-/// finding is covered by the first suppression (in document order) of its
-/// rule whose scope holds its primary span's start; found by a sweep over
-/// the scopes' ends and the findings, rule by rule, so the cost is
-/// O(n log n) in findings and suppressions whatever their number.
-pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppression>]) {
-    // The findings of each document that has suppressions, by rule.
-    let mut findings: FastMap<(DocId, RuleId), Vec<(usize, usize)>> = FastMap::default();
+/// Drops the findings of one document that its suppressions cover, and
+/// marks those suppressions used. A finding is covered by the first
+/// suppression (in document order) of its rule whose scope holds its
+/// primary span's start; found by a sweep over the scopes' ends and the
+/// findings, rule by rule, so the cost is O(n log n) in findings and
+/// suppressions whatever their number.
+pub fn apply<S: Spanned>(diagnostics: &mut Vec<Diagnostic<S>>, suppressions: &mut [Suppression]) {
+    let mut by_rule: FastMap<RuleId, Vec<usize>> = FastMap::default();
+    for (k, suppression) in suppressions.iter().enumerate() {
+        if let Ok(rule) = suppression.rule {
+            by_rule.entry(rule).or_default().push(k);
+        }
+    }
+    if by_rule.is_empty() {
+        return;
+    }
+    let mut findings: FastMap<RuleId, Vec<(usize, usize)>> = FastMap::default();
     for (index, diagnostic) in diagnostics.iter().enumerate() {
-        let primary = diagnostic.primary();
-        if suppressions.get(primary.doc).is_some_and(|s| !s.is_empty()) {
+        if by_rule.contains_key(&diagnostic.rule) {
             findings
-                .entry((primary.doc, diagnostic.rule))
+                .entry(diagnostic.rule)
                 .or_default()
-                .push((primary.byte_start, index));
+                .push((diagnostic.primary().byte_start(), index));
         }
     }
     let mut suppressed = vec![false; diagnostics.len()];
-    let mut by_rule: FastMap<(DocId, RuleId), Vec<usize>> = FastMap::default();
-    for (doc, list) in suppressions.iter().enumerate() {
-        for (k, suppression) in list.iter().enumerate() {
-            if let Ok(rule) = suppression.rule {
-                by_rule.entry((doc, rule)).or_default().push(k);
-            }
-        }
-    }
     let mut used = Vec::new();
-    for ((doc, rule), mut found) in findings {
-        let Some(candidates) = by_rule.get(&(doc, rule)) else {
-            continue;
-        };
+    for (rule, mut found) in findings {
+        let candidates = &by_rule[&rule];
         found.sort_unstable();
         // Scope starts and ends, starts first at the same offset: a scope
         // holds the offsets from its start up to, not including, its end.
-        let list = &suppressions[doc];
         let mut events: Vec<(usize, bool, usize)> = candidates
             .iter()
-            .flat_map(|&k| [(list[k].scope.start, false, k), (list[k].scope.end, true, k)])
+            .flat_map(|&k| {
+                [
+                    (suppressions[k].scope.start, false, k),
+                    (suppressions[k].scope.end, true, k),
+                ]
+            })
             .collect();
         events.sort_unstable();
         let mut open = std::collections::BTreeSet::new();
@@ -197,12 +198,12 @@ pub fn apply(diagnostics: &mut Vec<Diagnostic>, suppressions: &mut [Vec<Suppress
             }
             if let Some(&first) = open.first() {
                 suppressed[index] = true;
-                used.push((doc, first));
+                used.push(first);
             }
         }
     }
-    for (doc, k) in used {
-        suppressions[doc][k].used = true;
+    for k in used {
+        suppressions[k].used = true;
     }
     let mut index = 0;
     diagnostics.retain(|_| {

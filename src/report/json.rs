@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{doc_url, spec_of};
 use crate::assemble::Report;
-use crate::diagnostic::{Diagnostic, Level};
+use crate::diagnostic::{Diagnostic, Level, Text};
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -66,7 +66,7 @@ struct JsonDiagnostic<'a> {
     message: &'a str,
     file: &'a str,
     spans: Vec<JsonSpan<'a>>,
-    notes: &'a [String],
+    notes: &'a [Text],
     help: Option<&'a str>,
     spec: &'static str,
     url: String,

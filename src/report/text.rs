@@ -131,11 +131,11 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
             Label::secondary(file, range)
         };
         labels.push(match &span.label {
-            Some(text) => label.with_message(text),
+            Some(text) => label.with_message(text.as_ref()),
             None => label,
         });
     }
-    let mut notes = diagnostic.notes.clone();
+    let mut notes: Vec<String> = diagnostic.notes.iter().map(|note| note.to_string()).collect();
     if let Some(help) = &diagnostic.help {
         notes.push(format!("help: {help}"));
     }

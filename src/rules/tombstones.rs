@@ -53,7 +53,7 @@ fn deleted_entry_missing_ref(cx: &mut Checker) {
 }
 
 /// Reports every tombstone that lacks one of its required attributes.
-fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, note: &str, help: &str) {
+fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, note: &'static str, help: &'static str) {
     let feed = cx.feed;
     for tombstone in feed
         .everywhere
