@@ -47,24 +47,32 @@ fn lint_as(format: &str, hostile: &Path) -> Run {
         .stderr(File::create(&stderr_path).unwrap())
         .spawn()
         .unwrap();
+    let (code, peak_mib) = wait_measured(child);
+    let run = Run {
+        code,
+        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
+        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
+        seconds: started.elapsed().as_secs_f64(),
+        peak_mib,
+    };
+    let _ = std::fs::remove_dir_all(out);
+    run
+}
+
+/// Waits for `child`: its exit status and peak resident memory in MiB
+/// (wait4's rusage).
+#[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
+fn wait_measured(child: std::process::Child) -> (i32, i64) {
     let mut status = 0;
     // SAFETY: rusage is plain data that wait4 fills in; the pid is our child.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as libc::pid_t, "wait4");
-    let seconds = started.elapsed().as_secs_f64();
     let exit = std::process::ExitStatus::from_raw(status);
-    let run = Run {
-        code: exit
-            .code()
-            .unwrap_or_else(|| panic!("killed by signal {:?}", exit.signal())),
-        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
-        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
-        seconds,
-        peak_mib: usage.ru_maxrss / 1024,
-    };
-    let _ = std::fs::remove_dir_all(out);
-    run
+    let code = exit
+        .code()
+        .unwrap_or_else(|| panic!("killed by signal {:?}", exit.signal()));
+    (code, usage.ru_maxrss / 1024)
 }
 
 /// The common expectations, and the finding (or one-line error) expected
@@ -684,4 +692,41 @@ fn twenty_thousand_suppressions_naming_unknown_ids() {
         "{}",
         run.stdout
     );
+}
+
+#[test]
+fn fifty_thousand_findings_written_as_sarif_and_json() {
+    // The writers read the report's findings as they write them: SARIF
+    // once built a JSON value of the whole log first, several times the
+    // size of the findings (608 MiB for these).
+    let path = generated("fifty-thousand-guids.rss", |out| {
+        out.write_all(b"<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description>\n").unwrap();
+        for n in 0..50_000 {
+            writeln!(
+                out,
+                "<item><title>i</title><guid>tag:example.org,2024:{n}</guid></item>"
+            )
+            .unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    for format in ["sarif", "json"] {
+        let out = scratch(&format!("fifty-thousand-{format}"));
+        let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
+        let child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["--format", format, "--max-per-rule", "0", path.to_str().unwrap()])
+            .stdout(File::create(&stdout_path).unwrap())
+            .stderr(File::create(&stderr_path).unwrap())
+            .spawn()
+            .unwrap();
+        let (code, peak_mib) = wait_measured(child);
+        let stdout = std::fs::read_to_string(&stdout_path).unwrap();
+        assert_eq!(code, 1, "{}", std::fs::read_to_string(&stderr_path).unwrap());
+        assert_eq!(
+            stdout.matches("\"rss-invalid-guid\"").count(),
+            50_000 + usize::from(format == "sarif")
+        );
+        assert!(peak_mib < 256, "{format}: {peak_mib} MiB");
+        let _ = std::fs::remove_dir_all(out);
+    }
 }

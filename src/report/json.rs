@@ -5,16 +5,18 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{doc_url, spec_of};
+use super::spec_of;
 use crate::assemble::Report;
-use crate::diagnostic::{Diagnostic, Level, Text};
+use crate::diagnostic::{Diagnostic, Level, Span, Text};
+use crate::rule_id::RuleId;
 
 #[derive(Serialize)]
-struct JsonReport<'a> {
+struct JsonReport<D> {
     version: u32,
     tool: Tool,
     summary: Summary,
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+    /// Written finding by finding from the report: never a second copy.
+    diagnostics: D,
     failures: Vec<JsonFailure>,
 }
 
@@ -65,11 +67,11 @@ struct JsonDiagnostic<'a> {
     level: Level,
     message: &'a str,
     file: &'a str,
-    spans: Vec<JsonSpan<'a>>,
+    spans: JsonSpans<'a>,
     notes: &'a [Text],
     help: Option<&'a str>,
     spec: &'static str,
-    url: String,
+    url: DocUrl,
     /// For a finding that stands for others of its rule in its document,
     /// how many are not shown (`--max-per-rule`); else 0.
     folded: usize,
@@ -122,31 +124,75 @@ fn summary(report: &Report) -> Summary {
     }
 }
 
+/// A finding's spans, each made as it is written.
+struct JsonSpans<'a> {
+    report: &'a Report,
+    spans: &'a [Span],
+}
+
+impl Serialize for JsonSpans<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.spans.iter().map(|span| JsonSpan {
+            file: &self.report.documents[span.doc].name,
+            byte_start: span.byte_start,
+            byte_end: span.byte_end,
+            line_start: span.line_start,
+            column_start: span.column_start,
+            line_end: span.line_end,
+            column_end: span.column_end,
+            is_primary: span.is_primary,
+            label: span.label.as_deref(),
+        }))
+    }
+}
+
+/// Where a rule's documentation is read (see [`super::rule_doc_url`]),
+/// written without being made as a string first.
+struct DocUrl(RuleId);
+
+impl Serialize for DocUrl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&format_args!("{}{}.md", super::RULE_DOC_BASE, self.0))
+    }
+}
+
+/// A sequence written straight from an iterator, item by item: a report's
+/// findings are never copied into a second list to be written.
+pub(super) struct Streamed<I>(std::cell::Cell<Option<I>>);
+
+impl<I> Streamed<I> {
+    pub(super) fn new(items: I) -> Self {
+        Streamed(std::cell::Cell::new(Some(items)))
+    }
+}
+
+impl<I: Iterator> Serialize for Streamed<I>
+where
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let items = self
+            .0
+            .take()
+            .ok_or_else(|| serde::ser::Error::custom("a stream is written once"))?;
+        serializer.collect_seq(items)
+    }
+}
+
 fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
     JsonDiagnostic {
         rule: diagnostic.rule.as_str(),
         level: diagnostic.level,
         message: &diagnostic.message,
         file: &report.documents[diagnostic.primary().doc].name,
-        spans: diagnostic
-            .spans
-            .iter()
-            .map(|span| JsonSpan {
-                file: &report.documents[span.doc].name,
-                byte_start: span.byte_start,
-                byte_end: span.byte_end,
-                line_start: span.line_start,
-                column_start: span.column_start,
-                line_end: span.line_end,
-                column_end: span.column_end,
-                is_primary: span.is_primary,
-                label: span.label.as_deref(),
-            })
-            .collect(),
+        spans: JsonSpans {
+            report,
+            spans: &diagnostic.spans,
+        },
         notes: &diagnostic.notes,
         help: diagnostic.help.as_deref(),
         spec: spec_of(diagnostic),
-        url: doc_url(diagnostic),
+        url: DocUrl(diagnostic.rule),
         folded: diagnostic.folded,
         fix: diagnostic.fix.as_ref().map(|fix| JsonFix {
             title: &fix.title,
@@ -179,7 +225,7 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             version: env!("CARGO_PKG_VERSION"),
         },
         summary: summary(report),
-        diagnostics: report.diagnostics.iter().map(|d| diagnostic(report, d)).collect(),
+        diagnostics: Streamed::new(report.diagnostics.iter().map(|d| diagnostic(report, d))),
         failures: failures(report),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;

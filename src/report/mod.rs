@@ -107,16 +107,16 @@ fn spec_of(diagnostic: &Diagnostic) -> &'static str {
 /// repository, at this release's tag, so that the link a user follows
 /// describes the rule as this version checks it.
 pub fn rule_doc_url(rule: RuleId) -> String {
-    concat!(
-        env!("CARGO_PKG_REPOSITORY"),
-        "/blob/v",
-        env!("CARGO_PKG_VERSION"),
-        "/rules/"
-    )
-    .to_owned()
-        + rule.as_str()
-        + ".md"
+    format!("{RULE_DOC_BASE}{rule}.md")
 }
+
+/// The folder of the rule documents, at this release's tag.
+const RULE_DOC_BASE: &str = concat!(
+    env!("CARGO_PKG_REPOSITORY"),
+    "/blob/v",
+    env!("CARGO_PKG_VERSION"),
+    "/rules/"
+);
 
 fn doc_url(diagnostic: &Diagnostic) -> String {
     rule_doc_url(diagnostic.rule)

@@ -3,7 +3,10 @@
 use std::io::{self, Write};
 use std::path::Path;
 
+use serde::Serialize;
 use serde_json::{json, Value};
+
+use super::json::Streamed;
 
 use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span};
@@ -138,54 +141,78 @@ fn fix_object(fix: &crate::fix::Fix<crate::diagnostic::Location>, uri: &str, doc
     })
 }
 
+/// The SARIF log, its keys in the order `serde_json` writes an object's
+/// (sorted), with the results written one by one from the report.
+#[derive(Serialize)]
+struct Log<R> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    runs: [Run<R>; 1],
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<R> {
+    column_kind: &'static str,
+    invocations: Value,
+    results: R,
+    tool: Value,
+}
+
 pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let uris: Vec<String> = report.documents.iter().map(artifact_uri).collect();
     let mut seen = std::collections::HashMap::new();
-    let results: Vec<Value> = report
-        .diagnostics
-        .iter()
-        .map(|diagnostic| {
-            let primary = diagnostic.primary();
-            let uri = &uris[primary.doc];
-            let occurrence = seen
-                .entry((diagnostic.rule, uri.as_str(), diagnostic.message.as_str()))
-                .or_insert(0usize);
-            *occurrence += 1;
-            let related: Vec<Value> = diagnostic.spans[1..]
-                .iter()
-                .enumerate()
-                .map(|(i, span)| {
-                    let mut related = location(&uris[span.doc], span);
-                    related["id"] = json!(i + 1);
-                    related["message"] = json!({ "text": span.label.clone().unwrap_or_default() });
-                    related
-                })
-                .collect();
-            let mut text = diagnostic.message.clone();
-            if let Some(help) = &diagnostic.help {
-                text.push_str("\nhelp: ");
-                text.push_str(help);
-            }
-            let mut result = json!({
-                "ruleId": diagnostic.rule.as_str(),
-                "ruleIndex": rules::RULES.iter().position(|r| r.id == diagnostic.rule).unwrap_or_default(),
-                "level": level(diagnostic.level),
-                "message": { "text": text },
-                "locations": [location(uri, primary)],
-                "relatedLocations": related,
-                "partialFingerprints": { "feedlint/v1": fingerprint(diagnostic, uri, *occurrence) },
-            });
-            if let Some(fix) = &diagnostic.fix {
-                result["fixes"] = json!([fix_object(fix, uri, primary.doc)]);
-            }
-            result
-        })
-        .collect();
-    let sarif = json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
+    let results = report.diagnostics.iter().map(|diagnostic| {
+        let primary = diagnostic.primary();
+        let uri = &uris[primary.doc];
+        let occurrence = seen
+            .entry((diagnostic.rule, uri.as_str(), diagnostic.message.as_str()))
+            .or_insert(0usize);
+        *occurrence += 1;
+        let related: Vec<Value> = diagnostic.spans[1..]
+            .iter()
+            .enumerate()
+            .map(|(i, span)| {
+                let mut related = location(&uris[span.doc], span);
+                related["id"] = json!(i + 1);
+                related["message"] = json!({ "text": span.label.as_deref().unwrap_or_default() });
+                related
+            })
+            .collect();
+        let mut text = diagnostic.message.clone();
+        if let Some(help) = &diagnostic.help {
+            text.push_str("\nhelp: ");
+            text.push_str(help);
+        }
+        let mut result = json!({
+            "ruleId": diagnostic.rule.as_str(),
+            "ruleIndex": rules::RULES.iter().position(|r| r.id == diagnostic.rule).unwrap_or_default(),
+            "level": level(diagnostic.level),
+            "message": { "text": text },
+            "locations": [location(uri, primary)],
+            "relatedLocations": related,
+            "partialFingerprints": { "feedlint/v1": fingerprint(diagnostic, uri, *occurrence) },
+        });
+        if let Some(fix) = &diagnostic.fix {
+            result["fixes"] = json!([fix_object(fix, uri, primary.doc)]);
+        }
+        result
+    });
+    let log = Log {
+        schema: SCHEMA,
+        runs: [Run {
+            column_kind: "unicodeCodePoints",
+            invocations: json!([{
+                // What could not be linted at all: the run failed for it.
+                "executionSuccessful": report.failures.is_empty(),
+                "toolExecutionNotifications": report.failures.iter().map(|failure| json!({
+                    "level": "error",
+                    "message": { "text": failure.to_string() },
+                })).collect::<Vec<_>>(),
+            }]),
+            results: Streamed::new(results),
+            tool: json!({
                 "driver": {
                     "name": "feedlint",
                     "version": env!("CARGO_PKG_VERSION"),
@@ -193,19 +220,10 @@ pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                     "informationUri": REPOSITORY,
                     "rules": rules::RULES.iter().map(|r| rule_descriptor(r)).collect::<Vec<_>>(),
                 }
-            },
-            "columnKind": "unicodeCodePoints",
-            "invocations": [{
-                // What could not be linted at all: the run failed for it.
-                "executionSuccessful": report.failures.is_empty(),
-                "toolExecutionNotifications": report.failures.iter().map(|failure| json!({
-                    "level": "error",
-                    "message": { "text": failure.to_string() },
-                })).collect::<Vec<_>>(),
-            }],
-            "results": results,
-        }]
-    });
-    serde_json::to_writer_pretty(&mut *out, &sarif)?;
+            }),
+        }],
+        version: "2.1.0",
+    };
+    serde_json::to_writer_pretty(&mut *out, &log)?;
     writeln!(out)
 }
