@@ -13,7 +13,7 @@ use crate::document::Document;
 use crate::options::Options;
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::FeedSet;
-use crate::suppress;
+use crate::suppress::{self, Suppression};
 
 /// Everything a run found.
 #[derive(Debug, Default)]
@@ -29,6 +29,31 @@ pub struct Report {
     /// The findings past `--max-findings`, not kept: how many of each
     /// level (errors, warnings, infos).
     pub dropped: Dropped,
+    /// The findings shown, by level: those in `diagnostics`, or those
+    /// written as they were assembled (see [`Sink`]).
+    shown: Dropped,
+    /// How many findings the folding ones stand for (`--max-per-rule`).
+    folded: usize,
+}
+
+/// Where the assembled findings go, a few documents' at a time, in report
+/// order: kept in [`Report::diagnostics`], or written as they come (the
+/// command line's line formats), so that the findings of a whole run are
+/// never held twice.
+pub trait Sink {
+    /// Every document is read and analyzed, before any finding is given.
+    fn start(&mut self, _report: &Report) {}
+    /// The next findings in report order.
+    fn findings(&mut self, report: &Report, findings: Vec<Diagnostic>);
+}
+
+/// Keeps the findings in the report.
+pub(crate) struct Keep(pub Vec<Diagnostic>);
+
+impl Sink for Keep {
+    fn findings(&mut self, _report: &Report, findings: Vec<Diagnostic>) {
+        self.0.extend(findings);
+    }
 }
 
 /// Findings counted but not kept, by level.
@@ -178,7 +203,18 @@ impl Failure {
 impl Report {
     /// The findings of `level`, those past `--max-findings` included.
     pub fn count(&self, level: Level) -> usize {
-        self.diagnostics.iter().filter(|d| d.level == level).count() + self.dropped.of(level)
+        self.shown.of(level) + self.dropped.of(level)
+    }
+
+    /// The findings shown (kept or written).
+    pub fn shown(&self) -> usize {
+        self.shown.total()
+    }
+
+    /// How many findings are not shown but counted by the findings that
+    /// stand for them (`--max-per-rule`).
+    pub fn folded(&self) -> usize {
+        self.folded
     }
 
     /// The documents linted and reported on: not those read only as the
@@ -194,12 +230,27 @@ impl Report {
 
     /// The documents' findings, then the set rules' and `extra` findings
     /// about the set (the fetcher's), met by each document's suppressions
-    /// and merged in report order.
+    /// and merged in report order, kept in the report.
     pub(crate) fn assemble(
         outcomes: Vec<Outcome>,
         url_spaces: &[Url],
         extra: Vec<(&'static Rule, Pending<Span>)>,
         options: &Options,
+    ) -> Report {
+        let mut keep = Keep(Vec::new());
+        let mut report = Report::assemble_into(outcomes, url_spaces, extra, options, &mut keep);
+        report.diagnostics = keep.0;
+        report
+    }
+
+    /// [`Report::assemble`], giving the findings to `sink` as they are
+    /// assembled, a chunk of documents at a time.
+    pub(crate) fn assemble_into(
+        outcomes: Vec<Outcome>,
+        url_spaces: &[Url],
+        extra: Vec<(&'static Rule, Pending<Span>)>,
+        options: &Options,
+        sink: &mut dyn Sink,
     ) -> Report {
         let mut report = Report::default();
         let mut own = Vec::with_capacity(outcomes.len());
@@ -208,33 +259,84 @@ impl Report {
         let mut budget = FindingBudget::new(options.max_findings);
         for mut outcome in outcomes {
             budget.spend(&mut outcome);
-            report.documents.push(outcome.document);
             own.push((outcome.diagnostics, outcome.unused_level));
+            report.documents.push(outcome.document);
         }
         report.dropped = budget.dropped;
         let mut about_set = report.check_set(url_spaces, options);
         about_set.extend(extra);
         let set_findings = report.set_findings_by_document(about_set, options);
-        // Each document on its own: its set findings meet its suppressions,
-        // its unused suppressions are reported, and its findings are put in
-        // order and folded, all in parallel; then only merged.
-        let max_per_rule = options.max_per_rule;
-        let per_document: Vec<Vec<Diagnostic>> = report
-            .documents
-            .par_iter_mut()
-            .zip(own)
+        sink.start(&report);
+        // Each document on its own, in parallel, a chunk of documents at a
+        // time in report order: its set findings meet its suppressions, its
+        // unused suppressions are reported, and its findings are put in
+        // order and folded; the chunk is then given to the sink.
+        let mut work: Vec<Finishing> = own
+            .into_iter()
             .zip(set_findings)
             .enumerate()
-            .map(|(doc, ((document, (own, unused_level)), set))| {
-                finish_document(doc, document, own, unused_level, set, max_per_rule)
+            .map(|(doc, ((own, unused_level), set))| Finishing {
+                doc,
+                context: report.documents[doc].context,
+                own,
+                unused_level,
+                set,
+                suppressions: std::mem::take(&mut report.documents[doc].suppressions),
             })
             .collect();
-        report.diagnostics = in_report_order(&report.documents, per_document);
-        // Set findings and unused suppressions come on top of the
-        // documents' findings: the cap holds for all.
-        if options.max_findings > 0 && report.diagnostics.len() > options.max_findings {
-            for past in report.diagnostics.drain(options.max_findings..) {
-                report.dropped.add(past.level, past.folded.max(1));
+        let documents = &report.documents;
+        work.sort_by(|a, b| documents[a.doc].name.cmp(&documents[b.doc].name));
+        let mut work = work.into_iter().peekable();
+        let mut left = (options.max_findings > 0).then_some(options.max_findings);
+        loop {
+            // Documents that share a name (a URL and a file may) go in one
+            // chunk: their findings are sorted together.
+            let documents = &report.documents;
+            let mut chunk: Vec<Finishing> = Vec::with_capacity(FINISHED_TOGETHER);
+            while let Some(next) = work.next_if(|next| {
+                chunk.len() < FINISHED_TOGETHER
+                    || chunk
+                        .last()
+                        .is_some_and(|last| documents[last.doc].name == documents[next.doc].name)
+            }) {
+                chunk.push(next);
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            let finished: Vec<(DocId, Vec<Diagnostic>, Vec<Suppression>)> = chunk
+                .into_par_iter()
+                .map(|finishing| finishing.finish(options.max_per_rule))
+                .collect();
+            let mut findings = Vec::with_capacity(finished.iter().map(|f| f.1.len()).sum());
+            let mut bounds = Vec::with_capacity(finished.len());
+            for (doc, own, suppressions) in finished {
+                report.documents[doc].suppressions = suppressions;
+                let start = findings.len();
+                findings.extend(own);
+                bounds.push((doc, start..findings.len()));
+            }
+            let documents = &report.documents;
+            for same in bounds.chunk_by(|a, b| documents[a.0].name == documents[b.0].name) {
+                if let [(_, first), .., (_, last)] = same {
+                    findings[first.start..last.end].sort_by(Diagnostic::cmp_in_document);
+                }
+            }
+            // Set findings and unused suppressions come on top of the
+            // documents' findings: the cap holds for all.
+            if let Some(left) = left.as_mut() {
+                let past = findings.split_off((*left).min(findings.len()));
+                *left -= findings.len();
+                for past in past {
+                    report.dropped.add(past.level, past.folded.max(1));
+                }
+            }
+            for finding in &findings {
+                report.shown.add(finding.level, 1);
+                report.folded += finding.folded;
+            }
+            if !findings.is_empty() {
+                sink.findings(&report, findings);
             }
         }
         report
@@ -289,66 +391,57 @@ impl Report {
 /// already past its suppressions, sorted and folded where it was analyzed)
 /// merged with `set` (the set rules' about it), once those have met its
 /// suppressions, and the suppressions that covered nothing reported.
-fn finish_document(
+struct Finishing {
     doc: DocId,
-    document: &mut Document,
+    context: bool,
     own: Vec<Diagnostic<DocSpan>>,
     unused_level: Option<Level>,
-    mut set: Vec<Diagnostic>,
-    max_per_rule: usize,
-) -> Vec<Diagnostic> {
-    if document.context {
-        return Vec::new();
-    }
-    suppress::apply(&mut set, &mut document.suppressions);
-    if let Some(level) = unused_level {
-        set.extend(rules::xml::unused_findings(
-            &document.suppressions,
-            doc,
-            level,
-            max_per_rule,
-        ));
-    }
-    if set.is_empty() {
-        return own.into_iter().map(|d| d.in_doc(doc)).collect();
-    }
-    set.iter_mut().for_each(Diagnostic::bound_texts);
-    set.sort_by(Diagnostic::cmp_in_document);
-    let mut merged = Vec::with_capacity(own.len() + set.len());
-    let mut own = own.into_iter().map(|d| d.in_doc(doc)).peekable();
-    let mut set = set.into_iter().peekable();
-    loop {
-        let take_own = match (own.peek(), set.peek()) {
-            (Some(a), Some(b)) => a.cmp_in_document(b).is_le(),
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        merged.extend(if take_own { own.next() } else { set.next() });
-    }
-    // The set rules' findings and the unused suppressions are folded here
-    // (a document rule's were as it ran: folding again keeps them).
-    fold_document(&mut merged, max_per_rule);
-    merged
+    set: Vec<Diagnostic>,
+    suppressions: Vec<Suppression>,
 }
 
-/// The documents' findings, each document's already in order, in the
-/// report's order: by document name, then within the document. Documents
-/// that share a name (two standard inputs cannot, but a URL and a file
-/// may) have their findings sorted together.
-fn in_report_order(documents: &[Document], per_document: Vec<Vec<Diagnostic>>) -> Vec<Diagnostic> {
-    let mut order: Vec<DocId> = (0..documents.len()).collect();
-    order.sort_by(|&a, &b| documents[a].name.cmp(&documents[b].name));
-    let mut per_document: Vec<Option<Vec<Diagnostic>>> = per_document.into_iter().map(Some).collect();
-    let mut all = Vec::with_capacity(per_document.iter().flatten().map(Vec::len).sum());
-    for group in order.chunk_by(|&a, &b| documents[a].name == documents[b].name) {
-        let start = all.len();
-        for &doc in group {
-            all.extend(per_document[doc].take().unwrap_or_default());
+impl Finishing {
+    fn finish(self, max_per_rule: usize) -> (DocId, Vec<Diagnostic>, Vec<Suppression>) {
+        let Finishing {
+            doc,
+            context,
+            own,
+            unused_level,
+            mut set,
+            mut suppressions,
+        } = self;
+        if context {
+            return (doc, Vec::new(), suppressions);
         }
-        if group.len() > 1 {
-            all[start..].sort_by(Diagnostic::cmp_in_document);
+        suppress::apply(&mut set, &mut suppressions);
+        if let Some(level) = unused_level {
+            set.extend(rules::xml::unused_findings(&suppressions, doc, level, max_per_rule));
         }
+        if set.is_empty() {
+            return (doc, own.into_iter().map(|d| d.in_doc(doc)).collect(), suppressions);
+        }
+        set.iter_mut().for_each(Diagnostic::bound_texts);
+        set.sort_by(Diagnostic::cmp_in_document);
+        let mut merged = Vec::with_capacity(own.len() + set.len());
+        let mut own = own.into_iter().map(|d| d.in_doc(doc)).peekable();
+        let mut set = set.into_iter().peekable();
+        loop {
+            let take_own = match (own.peek(), set.peek()) {
+                (Some(a), Some(b)) => a.cmp_in_document(b).is_le(),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            merged.extend(if take_own { own.next() } else { set.next() });
+        }
+        // The set rules' findings and the unused suppressions are folded
+        // here (a document rule's were as it ran: folding again keeps them).
+        fold_document(&mut merged, max_per_rule);
+        (doc, merged, suppressions)
     }
-    all
 }
+
+/// How many documents are finished in parallel before their findings go
+/// to the sink: enough to keep every core busy, few enough that a chunk's
+/// findings are a small part of a run's.
+const FINISHED_TOGETHER: usize = 256;

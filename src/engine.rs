@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::{self, Named, Outcome};
-use crate::assemble::{Failure, FindingBudget, Report};
+use crate::assemble::{Failure, FindingBudget, Keep, Report, Sink};
 use crate::diagnostic::Level;
 use crate::discover::{self, Input, Job, Origin, Read};
 use crate::hash::FastSet;
@@ -15,6 +15,15 @@ use crate::options::{absolute_url, InvalidUrl, Options};
 
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
+    let mut keep = Keep(Vec::new());
+    let mut report = lint_into(inputs, options, &mut keep);
+    report.diagnostics = keep.0;
+    report
+}
+
+/// [`lint`], giving the findings to `sink` as they are assembled, in
+/// report order, rather than keeping them in the report.
+pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> Report {
     let paths: Vec<std::path::PathBuf> = inputs
         .iter()
         .filter_map(|input| match input {
@@ -67,7 +76,7 @@ pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
             .collect();
         context = true;
     }
-    let mut report = Report::assemble(done, &url_spaces, Vec::new(), options);
+    let mut report = Report::assemble_into(done, &url_spaces, Vec::new(), options, sink);
     for level in [Level::Error, Level::Warning, Level::Info] {
         report.dropped.add(level, budget.dropped.of(level));
     }

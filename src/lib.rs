@@ -82,11 +82,11 @@ pub mod suppress;
 pub mod syntax;
 pub mod xml;
 
-pub use assemble::{Failure, Report};
+pub use assemble::{Failure, Report, Sink};
 pub use config::Levels;
 pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::Input;
 pub use document::Document;
-pub use engine::{lint, lint_bytes, lint_in_memory, InMemory};
+pub use engine::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
 pub use options::{InvalidUrl, Options, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
 pub use rule_id::{RuleId, UnknownRule};

@@ -552,8 +552,75 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     if args.fix || args.diff {
         return fix_files(&args, format, &inputs, &options);
     }
-    let report = feedlint::lint(inputs, &options);
-    finish(&args, format, &report)
+    match report::LineWriter::new(format, use_color(&args)) {
+        Some(writer) if !args.statistics => stream(&args, inputs, &options, writer),
+        _ => finish(&args, format, &feedlint::lint(inputs, &options)),
+    }
+}
+
+/// Lints, writing the findings as they are assembled (the line formats).
+fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report::LineWriter) -> ExitCode {
+    let refused: std::cell::Cell<Option<PathBuf>> = std::cell::Cell::new(None);
+    let open = |report: &feedlint::Report| -> io::Result<Output> {
+        let Some(path) = &args.output_file else {
+            return Ok(Output::Stdout(io::BufWriter::new(io::stdout().lock())));
+        };
+        // A walked directory's files are known only now.
+        let linted = report.documents.iter().filter_map(|document| document.path.as_deref());
+        if let Some(input) = output_among(path, linted) {
+            refused.set(Some(input.to_owned()));
+            return Err(io::Error::other("the output is a linted file"));
+        }
+        Ok(Output::File(io::BufWriter::new(std::fs::File::create(path)?)))
+    };
+    let mut sink = report::Streaming::new(writer, open);
+    let report = feedlint::lint_into(inputs, options, &mut sink);
+    if let Some(input) = refused.take() {
+        return refuse_output_onto_input(&input);
+    }
+    let status = ExitCode::from(exit_status(args, &report));
+    let written = match sink.finish(&report).and_then(Output::close) {
+        Ok(()) => status,
+        Err(error) => match &args.output_file {
+            Some(path) => fail(&format!("cannot write the report to {}: {error}", path.display())),
+            None if error.kind() == io::ErrorKind::BrokenPipe => status,
+            None => fail(&format!("cannot write the report to standard output: {error}")),
+        },
+    };
+    say_warnings_and_failures(&report);
+    written
+}
+
+/// Where a streamed report goes.
+enum Output {
+    File(io::BufWriter<std::fs::File>),
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+}
+
+impl Write for Output {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Output::File(out) => out.write(bytes),
+            Output::Stdout(out) => out.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Output::File(out) => out.flush(),
+            Output::Stdout(out) => out.flush(),
+        }
+    }
+}
+
+impl Output {
+    /// Flushes, and for a file waits until it is on disk.
+    fn close(self) -> io::Result<()> {
+        match self {
+            Output::File(out) => out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all(),
+            Output::Stdout(mut out) => out.flush(),
+        }
+    }
 }
 
 /// `--fix` and `--diff`.
@@ -694,9 +761,9 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels, is_url: i
     }
 }
 
-/// Prints the report and decides the exit status.
-fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCode {
-    let color = match args.color {
+/// Whether the text format is coloured.
+fn use_color(args: &LintArgs) -> bool {
+    match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
@@ -704,7 +771,12 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
                 && io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
-    };
+    }
+}
+
+/// The exit status a report gives: 2 if something could not be linted,
+/// 1 if a finding is at or above `--fail-on` (unless `--exit-zero`).
+fn exit_status(args: &LintArgs, report: &feedlint::Report) -> u8 {
     let fail_on = match args.fail_on {
         FailOn::Error => Level::Error,
         FailOn::Warning => Level::Warning,
@@ -713,11 +785,27 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
     let failing = [Level::Error, Level::Warning, Level::Info]
         .into_iter()
         .any(|level| level >= fail_on && report.count(level) > 0);
-    let status = if !report.failures.is_empty() {
+    if !report.failures.is_empty() {
         USAGE_ERROR
     } else {
         u8::from(failing && !args.exit_zero)
-    };
+    }
+}
+
+/// What was skipped or could not be linted, on standard error.
+fn say_warnings_and_failures(report: &feedlint::Report) {
+    for warning in &report.warnings {
+        say(format_args!("warning: {warning}"));
+    }
+    for failure in &report.failures {
+        say(format_args!("error: {failure}"));
+    }
+}
+
+/// Prints the report and decides the exit status.
+fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCode {
+    let color = use_color(args);
+    let status = exit_status(args, report);
     // A walked directory's files are known only now.
     if let Some(output) = &args.output_file {
         let linted = report.documents.iter().filter_map(|document| document.path.as_deref());
@@ -736,11 +824,6 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         Some(path) => write_file(ExitCode::from(status), path, render),
         None => write_out(ExitCode::from(status), render),
     };
-    for warning in &report.warnings {
-        say(format_args!("warning: {warning}"));
-    }
-    for failure in &report.failures {
-        say(format_args!("error: {failure}"));
-    }
+    say_warnings_and_failures(report);
     written
 }

@@ -68,7 +68,7 @@ pub const MAX_TEXT: usize = 1000;
 
 /// Cuts `text` to [`MAX_TEXT`] characters, in the middle, saying how long
 /// it was.
-pub fn bound_text(text: &mut crate::diagnostic::Text) {
+pub fn bound_text(text: &mut std::borrow::Cow<'static, str>) {
     if text.len() > MAX_TEXT {
         bound(text.to_mut());
     }

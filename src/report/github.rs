@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use crate::assemble::Report;
-use crate::diagnostic::Level;
+use crate::diagnostic::{Diagnostic, Level};
 use crate::document::Document;
 
 /// How many annotations of each level GitHub shows for one step; the rest
@@ -55,13 +55,24 @@ fn escape_property(text: &str) -> String {
 }
 
 pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let paths = annotation_paths(report);
+    write_github_findings(&paths, &report.diagnostics, out)?;
+    write_github_end(report, out)
+}
+
+/// Each document's path as annotations name it.
+pub(super) fn annotation_paths(report: &Report) -> Vec<String> {
     let root = repository_root();
-    let paths: Vec<String> = report
+    report
         .documents
         .iter()
         .map(|document| annotation_path(document, root.as_deref()))
-        .collect();
-    for diagnostic in &report.diagnostics {
+        .collect()
+}
+
+/// One workflow command a finding; `paths` are [`annotation_paths`].
+pub(super) fn write_github_findings(paths: &[String], findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+    for diagnostic in findings {
         let span = diagnostic.primary();
         let command = match diagnostic.level {
             Level::Error => "error",
@@ -87,6 +98,11 @@ pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }
         writeln!(out, "::{command} {}::{}", properties.join(","), escape_data(&message))?;
     }
+    Ok(())
+}
+
+/// A notice for the annotations GitHub would not show.
+pub(super) fn write_github_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let hidden: usize = [Level::Error, Level::Warning, Level::Info]
         .into_iter()
         .map(|level| report.count(level).saturating_sub(SHOWN_PER_LEVEL))

@@ -118,7 +118,7 @@ fn summary(report: &Report) -> Summary {
         errors: report.count(Level::Error),
         warnings: report.count(Level::Warning),
         infos: report.count(Level::Info),
-        folded: report.diagnostics.iter().map(|d| d.folded).sum(),
+        folded: report.folded(),
         context: report.context_documents(),
         dropped: report.dropped.total(),
     }
@@ -233,10 +233,25 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    for d in &report.diagnostics {
+    write_json_lines_findings(report, &report.diagnostics, out)?;
+    write_json_lines_end(report, out)
+}
+
+/// One JSON object a line, a finding each.
+pub(super) fn write_json_lines_findings(
+    report: &Report,
+    findings: &[Diagnostic],
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    for d in findings {
         serde_json::to_writer(&mut *out, &diagnostic(report, d))?;
         writeln!(out)?;
     }
+    Ok(())
+}
+
+/// The last line: the summary and what could not be linted.
+pub(super) fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     #[derive(Serialize)]
     struct Last {
         summary: Summary,

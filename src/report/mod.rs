@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use crate::assemble::Report;
+use crate::assemble::{Report, Sink};
 use crate::diagnostic::{Diagnostic, Level, Span};
 use crate::rule_id::RuleId;
 use crate::rules;
@@ -41,6 +41,115 @@ pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) 
     }
 }
 
+/// Writes a report in a line format as its findings come, then its end
+/// (the summary line, the JSON Lines summary, GitHub's notice).
+pub enum LineWriter {
+    Text {
+        color: bool,
+    },
+    Concise,
+    JsonLines,
+    /// With GitHub's paths of the documents, made once they are all known.
+    Github {
+        paths: Option<Vec<String>>,
+    },
+}
+
+impl LineWriter {
+    /// A writer for `format`, if it is one written as the findings come.
+    pub fn new(format: Format, color: bool) -> Option<LineWriter> {
+        match format {
+            Format::Text => Some(LineWriter::Text { color }),
+            Format::Concise => Some(LineWriter::Concise),
+            Format::JsonLines => Some(LineWriter::JsonLines),
+            Format::Github => Some(LineWriter::Github { paths: None }),
+            Format::Json | Format::Sarif => None,
+        }
+    }
+
+    /// Writes the next findings of `report`, in report order.
+    pub fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            LineWriter::Text { color } => text::write_text_findings(report, findings, *color, out),
+            LineWriter::Concise => write_concise_findings(report, findings, out),
+            LineWriter::JsonLines => json::write_json_lines_findings(report, findings, out),
+            LineWriter::Github { paths } => {
+                let paths = paths.get_or_insert_with(|| github::annotation_paths(report));
+                github::write_github_findings(paths, findings, out)
+            }
+        }
+    }
+
+    /// Writes what follows the findings.
+    pub fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            LineWriter::Text { .. } => text::write_text_end(report, out),
+            LineWriter::Concise => Ok(()),
+            LineWriter::JsonLines => json::write_json_lines_end(report, out),
+            LineWriter::Github { .. } => github::write_github_end(report, out),
+        }
+    }
+}
+
+/// A [`Sink`] that writes each chunk of findings as it is assembled, with
+/// a [`LineWriter`], so that a run's findings are never all held. The
+/// output is opened by `open` once every document is known (a caller may
+/// refuse then, with an error, and nothing is written); the first error
+/// stops the writing and is kept for [`Streaming::finish`].
+pub struct Streaming<W, F> {
+    writer: LineWriter,
+    open: Option<F>,
+    out: Option<W>,
+    error: Option<io::Error>,
+}
+
+impl<W: Write, F: FnOnce(&Report) -> io::Result<W>> Streaming<W, F> {
+    pub fn new(writer: LineWriter, open: F) -> Self {
+        Streaming {
+            writer,
+            open: Some(open),
+            out: None,
+            error: None,
+        }
+    }
+
+    /// Writes the end of the report; gives back the output, or the first
+    /// error met.
+    pub fn finish(mut self, report: &Report) -> io::Result<W> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let mut out = match (self.out, self.open) {
+            (Some(out), _) => out,
+            // `start` was never called: the output is opened now.
+            (None, Some(open)) => open(report)?,
+            (None, None) => return Err(io::Error::other("the report's output was not opened")),
+        };
+        self.writer.end(report, &mut out)?;
+        Ok(out)
+    }
+}
+
+impl<W: Write, F: FnOnce(&Report) -> io::Result<W>> Sink for Streaming<W, F> {
+    fn start(&mut self, report: &Report) {
+        if let Some(open) = self.open.take() {
+            match open(report) {
+                Ok(out) => self.out = Some(out),
+                Err(error) => self.error = Some(error),
+            }
+        }
+    }
+
+    fn findings(&mut self, report: &Report, findings: Vec<Diagnostic>) {
+        let (Some(out), None) = (self.out.as_mut(), &self.error) else {
+            return;
+        };
+        if let Err(error) = self.writer.findings(report, &findings, out) {
+            self.error = Some(error);
+        }
+    }
+}
+
 /// How many findings each rule has at each level (`--statistics`), most
 /// first: a finding that stands for others counts them all. One line a
 /// rule and level, or with `json` one JSON array.
@@ -74,7 +183,11 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
 
 /// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
 pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    for diagnostic in &report.diagnostics {
+    write_concise_findings(report, &report.diagnostics, out)
+}
+
+fn write_concise_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+    for diagnostic in findings {
         let span = diagnostic.primary();
         writeln!(
             out,
@@ -132,7 +245,7 @@ pub fn summary_line(report: &Report) -> String {
         }
     }
     let documents = report.linted_documents();
-    let folded: usize = report.diagnostics.iter().map(|d| d.folded).sum();
+    let folded = report.folded();
     let mut not_shown = match folded {
         0 => String::new(),
         n => format!(" ({n} more not shown: see --max-per-rule)"),
@@ -141,7 +254,7 @@ pub fn summary_line(report: &Report) -> String {
         0 => {}
         n => not_shown.push_str(&format!(
             " ({n} more past the first {} not kept: see --max-findings)",
-            report.diagnostics.len()
+            report.shown()
         )),
     }
     match report.context_documents() {

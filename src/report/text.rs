@@ -21,23 +21,33 @@ fn severity(level: Level) -> Severity {
 }
 
 pub fn write_text(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    // Written finding by finding, never gathered whole.
+    write_text_findings(report, &report.diagnostics, color, out)?;
+    write_text_end(report, out)
+}
+
+/// The findings, each with its snippets, written one by one.
+pub(super) fn write_text_findings(
+    report: &Report,
+    findings: &[Diagnostic],
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if color {
-        write_findings(report, &mut termcolor::Ansi::new(&mut *out))?;
+        write_findings(report, findings, &mut termcolor::Ansi::new(&mut *out))
     } else {
-        write_findings(report, &mut termcolor::NoColor::new(&mut *out))?;
+        write_findings(report, findings, &mut termcolor::NoColor::new(&mut *out))
     }
-    let status = if report.diagnostics.is_empty() {
-        "no findings"
-    } else {
-        "found"
-    };
+}
+
+/// The summary line.
+pub(super) fn write_text_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let status = if report.shown() == 0 { "no findings" } else { "found" };
     writeln!(out, "feedlint: {status}: {}", summary_line(report))
 }
 
-fn write_findings(report: &Report, out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
+fn write_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
     let config = term::Config::default();
-    for diagnostic in &report.diagnostics {
+    for diagnostic in findings {
         match render(report, diagnostic) {
             Some((files, rendered)) if diagnostic.level == Level::Info => {
                 // codespan-reporting calls this severity "note"; feedlint's
