@@ -3,22 +3,13 @@
 
 use std::io::{self, Write};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::spec_of;
 use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span, Text};
 use crate::rule_id::RuleId;
-
-#[derive(Serialize)]
-struct JsonReport<D> {
-    version: u32,
-    tool: Tool,
-    summary: Summary,
-    /// Written finding by finding from the report: never a second copy.
-    diagnostics: D,
-    failures: Vec<JsonFailure>,
-}
 
 /// An input that could not be linted at all (the run exits 2 for it).
 #[derive(Serialize)]
@@ -218,18 +209,72 @@ fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnos
 }
 
 pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let json = JsonReport {
+    #[derive(Serialize)]
+    struct Head {
+        version: u32,
+        tool: Tool,
+        summary: Summary,
+    }
+    // The object as `serde_json`'s pretty printer writes it, in three
+    // pieces, so that the findings between them can be made in parallel.
+    let head = serde_json::to_vec_pretty(&Head {
         version: 1,
         tool: Tool {
             name: "feedlint",
             version: env!("CARGO_PKG_VERSION"),
         },
         summary: summary(report),
-        diagnostics: Streamed::new(report.diagnostics.iter().map(|d| diagnostic(report, d))),
-        failures: failures(report),
-    };
-    serde_json::to_writer_pretty(&mut *out, &json)?;
-    writeln!(out)
+    })?;
+    out.write_all(head.strip_suffix(b"\n}").unwrap_or(&head))?;
+    out.write_all(b",\n  \"diagnostics\": ")?;
+    write_findings_array(report, out)?;
+    out.write_all(b",\n  \"failures\": ")?;
+    out.write_all(&indented(serde_json::to_vec_pretty(&failures(report))?, 2))?;
+    out.write_all(b"\n}\n")
+}
+
+/// The findings as the pretty printer writes an array one level in: each
+/// finding made on whichever core is free, a window at a time (so that the
+/// text held is a window's, never the report's), and written in order.
+fn write_findings_array(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    /// Findings made together: enough to share among the cores.
+    const WINDOW: usize = 4096;
+    if report.diagnostics.is_empty() {
+        return out.write_all(b"[]");
+    }
+    out.write_all(b"[\n")?;
+    for (n, window) in report.diagnostics.chunks(WINDOW).enumerate() {
+        let made: Vec<Vec<u8>> = window
+            .par_iter()
+            .map(|d| Ok(indented(serde_json::to_vec_pretty(&diagnostic(report, d))?, 4)))
+            .collect::<serde_json::Result<_>>()?;
+        for (i, finding) in made.iter().enumerate() {
+            if n > 0 || i > 0 {
+                out.write_all(b",\n")?;
+            }
+            out.write_all(b"    ")?;
+            out.write_all(finding)?;
+        }
+    }
+    out.write_all(b"\n  ]")
+}
+
+/// Pretty-printed JSON moved `depth` spaces in: after every line end (JSON
+/// strings hold none unescaped, so each is the printer's own).
+fn indented(json: Vec<u8>, depth: usize) -> Vec<u8> {
+    let lines = memchr::memchr_iter(b'\n', &json).count();
+    if lines == 0 {
+        return json;
+    }
+    let mut moved = Vec::with_capacity(json.len() + lines * depth);
+    for (i, line) in json.split(|&b| b == b'\n').enumerate() {
+        if i > 0 {
+            moved.push(b'\n');
+            moved.extend(std::iter::repeat_n(b' ', depth));
+        }
+        moved.extend_from_slice(line);
+    }
+    moved
 }
 
 pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -265,4 +310,81 @@ pub(super) fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::
         },
     )?;
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report as one value for `serde_json`'s pretty printer: what
+    /// [`write_json`] writes in pieces.
+    #[derive(Serialize)]
+    struct JsonReport<D> {
+        version: u32,
+        tool: Tool,
+        summary: Summary,
+        /// Written finding by finding from the report: never a second copy.
+        diagnostics: D,
+        failures: Vec<JsonFailure>,
+    }
+
+    fn whole(report: &Report) -> Vec<u8> {
+        let json = JsonReport {
+            version: 1,
+            tool: Tool {
+                name: "feedlint",
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            summary: summary(report),
+            diagnostics: Streamed::new(report.diagnostics.iter().map(|d| diagnostic(report, d))),
+            failures: failures(report),
+        };
+        let mut out = serde_json::to_vec_pretty(&json).unwrap();
+        out.push(b'\n');
+        out
+    }
+
+    fn pieces(report: &Report) -> Vec<u8> {
+        let mut out = Vec::new();
+        write_json(report, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn the_findings_made_in_parallel_read_as_the_pretty_printer_writes_them() {
+        let options = crate::Options::default();
+        let mut feed = String::from(
+            "<rss version='2.0'><channel><title>t</title><link>https://example.org/</link><description>d</description>",
+        );
+        // More findings than one window, with quotes, line ends and
+        // non-ASCII text in their messages.
+        for n in 0..5000 {
+            feed.push_str(&format!(
+                "<item><title>é\n\"{n}\"</title><guid>tag:example.org,2024:{n}</guid><pubDate>x{n}</pubDate></item>"
+            ));
+        }
+        feed.push_str("</channel></rss>");
+        let options = crate::Options {
+            max_per_rule: 0,
+            ..options
+        };
+        let mut report = crate::lint_bytes("a.rss", None, feed.as_bytes(), &options).unwrap();
+        assert!(report.diagnostics.len() > 4096, "{}", report.diagnostics.len());
+        assert_eq!(pieces(&report), whole(&report));
+        report.failures.push(crate::Failure::Unfetchable {
+            url: "https://example.org/\"x\"".to_owned(),
+            message: "refused".to_owned(),
+        });
+        assert_eq!(pieces(&report), whole(&report));
+        let empty = crate::lint_bytes(
+            "b.atom",
+            None,
+            b"<feed xmlns='http://www.w3.org/2005/Atom'/>",
+            &crate::Options::default(),
+        )
+        .unwrap();
+        report.diagnostics.clear();
+        assert_eq!(pieces(&empty), whole(&empty));
+        assert_eq!(pieces(&report), whole(&report));
+    }
 }
