@@ -31,7 +31,7 @@ pub struct Report {
     pub dropped: Dropped,
     /// The findings shown, by level: those in `diagnostics`, or those
     /// written as they were assembled (see [`Sink`]).
-    shown: Dropped,
+    shown: LevelCounts,
     /// How many findings the folding ones stand for (`--max-per-rule`).
     folded: usize,
 }
@@ -56,15 +56,18 @@ impl Sink for Keep {
     }
 }
 
-/// Findings counted but not kept, by level.
+/// Findings counted by level.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Dropped {
+pub struct LevelCounts {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
 }
 
-impl Dropped {
+/// Findings counted but not kept (past `--max-findings`), by level.
+pub type Dropped = LevelCounts;
+
+impl LevelCounts {
     pub(crate) fn add(&mut self, level: Level, n: usize) {
         match level {
             Level::Error => self.errors += n,
