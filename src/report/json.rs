@@ -229,7 +229,7 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b",\n  \"diagnostics\": ")?;
     write_findings_array(report, out)?;
     out.write_all(b",\n  \"failures\": ")?;
-    out.write_all(&indented(serde_json::to_vec_pretty(&failures(report))?, 2))?;
+    out.write_all(&pretty_indented(&failures(report), 1)?)?;
     out.write_all(b"\n}\n")
 }
 
@@ -246,7 +246,7 @@ fn write_findings_array(report: &Report, out: &mut dyn Write) -> io::Result<()> 
     for (n, window) in report.diagnostics.chunks(WINDOW).enumerate() {
         let made: Vec<Vec<u8>> = window
             .par_iter()
-            .map(|d| Ok(indented(serde_json::to_vec_pretty(&diagnostic(report, d))?, 4)))
+            .map(|d| pretty_indented(&diagnostic(report, d), 2))
             .collect::<serde_json::Result<_>>()?;
         for (i, finding) in made.iter().enumerate() {
             if n > 0 || i > 0 {
@@ -259,22 +259,84 @@ fn write_findings_array(report: &Report, out: &mut dyn Write) -> io::Result<()> 
     out.write_all(b"\n  ]")
 }
 
-/// Pretty-printed JSON moved `depth` spaces in: after every line end (JSON
-/// strings hold none unescaped, so each is the printer's own).
-fn indented(json: Vec<u8>, depth: usize) -> Vec<u8> {
-    let lines = memchr::memchr_iter(b'\n', &json).count();
-    if lines == 0 {
-        return json;
+/// `value` as `serde_json`'s pretty printer writes it `level` levels
+/// in (two spaces each): the printer's own steps, started deeper, so the
+/// text is written once, straight into its buffer.
+fn pretty_indented<T: Serialize>(value: &T, level: usize) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(1024);
+    let formatter = Pretty {
+        level,
+        has_value: false,
+    };
+    value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, formatter))?;
+    Ok(out)
+}
+
+/// `serde_json::ser::PrettyFormatter`, two spaces a level, from `level`.
+struct Pretty {
+    level: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    fn line<W: ?Sized + Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
+        writer.write_all(if first { b"\n" } else { b",\n" })?;
+        (0..self.level).try_for_each(|_| writer.write_all(b"  "))
     }
-    let mut moved = Vec::with_capacity(json.len() + lines * depth);
-    for (i, line) in json.split(|&b| b == b'\n').enumerate() {
-        if i > 0 {
-            moved.push(b'\n');
-            moved.extend(std::iter::repeat_n(b' ', depth));
+
+    fn begin<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level += 1;
+        self.has_value = false;
+        writer.write_all(bracket)
+    }
+
+    fn end<W: ?Sized + Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.level -= 1;
+        if self.has_value {
+            self.line(writer, true)?;
         }
-        moved.extend_from_slice(line);
+        writer.write_all(bracket)
     }
-    moved
+}
+
+impl serde_json::ser::Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.begin(writer, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.end(writer, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        self.line(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
