@@ -20,6 +20,7 @@ use crate::rules::xml::{
     ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
+use crate::site::{self, Learning};
 use crate::snippet::{Place, Snippets};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
@@ -34,6 +35,8 @@ pub(crate) struct Outcome {
     pub diagnostics: Vec<Diagnostic<DocSpan>>,
     /// The level of `unused-suppression` in this document, if it is on.
     pub unused_level: Option<Level>,
+    /// Its findings past `--max-findings`, counted but not kept.
+    pub dropped: crate::diagnostic::LevelCounts,
 }
 
 /// The single lines between the lines a finding points at, shown so that
@@ -96,9 +99,14 @@ pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> O
             summary: None,
             suppressions: Vec::new(),
             context: false,
+            explicit: true,
+            canonical: named.canonical,
+            placement: None,
+            misplaced: None,
         },
         diagnostics,
         unused_level: None,
+        dropped: Default::default(),
     }
 }
 
@@ -109,6 +117,13 @@ pub(crate) struct Named {
     pub url: Option<Url>,
     /// The `charset` of the HTTP `Content-Type` the document came with.
     pub charset: Option<String>,
+    /// The file, canonical.
+    pub canonical: Option<PathBuf>,
+    /// Whether its `self` link may give it its URL.
+    pub learning: Learning,
+    /// Read only for the set checks: its summary is made, its rules not
+    /// run (nothing would be reported in it).
+    pub context: bool,
 }
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
@@ -117,9 +132,13 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     let Named {
         name,
         path,
-        url,
+        mut url,
         charset,
+        canonical,
+        learning,
+        context,
     } = named;
+    let mut placement = None;
     // Fixes are byte edits of the file: offered only where the text is the
     // file's bytes (UTF-8 or US-ASCII without a byte order mark, read from
     // a file rather than fetched).
@@ -162,6 +181,18 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
                 },
                 Some(kind) => {
+                    // Where the self link says the file is published: its
+                    // URL, unless one is given (relative references
+                    // resolve against it).
+                    placement = canonical.as_deref().and_then(|canonical| {
+                        let mut target = FeedDoc::self_target(&xml, kind, url.as_ref())?;
+                        target.set_fragment(None);
+                        let placed = site::placement(&target, canonical)?;
+                        if learning.takes(&target) {
+                            url = Some(target);
+                        }
+                        Some(placed)
+                    });
                     let feed = FeedDoc::new(&xml, kind, url.as_ref());
                     let enabled: Vec<&'static Rule> = rules::RULES
                         .iter()
@@ -185,11 +216,15 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             options.max_per_rule
                         }
                     };
-                    let (found, summarized) = feed::both(
-                        large,
-                        || rules::check_document(&feed, &enabled, large, &limit),
-                        || DocSummary::of(&feed, &source),
-                    );
+                    let (found, summarized) = if context {
+                        (Vec::new(), DocSummary::of(&feed, &source))
+                    } else {
+                        feed::both(
+                            large,
+                            || rules::check_document(&feed, &enabled, large, &limit),
+                            || DocSummary::of(&feed, &source),
+                        )
+                    };
                     findings.extend(found);
                     findings.extend(
                         xml.unread_entity()
@@ -253,9 +288,14 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             summary,
             suppressions,
             context: false,
+            explicit,
+            canonical,
+            placement,
+            misplaced: None,
         },
         diagnostics,
         unused_level,
+        dropped: Default::default(),
     })
 }
 

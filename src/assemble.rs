@@ -8,11 +8,11 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::Outcome;
-use crate::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span};
+use crate::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
 use crate::document::Document;
 use crate::options::Options;
 use crate::rules::{self, Rule, SetChecker};
-use crate::set::FeedSet;
+use crate::set::{FeedSet, UrlSpace};
 use crate::suppress::{self, Suppression};
 
 /// Everything a run found.
@@ -34,6 +34,8 @@ pub struct Report {
     shown: LevelCounts,
     /// How many findings the folding ones stand for (`--max-per-rule`).
     folded: usize,
+    /// The folders the documents' self links publish, with their URLs.
+    pub published: Vec<(PathBuf, Url)>,
 }
 
 /// Where the assembled findings go, a few documents' at a time, in report
@@ -56,38 +58,10 @@ impl Sink for Keep {
     }
 }
 
-/// Findings counted by level.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct LevelCounts {
-    pub errors: usize,
-    pub warnings: usize,
-    pub infos: usize,
-}
+pub use crate::diagnostic::LevelCounts;
 
 /// Findings counted but not kept (past `--max-findings`), by level.
 pub type Dropped = LevelCounts;
-
-impl LevelCounts {
-    pub(crate) fn add(&mut self, level: Level, n: usize) {
-        match level {
-            Level::Error => self.errors += n,
-            Level::Warning => self.warnings += n,
-            Level::Info => self.infos += n,
-        }
-    }
-
-    pub fn of(&self, level: Level) -> usize {
-        match level {
-            Level::Error => self.errors,
-            Level::Warning => self.warnings,
-            Level::Info => self.infos,
-        }
-    }
-
-    pub fn total(&self) -> usize {
-        self.errors + self.warnings + self.infos
-    }
-}
 
 /// What is left of `--max-findings` as documents are added, in the order
 /// the run reads them, so that the same findings are kept at any number of
@@ -139,8 +113,19 @@ impl FindingBudget {
         }
         for past in outcome.diagnostics.drain(*left..) {
             self.dropped.add(past.level, past.folded.max(1));
+            outcome.dropped.add(past.level, past.folded.max(1));
         }
         *left = 0;
+    }
+
+    /// Gives back what `outcome` spent: it is to be analyzed again.
+    pub(crate) fn refund(&mut self, outcome: &Outcome) {
+        if let Some(left) = self.left.as_mut() {
+            *left += outcome.diagnostics.len();
+        }
+        for level in [Level::Error, Level::Warning, Level::Info] {
+            self.dropped.remove(level, outcome.dropped.of(level));
+        }
     }
 }
 
@@ -236,7 +221,7 @@ impl Report {
     /// and merged in report order, kept in the report.
     pub(crate) fn assemble(
         outcomes: Vec<Outcome>,
-        url_spaces: &[Url],
+        url_spaces: &[UrlSpace],
         extra: Vec<(&'static Rule, Pending<Span>)>,
         options: &Options,
     ) -> Report {
@@ -250,7 +235,7 @@ impl Report {
     /// assembled, a chunk of documents at a time.
     pub(crate) fn assemble_into(
         outcomes: Vec<Outcome>,
-        url_spaces: &[Url],
+        url_spaces: &[UrlSpace],
         extra: Vec<(&'static Rule, Pending<Span>)>,
         options: &Options,
         sink: &mut dyn Sink,
@@ -346,7 +331,7 @@ impl Report {
     }
 
     /// Runs the set rules over the summaries of all documents.
-    fn check_set(&self, url_spaces: &[Url], options: &Options) -> Vec<(&'static Rule, Pending<Span>)> {
+    fn check_set(&self, url_spaces: &[UrlSpace], options: &Options) -> Vec<(&'static Rule, Pending<Span>)> {
         let set = FeedSet::new(&self.documents, url_spaces);
         // Each set rule on its own thread: this phase waits for every
         // document, so nothing else would keep the cores busy.
@@ -368,26 +353,107 @@ impl Report {
     }
 
     /// Findings about the set at the level of their primary document, by
-    /// that document; none for a document read as context.
+    /// that document; none for a document read as context (but what such
+    /// a document's findings stand for is folded into them first, so a
+    /// run over part of a tree reports what the whole tree's would).
     fn set_findings_by_document(
         &self,
         findings: Vec<(&'static Rule, Pending<Span>)>,
         options: &Options,
     ) -> Vec<Vec<Diagnostic>> {
+        let leveled: Vec<Leveled> = findings
+            .into_iter()
+            .filter_map(|(rule, pending)| {
+                let primary = &self.documents[pending.primary.doc];
+                let level = options.levels.level_for(rule, primary.path.as_deref())?;
+                Some((rule, pending, level))
+            })
+            .collect();
         let mut by_document: Vec<Vec<Diagnostic>> =
             std::iter::repeat_with(Vec::new).take(self.documents.len()).collect();
-        for (rule, pending) in findings {
+        for (rule, pending, level) in fold_into_causes(leveled, &self.documents) {
             let doc = pending.primary.doc;
-            let primary = &self.documents[doc];
-            if primary.context {
-                continue;
-            }
-            if let Some(level) = options.levels.level_for(rule, primary.path.as_deref()) {
+            if !self.documents[doc].context {
                 by_document[doc].push(pending.into_diagnostic(rule.id, level));
             }
         }
         by_document
     }
+}
+
+/// A set finding with the level it is reported at.
+type Leveled = (&'static Rule, Pending<Span>, Level);
+
+/// The most findings that follow from one link shown in its finding's
+/// notes; the rest are counted.
+const CAUSED_SHOWN: usize = 4;
+
+/// One mistake, one finding: a finding that follows from a link's mistake
+/// (a chain cut by a link to a missing archive: the neighbour that names
+/// the link's document back, the archives no longer reached) is folded
+/// into the finding at that link, which says what else the link breaks,
+/// points there, and is reported at the most serious level of what it
+/// stands for. A finding whose cause has no finding of its own (its rule
+/// is off) stays as it is.
+fn fold_into_causes(findings: Vec<Leveled>, documents: &[Document]) -> Vec<Leveled> {
+    let causes: crate::hash::FastMap<(DocId, usize), usize> = findings
+        .iter()
+        .enumerate()
+        .filter(|(_, (rule, _, _))| rule.id == crate::rule_id::RuleId::ArchiveLinkDangling)
+        .map(|(i, (_, pending, _))| ((pending.primary.doc, pending.primary.byte_start), i))
+        .collect();
+    if causes.is_empty() {
+        return findings;
+    }
+    let into: Vec<Option<usize>> = findings
+        .iter()
+        .enumerate()
+        .map(|(i, (_, pending, _))| {
+            pending
+                .cause
+                .and_then(|cause| causes.get(&cause).copied())
+                .filter(|&j| j != i)
+        })
+        .collect();
+    let mut slots: Vec<Option<Leveled>> = findings.into_iter().map(Some).collect();
+    let mut caused: Vec<usize> = vec![0; slots.len()];
+    for (i, cause) in into.iter().enumerate() {
+        let Some(j) = *cause else { continue };
+        let Some((rule, follows, level)) = slots[i].take() else {
+            continue;
+        };
+        let Some((_, at_cause, cause_level)) = slots[j].as_mut() else {
+            continue;
+        };
+        caused[j] += 1;
+        *cause_level = (*cause_level).max(level);
+        if caused[j] > CAUSED_SHOWN {
+            continue;
+        }
+        if caused[j] == 1 {
+            at_cause.notes.push(Text::Borrowed(
+                "this link cuts the chain: what follows from it elsewhere is reported here, at the level of the most serious of it",
+            ));
+        }
+        let at = &follows.primary;
+        let name = &documents[at.doc].name;
+        at_cause.notes.push(Text::Owned(format!(
+            "because of it, {name}:{}: {level}[{}] {}",
+            at.line_start, rule.id, follows.message
+        )));
+        at_cause
+            .secondary
+            .push((at.clone(), Text::Owned(format!("{}, because of this link", rule.id))));
+    }
+    for (j, count) in caused.iter().enumerate() {
+        if let (Some((_, at_cause, _)), true) = (slots[j].as_mut(), *count > CAUSED_SHOWN) {
+            at_cause.notes.push(Text::Owned(format!(
+                "and {} more findings that follow from this link",
+                count - CAUSED_SHOWN
+            )));
+        }
+    }
+    slots.into_iter().flatten().collect()
 }
 
 /// One document's findings as the report shows them: `own` (its rules',

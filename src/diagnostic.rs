@@ -48,6 +48,44 @@ impl fmt::Display for Level {
 
 pub use crate::shown::shorten;
 
+/// Findings counted by level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LevelCounts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+}
+
+impl LevelCounts {
+    pub(crate) fn add(&mut self, level: Level, n: usize) {
+        match level {
+            Level::Error => self.errors += n,
+            Level::Warning => self.warnings += n,
+            Level::Info => self.infos += n,
+        }
+    }
+
+    pub(crate) fn remove(&mut self, level: Level, n: usize) {
+        match level {
+            Level::Error => self.errors -= n,
+            Level::Warning => self.warnings -= n,
+            Level::Info => self.infos -= n,
+        }
+    }
+
+    pub fn of(&self, level: Level) -> usize {
+        match level {
+            Level::Error => self.errors,
+            Level::Warning => self.warnings,
+            Level::Info => self.infos,
+        }
+    }
+
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings + self.infos
+    }
+}
+
 /// A text of a finding: most notes, helps and labels are the same words
 /// for every finding of a rule, kept without a copy.
 pub type Text = std::borrow::Cow<'static, str>;
@@ -169,6 +207,10 @@ pub struct Pending<S = Range<usize>> {
     /// Edits to the finding's document (byte ranges of its text): only a
     /// document's own rules make fixes.
     pub fix: Option<Fix>,
+    /// The link whose mistake this finding follows from, where a set rule
+    /// knows it (document and the byte where the link's `href` starts):
+    /// the finding is folded into that link's own finding, when it has one.
+    pub cause: Option<(DocId, usize)>,
 }
 
 impl<S: Spanned> Diagnostic<S> {
@@ -197,6 +239,7 @@ impl<S> Pending<S> {
             help: None,
             folded: 0,
             fix: None,
+            cause: None,
         }
     }
 
@@ -219,6 +262,12 @@ impl<S> Pending<S> {
 
     pub fn help(mut self, help: impl Into<Text>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// The link this finding follows from (see [`Pending::cause`]).
+    pub fn caused_by(mut self, link: Option<(DocId, usize)>) -> Self {
+        self.cause = link;
         self
     }
 }

@@ -10,6 +10,8 @@ use url::Url;
 use crate::assemble::Failure;
 use crate::config::deepest_above;
 use crate::options::Options;
+use crate::set::UrlSpace;
+use crate::site::{self, Learning, Placement};
 
 /// A thing to lint, as given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +28,10 @@ pub(crate) struct Job {
     pub origin: Origin,
     /// Named on the command line (always reported on), not found by walking.
     pub explicit: bool,
+    /// The file, canonical: what its `self` link is compared with.
+    pub canonical: Option<PathBuf>,
+    /// Whether its `self` link may give it its URL.
+    pub learning: Learning,
 }
 
 pub(crate) enum Origin {
@@ -41,8 +47,13 @@ pub(crate) enum Origin {
 /// run may be published at URLs of their own (a second config's).
 pub(crate) struct Published {
     main: Tree,
+    /// Whether the main root was given (`--root`, a config's directory)
+    /// rather than taken as the directory that holds every path linted.
+    root_given: bool,
     /// Trees below other configs, with their own base URLs.
     more: Vec<Tree>,
+    /// Folders the documents' `self` links publish (see [`crate::site`]).
+    learned: Vec<Tree>,
     /// `file:///`, what the main root stands for without a base URL.
     slash: Url,
 }
@@ -84,18 +95,120 @@ impl Published {
             .collect();
         Some(Published {
             main: Tree::new(root, base)?,
+            root_given: options.base_root.is_some(),
             more,
+            learned: Vec::new(),
             slash: Url::parse("file:///").ok()?,
         })
+    }
+
+    /// Every tree with a base URL: the main one, other configs', and the
+    /// folders self links publish.
+    fn trees(&self) -> impl Iterator<Item = &Tree> {
+        std::iter::once(&self.main)
+            .chain(&self.more)
+            .chain(&self.learned)
+            .filter(|tree| tree.base.is_some())
     }
 
     /// The published tree a canonical path is in: the one with the deepest
     /// root above it, with a base URL.
     fn tree_of(&self, canonical: &Path) -> Option<&Tree> {
-        let published = std::iter::once(&self.main)
+        deepest_above(canonical, self.trees(), |tree| &tree.root)
+    }
+
+    /// Whether a file's `self` link may give it its URL: not where a base
+    /// URL and its directory are given for it (or `--url`); below a base
+    /// URL given without its directory, only a self link below that URL.
+    pub(crate) fn learning_for(&self, canonical: &Path) -> Learning {
+        let given = std::iter::once(&self.main)
             .chain(&self.more)
             .filter(|tree| tree.base.is_some());
-        deepest_above(canonical, published, |tree| &tree.root)
+        match deepest_above(canonical, given, |tree| &tree.root) {
+            Some(tree) if !std::ptr::eq(tree, &self.main) => Learning::Off,
+            _ => match &self.main.base {
+                Some(_) if self.root_given => Learning::Off,
+                Some(base) => Learning::Within(base.clone()),
+                None => Learning::Free,
+            },
+        }
+    }
+
+    /// Whether the main tree's base URL was given without its directory,
+    /// which the self links may then name ([`Published::settle_root`]).
+    pub(crate) fn root_to_learn(&self) -> Option<&Url> {
+        self.main.base.as_ref().filter(|_| !self.root_given)
+    }
+
+    /// The directory the base URL names, as the self links place it.
+    pub(crate) fn settle_root(&mut self, root: PathBuf) {
+        if let Some(tree) = Tree::new(root, self.main.base.clone()) {
+            self.main = tree;
+            self.root_given = true;
+        }
+    }
+
+    /// Folders published where the self links say.
+    pub(crate) fn learn(&mut self, placements: impl IntoIterator<Item = Placement>) {
+        self.learned.extend(
+            placements
+                .into_iter()
+                .filter_map(|placement| Tree::new(placement.folder, Some(placement.prefix))),
+        );
+    }
+
+    /// The URL a canonical path is published at, if a tree says.
+    pub(crate) fn published_url(&self, canonical: &Path) -> Option<Url> {
+        self.url_of(canonical)
+    }
+
+    /// The directories whose every feed the set checks should see, with
+    /// the URL each is published at: the folders the self links publish,
+    /// and the base URL's directory where it was given or placed. A run
+    /// over part of such a tree reads the rest as context, so that it
+    /// gives the whole tree's verdict on the files it names.
+    pub(crate) fn sites(&self) -> Vec<(&Path, &Url)> {
+        let main = self
+            .main
+            .base
+            .as_ref()
+            .filter(|_| self.root_given)
+            .map(|base| (self.main.root.as_path(), base));
+        main.into_iter()
+            .chain(
+                self.learned
+                    .iter()
+                    .filter_map(|tree| Some((tree.root.as_path(), tree.base.as_ref()?))),
+            )
+            .collect()
+    }
+
+    /// Where documents are expected to exist besides the linted
+    /// directories: the main root (its base URL, or its `file:` URL) and
+    /// every tree with a base URL.
+    pub(crate) fn spaces(&self) -> Vec<UrlSpace> {
+        let main = self.main.base.clone().unwrap_or_else(|| self.main.root_url.clone());
+        std::iter::once((main, &self.main.root))
+            .chain(
+                self.more
+                    .iter()
+                    .chain(&self.learned)
+                    .filter_map(|tree| Some((tree.base.clone()?, &tree.root))),
+            )
+            .map(|(url, root)| UrlSpace {
+                url,
+                directory: Some(root.clone()),
+            })
+            .collect()
+    }
+
+    /// How the run publishes its trees, for the summary: each folder the
+    /// self links publish, with its URL.
+    pub(crate) fn learned(&self) -> Vec<(PathBuf, Url)> {
+        self.learned
+            .iter()
+            .filter_map(|tree| Some((tree.root.clone(), tree.base.clone()?)))
+            .collect()
     }
 
     /// The published URL of a canonical path.
@@ -134,8 +247,8 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
                 _ => path,
             }
         }
-        (_, Some(published)) => std::iter::once(&published.main)
-            .chain(&published.more)
+        (_, Some(published)) => published
+            .trees()
             .find_map(|tree| below(tree, target.as_str().strip_prefix(tree.base.as_ref()?.as_str())?))?,
         _ => return None,
     };
@@ -145,10 +258,12 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
 /// The job for a file read only because a linted document links to it.
 pub(crate) fn linked_job(path: PathBuf, url: Url) -> Job {
     Job {
-        name: path.display().to_string(),
+        name: site::shown_path(&path),
         url: Some(url),
+        canonical: std::fs::canonicalize(&path).ok(),
         origin: Origin::File(path),
         explicit: false,
+        learning: Learning::Off,
     }
 }
 
@@ -172,14 +287,47 @@ fn segments(relative: &Path) -> Vec<String> {
 
 /// Where documents are expected to exist: under each linted directory's
 /// published URL, or its `file:` URL.
-pub(crate) fn url_spaces(inputs: &[Input], published: Option<&Published>) -> Vec<Url> {
-    inputs
+pub(crate) fn url_spaces(directories: &[PathBuf], published: Option<&Published>) -> Vec<UrlSpace> {
+    directories
         .iter()
-        .filter_map(|input| match input {
-            Input::Path(path) if path.is_dir() => url_of(path, published).map(as_directory),
-            _ => None,
+        .filter_map(|directory| {
+            let canonical = std::fs::canonicalize(directory).ok()?;
+            let url = url_of_canonical(&canonical, published).map(as_directory)?;
+            Some(UrlSpace {
+                url,
+                directory: Some(canonical),
+            })
         })
         .collect()
+}
+
+/// At most this many files of a published tree are read as context (see
+/// [`walk_context`]): a tree placed by a self link could be large.
+const MOST_CONTEXT_FILES: usize = 20_000;
+
+/// The files of a published tree, to read as context: named as the user
+/// would name them (relative to the current directory), reported on by
+/// nobody. A tree that cannot be walked is simply not read.
+pub(crate) fn walk_context(
+    root: &Path,
+    options: &Options,
+    published: &Published,
+    warnings: &mut Vec<String>,
+) -> Vec<Job> {
+    let shown = PathBuf::from(site::shown_path(root));
+    let mut jobs = Vec::new();
+    walk(&shown, options, Some(published), &mut jobs, &mut Vec::new(), warnings);
+    if jobs.len() > MOST_CONTEXT_FILES {
+        warnings.push(format!(
+            "{} holds more than {MOST_CONTEXT_FILES} files: only the first {MOST_CONTEXT_FILES} were read for the checks across documents",
+            shown.display()
+        ));
+        jobs.truncate(MOST_CONTEXT_FILES);
+    }
+    for job in &mut jobs {
+        job.learning = Learning::Off;
+    }
+    jobs
 }
 
 pub(crate) fn gather(
@@ -198,15 +346,27 @@ pub(crate) fn gather(
                 url: options.url.clone(),
                 origin: Origin::Bytes(bytes),
                 explicit: true,
+                canonical: None,
+                learning: Learning::Off,
             }),
             Input::Path(path) if path.is_dir() => walk(&path, options, published, &mut jobs, failures, warnings),
             Input::Path(path) => {
-                let url = options.url.clone().or_else(|| url_of(&path, published));
+                let canonical = canonical_file(&path);
+                let learning = match (&options.url, published, &canonical) {
+                    (None, Some(published), Some(canonical)) => published.learning_for(canonical),
+                    _ => Learning::Off,
+                };
+                let url = options
+                    .url
+                    .clone()
+                    .or_else(|| url_of_canonical(canonical.as_deref()?, published));
                 jobs.push(Job {
                     name: path.display().to_string(),
                     url,
                     origin: Origin::File(path),
                     explicit: true,
+                    canonical,
+                    learning,
                 });
             }
         }
@@ -322,13 +482,22 @@ fn walk(
             continue;
         }
         let path = entry.into_path();
-        let segments = path.strip_prefix(root).map(segments).unwrap_or_default();
-        let url = root_url.as_ref().and_then(|root_url| joined(root_url, &segments));
+        let below = path.strip_prefix(root).unwrap_or(Path::new(""));
+        let url = root_url
+            .as_ref()
+            .and_then(|root_url| joined(root_url, &segments(below)));
+        let canonical = canonical.as_ref().map(|root| root.join(below));
+        let learning = match (published, &canonical) {
+            (Some(published), Some(canonical)) => published.learning_for(canonical),
+            _ => Learning::Off,
+        };
         jobs.push(Job {
             name: path.display().to_string(),
             url,
             explicit: has_feed_extension(&path),
             origin: Origin::File(path),
+            canonical,
+            learning,
         });
     }
     let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -361,19 +530,16 @@ pub(crate) fn as_directory(mut url: Url) -> Url {
     url
 }
 
-/// The URL of a path: below the published root, its published URL; else
-/// its `file:` URL.
-fn url_of(path: &Path, published: Option<&Published>) -> Option<Url> {
-    let canonical = std::fs::canonicalize(path).ok().or_else(|| {
-        // A file not on disk (an editor's unsaved new file, linted from
-        // its text): its directory's path and its name.
+/// A file's canonical path; for a file not on disk (an editor's unsaved
+/// new file, linted from its text), its directory's and its name.
+fn canonical_file(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok().or_else(|| {
         let parent = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
-    })?;
-    url_of_canonical(&canonical, published)
+    })
 }
 
 fn url_of_canonical(canonical: &Path, published: Option<&Published>) -> Option<Url> {

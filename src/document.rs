@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
+use crate::site::Placement;
 use crate::snippet::Snippets;
 use crate::summary::DocSummary;
 use crate::suppress::Suppression;
@@ -33,6 +34,25 @@ pub struct Document {
     /// Read only because a linted document links to it: the set checks see
     /// it, but no finding is reported in it.
     pub context: bool,
+    /// Named on the command line, or named like a feed: reported on even
+    /// when it is not one.
+    pub(crate) explicit: bool,
+    /// The file, canonical.
+    pub(crate) canonical: Option<PathBuf>,
+    /// Where its `self` link says its folder is published (see
+    /// [`crate::site`]).
+    pub(crate) placement: Option<Placement>,
+    /// The self link places its folder elsewhere than the run publishes it.
+    pub(crate) misplaced: Option<Misplaced>,
+}
+
+/// How the run publishes a document whose self link says otherwise: at
+/// the base URL given, or where another document's self link places the
+/// folder (most self links agreed with that one).
+#[derive(Debug, Clone)]
+pub(crate) enum Misplaced {
+    ByBaseUrl,
+    BySelfLinkOf(usize),
 }
 
 impl Document {

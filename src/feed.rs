@@ -1151,13 +1151,47 @@ struct HeadParts<'a, 'input> {
 
 impl<'a, 'input> FeedDoc<'a, 'input> {
     pub fn new(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
+        let mut doc = Self::bare(xml, kind, url);
+        let large = xml.input_text().len() >= LARGE_DOCUMENT;
+        let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
+        let HeadParts {
+            links,
+            complete,
+            archive,
+            entries,
+        } = parts;
+        doc.everywhere = everywhere;
+        doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
+        (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
+        if kind == DocKind::AtomEntry {
+            // The document's one entry is its root.
+            doc.entries.extend(Entry::of(&EntryNames::of(xml, kind), doc.root));
+        }
+        doc
+    }
+
+    /// Where the first `self` link of the head section points, resolved
+    /// against `url`, found without gathering anything else: the run reads
+    /// it to learn where a document is published before linting it.
+    pub fn self_target(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Option<Url> {
+        let doc = Self::bare(xml, kind, url);
+        let link = doc
+            .head?
+            .children()
+            .filter(|child| is_atom_link(*child))
+            .find(|child| Rel::of(child.attribute("rel")) == Rel::Itself)?;
+        doc.link(link).target
+    }
+
+    /// The document with its root and head found and nothing gathered.
+    fn bare(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
         let root = xml.root_element();
         let head = match kind {
             DocKind::Atom => Some(root),
             DocKind::Rss => root.children().find(|n| n.has_tag_name(None, "channel")),
             DocKind::DeletedEntry | DocKind::AtomEntry => None,
         };
-        let mut doc = FeedDoc {
+        FeedDoc {
             xml,
             kind,
             root,
@@ -1175,23 +1209,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             self_index: None,
             atom_names: AtomNames::of(xml),
             atom_parts: OnceLock::new(),
-        };
-        let large = xml.input_text().len() >= LARGE_DOCUMENT;
-        let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
-        let HeadParts {
-            links,
-            complete,
-            archive,
-            entries,
-        } = parts;
-        doc.everywhere = everywhere;
-        doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
-        (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
-        if kind == DocKind::AtomEntry {
-            // The document's one entry is its root.
-            doc.entries.extend(Entry::of(&EntryNames::of(xml, kind), root));
         }
-        doc
     }
 
     fn head_parts(&self) -> HeadParts<'a, 'input> {

@@ -75,6 +75,7 @@ pub mod secret;
 pub mod server;
 pub mod set;
 pub mod shown;
+pub mod site;
 pub mod snippet;
 pub mod source;
 pub mod summary;

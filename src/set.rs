@@ -5,6 +5,7 @@
 //! visits each document once, so a 10,000-document chain costs linear time.
 
 use std::borrow::Cow;
+use std::path::PathBuf;
 
 use url::Url;
 
@@ -23,6 +24,33 @@ pub const CYCLE_RELATIONS: [Relation; 4] = [
     Relation::Previous,
     Relation::Next,
 ];
+
+/// Where documents are expected: a URL prefix under which a linked
+/// document should be among those read (see `archive-link-dangling`), and
+/// the directory published there, when it is one.
+#[derive(Debug, Clone)]
+pub struct UrlSpace {
+    pub url: Url,
+    pub directory: Option<PathBuf>,
+}
+
+impl UrlSpace {
+    /// A space of URLs that name no directory.
+    pub fn of(url: Url) -> UrlSpace {
+        UrlSpace { url, directory: None }
+    }
+
+    /// The file a URL of this space names, if it is below it.
+    fn file_of(&self, url: &Url) -> Option<PathBuf> {
+        let rest = url.as_str().strip_prefix(self.url.as_str())?;
+        let rest = rest.split(['?', '#']).next().unwrap_or_default();
+        let mut path = self.directory.clone()?;
+        for segment in rest.split('/').filter(|s| !s.is_empty()) {
+            path.push(&*percent_encoding::percent_decode_str(segment).decode_utf8_lossy());
+        }
+        Some(path)
+    }
+}
 
 /// A subscription document and the archives its `prev-archive` links reach.
 #[derive(Debug)]
@@ -45,10 +73,13 @@ pub struct FeedSet<'r> {
     /// find the same document.
     by_url: FastMap<Cow<'r, str>, DocId>,
     by_self: FastMap<&'r str, DocId>,
-    url_spaces: &'r [Url],
+    url_spaces: &'r [UrlSpace],
     /// Connected components over archive links, and over paging links.
     archive_group: Vec<DocId>,
     paging_group: Vec<DocId>,
+    /// Connected components over `prev-archive` and `next-archive` alone:
+    /// the archives that name each other in sequence.
+    sequence_group: Vec<DocId>,
     pub chains: Vec<Chain>,
     /// The chain (index into `chains`) that reaches each document.
     chain_of: Vec<Option<usize>>,
@@ -60,7 +91,7 @@ pub struct FeedSet<'r> {
 }
 
 impl<'r> FeedSet<'r> {
-    pub fn new(docs: &'r [Document], url_spaces: &'r [Url]) -> Self {
+    pub fn new(docs: &'r [Document], url_spaces: &'r [UrlSpace]) -> Self {
         let mut by_url = FastMap::default();
         let mut by_self: FastMap<&str, Vec<DocId>> = FastMap::default();
         for (id, doc) in docs.iter().enumerate() {
@@ -86,6 +117,7 @@ impl<'r> FeedSet<'r> {
             url_spaces,
             archive_group: Vec::new(),
             paging_group: Vec::new(),
+            sequence_group: Vec::new(),
             chains: Vec::new(),
             chain_of: vec![None; docs.len()],
             named_current: vec![false; docs.len()],
@@ -101,6 +133,7 @@ impl<'r> FeedSet<'r> {
         }
         set.archive_group = set.components(&ARCHIVE_RELATIONS);
         set.paging_group = set.components(&PAGING_RELATIONS);
+        set.sequence_group = set.components(&[Relation::PrevArchive, Relation::NextArchive]);
         set.walk_chains();
         set.cycles = CYCLE_RELATIONS
             .iter()
@@ -119,6 +152,10 @@ impl<'r> FeedSet<'r> {
 
     pub fn summary(&self, doc: DocId) -> &'r DocSummary {
         self.docs[doc].summary.as_ref().expect("only feeds are linked")
+    }
+
+    pub fn document(&self, doc: DocId) -> &'r Document {
+        &self.docs[doc]
     }
 
     pub fn name(&self, doc: DocId) -> &'r str {
@@ -141,14 +178,39 @@ impl<'r> FeedSet<'r> {
     }
 
     /// How a message names a link target: the document's name when it is
-    /// in the set, else the IRI.
+    /// in the set; the file's path, as the user would type it, when it
+    /// names one (the user's files are named by their paths, never by
+    /// `file:` URLs the run made up); else the IRI.
     pub fn describe(&self, target: Option<&Url>) -> String {
-        match target {
-            Some(url) => match self.resolve(url) {
-                Some(doc) => self.name(doc).to_owned(),
-                None => url.to_string(),
-            },
-            None => "an unresolvable reference".to_owned(),
+        let Some(url) = target else {
+            return "an unresolvable reference".to_owned();
+        };
+        if let Some(doc) = self.resolve(url) {
+            return self.name(doc).to_owned();
+        }
+        let file = if url.scheme() == "file" {
+            url.to_file_path().ok()
+        } else {
+            self.url_spaces.iter().find_map(|space| space.file_of(url))
+        };
+        file.map_or_else(|| url.to_string(), |file| crate::site::shown_path(&file))
+    }
+
+    /// How a link in document `from` could name document `to`: relative
+    /// to `from`'s URL where both are known and relative references reach
+    /// (`2024-02.atom`), else `to`'s URL, else its name.
+    pub fn reference(&self, from: DocId, to: DocId) -> String {
+        let target = self.docs[to].url.as_ref();
+        let relative = self.docs[from]
+            .url
+            .as_ref()
+            .zip(target)
+            .filter(|(from, to)| from.origin() == to.origin() || from.scheme() == "file" && to.scheme() == "file")
+            .and_then(|(from, to)| from.make_relative(to));
+        match (relative, target) {
+            (Some(relative), _) if !relative.is_empty() => relative,
+            (_, Some(url)) if url.scheme() != "file" => url.to_string(),
+            _ => self.name(to).to_owned(),
         }
     }
 
@@ -175,13 +237,35 @@ impl<'r> FeedSet<'r> {
     pub fn in_url_space(&self, url: &Url) -> bool {
         self.url_spaces
             .iter()
-            .any(|space| url.as_str().starts_with(space.as_str()))
+            .any(|space| url.as_str().starts_with(space.url.as_str()))
+    }
+
+    /// The link where a chain's walk stopped because it dangles: the last
+    /// document reached names, by `prev-archive`, a document that is not
+    /// there, so every older archive is cut off.
+    pub fn dangling_end(&self, chain: &Chain) -> Option<(DocId, &'r NavLink)> {
+        let last = chain.archives.last().copied().unwrap_or(chain.subscription);
+        let link = self.summary(last).link(Relation::PrevArchive)?;
+        self.dangles(link.target.as_ref()?).then_some((last, link))
+    }
+
+    /// Whether a link target lies where a document is expected, but none
+    /// was read there: the link dangles.
+    pub fn dangles(&self, target: &Url) -> bool {
+        self.in_url_space(target) && !self.was_read(target)
     }
 
     /// The archive chain (connected by archive links) a document is in,
     /// named by its smallest document.
     pub fn group_of(&self, doc: DocId) -> DocId {
         self.archive_group[doc]
+    }
+
+    /// The archives that name each other in sequence (by `prev-archive` and
+    /// `next-archive`, not `current`) with a document, named by the
+    /// smallest.
+    pub fn sequence_of(&self, doc: DocId) -> DocId {
+        self.sequence_group[doc]
     }
 
     /// The paged feed (connected by paging links) a document is in.
@@ -282,6 +366,14 @@ impl<'r> FeedSet<'r> {
 
 /// A subscription document: not an archive (no `fh:archive`, no `current`
 /// link elsewhere), not complete, and it links to archives.
+/// Where a link is written, to tell links apart: its document and the
+/// byte its `href` starts at.
+pub type LinkKey = (DocId, usize);
+
+pub fn link_key(doc: DocId, link: &NavLink) -> LinkKey {
+    (doc, link.span.in_doc(doc).byte_start)
+}
+
 pub fn is_subscription(summary: &DocSummary) -> bool {
     !summary.is_archive()
         && !summary.current_elsewhere

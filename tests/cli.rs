@@ -384,10 +384,13 @@ fn hidden_directories_are_not_walked() {
 
 #[test]
 fn concise_is_one_line_a_finding() {
+    // The file alone gets the whole site's verdict on it: its self link
+    // publishes examples/site/, whose archive it forgets to link.
     let output = feedlint(&["--format", "concise", "examples/site/podcast/index.rss"]);
     assert_eq!(
         stdout(&output),
-        "examples/site/podcast/index.rss:9:21: warning[link-relation-typo] rel=\"prevArchive\" is not a registered relation; did you mean \"prev-archive\"?\n"
+        "examples/site/podcast/index.rss:2:1: error[missing-prev-archive] this subscription document has no prev-archive link, but examples/site/podcast/archive/2023.rss is one of its archives\n\
+         examples/site/podcast/index.rss:9:21: warning[link-relation-typo] rel=\"prevArchive\" is not a registered relation; did you mean \"prev-archive\"?\n"
     );
 }
 

@@ -187,8 +187,10 @@ fn case_options(case: &Path) -> Options {
     let config = feedlint::config::load(&path).expect("the case's feedlint.toml is valid");
     let mut options = Options::default();
     options.levels = config.levels;
+    // The base URL names the case's directory, as the command line takes
+    // a config's base-url to name the config's.
     match config.base_url {
-        Some(base_url) => options.with_base_url(&base_url).unwrap(),
+        Some(base_url) => options.with_base_url(&base_url).unwrap().with_base_root(case),
         None => options,
     }
 }

@@ -315,6 +315,9 @@ impl Walk {
             path: None,
             url: Some(fetched.url.clone()),
             charset: fetched.charset,
+            canonical: None,
+            learning: crate::site::Learning::Off,
+            context: false,
         };
         let final_url = fetched.url;
         let Some(mut outcome) = lint_document(named, fetched.bytes, true, options) else {

@@ -7,9 +7,11 @@ use std::collections::{HashMap, HashSet};
 use super::SetChecker;
 use super::{rule, Rule};
 use crate::diagnostic::DocId;
+use crate::document::Misplaced;
 use crate::feed::Relation;
-use crate::set::{self, FeedSet, ARCHIVE_RELATIONS, PAGING_RELATIONS};
+use crate::set::{self, link_key, FeedSet, LinkKey, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::summary::NavLink;
+use url::Url;
 
 pub static MISSING_PREV_ARCHIVE: Rule = rule!(
     MissingPrevArchive, Error, Set, None, set: Some(missing_prev_archive),
@@ -101,13 +103,6 @@ pub static ARCHIVE_CHAIN_ASYMMETRIC: Rule = rule!(
     spec: "RFC 5005 §4",
 );
 
-/// Where a link is written, to tell links apart.
-type LinkKey = (DocId, usize);
-
-fn key(doc: DocId, link: &NavLink) -> LinkKey {
-    (doc, link.span.in_doc(doc).byte_start)
-}
-
 /// A link that its target contradicts: `owner`'s `rel` link names
 /// `target`, whose link of the reverse relation (`answer`) names another
 /// document.
@@ -193,14 +188,14 @@ fn report_asymmetries(
     let wrong: HashSet<LinkKey> = found
         .iter()
         .filter(|c| c.answer_settled)
-        .map(|c| key(c.owner, c.link))
+        .map(|c| link_key(c.owner, c.link))
         .collect();
     let mut reported = HashSet::new();
     for c in &found {
-        let (link_key, answer_key) = (key(c.owner, c.link), key(c.target, c.answer));
+        let (this_link, answer) = (link_key(c.owner, c.link), link_key(c.target, c.answer));
         let blame_link = if c.answer_settled {
             true
-        } else if wrong.contains(&link_key) || wrong.contains(&answer_key) {
+        } else if wrong.contains(&this_link) || wrong.contains(&answer) {
             continue;
         } else {
             c.rel != walked
@@ -219,9 +214,17 @@ fn report_asymmetries(
         } else {
             (c.target, c.answer, c.reverse, c.owner, c.link, c.rel)
         };
-        if !reported.insert(key(owner, link)) {
+        if !reported.insert(link_key(owner, link)) {
             continue;
         }
+        // A neighbour that names a missing document is that link's mistake
+        // (archive-link-dangling), not a second one here.
+        let dangling = c
+            .answer
+            .target
+            .as_ref()
+            .is_some_and(|target| set.dangles(target))
+            .then_some(answer);
         let other_target = set.describe(other.target.as_ref());
         cx.report(
             SetChecker::at(
@@ -242,7 +245,8 @@ fn report_asymmetries(
             .note(why)
             .help(format!(
                 "make this {rel} name the document whose {other_rel} names this one"
-            )),
+            ))
+            .caused_by(dangling),
         );
     }
 }
@@ -326,18 +330,45 @@ fn archive_link_dangling(cx: &mut SetChecker) {
     let set = cx.set;
     for (doc, summary) in set.feeds() {
         for link in summary.links.iter().filter(|l| ARCHIVE_RELATIONS.contains(&l.rel)) {
-            let Some(target) = &link.target else { continue };
-            if !set.in_url_space(target) || set.was_read(target) {
+            let Some(target) = link.target.as_ref().filter(|target| set.dangles(target)) else {
                 continue;
-            }
+            };
+            let help = match meant(set, doc, link.rel) {
+                Some((meant, by)) => format!(
+                    "make this {} name {}: {} names this document as its {by}",
+                    link.rel,
+                    set.reference(doc, meant),
+                    set.name(meant),
+                ),
+                None => "publish the missing document, or correct the link".to_owned(),
+            };
             cx.report(
-                SetChecker::at(doc, &link.span, format!("{} names {target}, inside the linted tree, but there is no document there", link.rel))
+                SetChecker::at(doc, &link.span, format!("{} names {}, inside the linted tree, but there is no document there", link.rel, set.describe(Some(target))))
                     .label("nothing here")
                     .note("RFC 5005 §4.1 lets publishers withhold archives, but a client following this link gets an error, and RFC 5005 §4.2 asks it to warn that the feed is incomplete")
-                    .help("publish the missing document, or correct the link"),
+                    .help(help),
             );
         }
     }
+}
+
+/// The document a dangling link of `doc` most likely meant: the one
+/// document of the set that names `doc` back by the reverse relation (an
+/// archive's `next-archive` for a `prev-archive`), or, for `current`, the
+/// subscription document whose chain reaches `doc`.
+fn meant(set: &FeedSet, doc: DocId, rel: Relation) -> Option<(DocId, Relation)> {
+    let reverse = match rel {
+        Relation::PrevArchive => Relation::NextArchive,
+        Relation::NextArchive => Relation::PrevArchive,
+        Relation::Current => {
+            let chain = set.chain_of(doc).filter(|chain| chain.subscription != doc)?;
+            return Some((chain.subscription, Relation::PrevArchive));
+        }
+        _ => return None,
+    };
+    let mut naming = set.edges(reverse).filter(|(from, _, to)| *to == doc && *from != doc);
+    let (from, _, _) = naming.next()?;
+    naming.next().is_none().then_some((from, reverse))
 }
 
 pub static ARCHIVE_CURRENT_MISMATCH: Rule = rule!(
@@ -470,8 +501,17 @@ fn archive_orphan(cx: &mut SetChecker) {
         {
             continue;
         }
+        // A chain cut by a link to a missing archive orphans every older
+        // one: that link is the mistake (archive-link-dangling).
+        let cut = set
+            .chain_of(subscription)
+            .filter(|chain| chain.subscription == subscription)
+            .and_then(|chain| set.dangling_end(chain))
+            .filter(|(cut, _)| set.sequence_of(archive) == set.sequence_of(*cut))
+            .map(|(doc, link)| link_key(doc, link));
         cx.report(
             SetChecker::at(archive, summary.archive_span(), format!("this archive is not reachable through prev-archive links from its subscription document, {}", set.name(subscription)))
+                .caused_by(cut)
                 .label("orphaned archive")
                 .secondary(set.summary(subscription).root.in_doc(subscription), "the subscription document")
                 .note("RFC 5005 §4.2: clients reconstruct the feed by following prev-archive from the subscription document; they never see this archive's entries")
@@ -496,7 +536,15 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
             };
             // Without --base-url, links reach files by file: URLs, which say
             // nothing about where the document is published.
-            if from == to || target.scheme() == "file" || *target == self_link.value || !reported.insert(to) {
+            // A self link that places its folder elsewhere than the run
+            // does is self-link-mismatch's finding.
+            let misplaced = set.document(to).misplaced.is_some();
+            if from == to
+                || target.scheme() == "file"
+                || *target == self_link.value
+                || misplaced
+                || !reported.insert(to)
+            {
                 continue;
             }
             cx.report(
@@ -507,6 +555,66 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
                     .help("make the self link and the links to this document use the same IRI"),
             );
         }
+    }
+}
+
+pub static SELF_LINK_MISMATCH: Rule = rule!(
+    SelfLinkMismatch, Warning, Set, None, set: Some(self_link_mismatch),
+    summary: "a self link places its file's folder elsewhere than the base URL given, or than the other documents' self links",
+    spec: "RFC 4287 §4.2.7.2; RFC 5005 §4",
+);
+
+fn self_link_mismatch(cx: &mut SetChecker) {
+    let set = cx.set;
+    for (doc, summary) in set.feeds() {
+        let document = set.document(doc);
+        let (Some(how), Some(placement), Some(self_link)) =
+            (&document.misplaced, &document.placement, &summary.self_link)
+        else {
+            continue;
+        };
+        let folder = format!("{}/", crate::site::shown_path(&placement.folder).trim_end_matches('/'));
+        let published = document.url.as_ref().filter(|url| url.scheme() != "file");
+        let finding = match how {
+            Misplaced::ByBaseUrl => SetChecker::at(
+                doc,
+                &self_link.span,
+                format!(
+                    "this self link says the file is published at {}, but the base URL given publishes it at {}",
+                    self_link.value,
+                    published.map_or_else(|| "another URL".to_owned(), Url::to_string),
+                ),
+            )
+            .note("the base URL (--base-url, or base-url in feedlint.toml) wins: links are resolved and matched as if the file were published there"),
+            Misplaced::BySelfLinkOf(other) => {
+                let other = *other;
+                let (Some(theirs), Some(their_link)) = (&set.document(other).placement, &set.summary(other).self_link) else {
+                    continue;
+                };
+                SetChecker::at(
+                    doc,
+                    &self_link.span,
+                    format!(
+                        "this self link places {folder} at {}, but the self link of {} places it at {}",
+                        placement.prefix,
+                        set.name(other),
+                        theirs.prefix,
+                    ),
+                )
+                .secondary(their_link.span.in_doc(other), format!("places {folder} at {}", theirs.prefix))
+                .note("feedlint learns where a folder is published from its documents' self links, and takes the place most of them give")
+            }
+        };
+        let help = match published {
+            Some(url) => format!("if the file is published at {url}, make the self link say so; if not, give --base-url and --root that publish the files where they are"),
+            None => "make the self links of the folder agree on where it is published, or give --base-url".to_owned(),
+        };
+        cx.report(
+            finding
+                .label("places the file elsewhere")
+                .note("RFC 4287 §4.2.7.2: the self link identifies a resource equivalent to the document; readers subscribe to it and RFC 5005 clients remember archives by it")
+                .help(help),
+        );
     }
 }
 

@@ -130,6 +130,7 @@ pub static RULES: &[&Rule] = &[
     &chains::ARCHIVE_CURRENT_MISMATCH,
     &chains::ARCHIVE_ORPHAN,
     &chains::ARCHIVE_SELF_MISMATCH,
+    &chains::SELF_LINK_MISMATCH,
     &chains::ARCHIVE_ID_MISMATCH,
     &chains::ARCHIVE_ORDER,
     &paging::PAGING_PREV_ALIAS,
@@ -457,7 +458,6 @@ impl<'s, 'r> SetChecker<'s, 'r> {
         self.found.push((self.rule, finding));
     }
 
-    /// A finding at a span of a summary.
     /// A finding at a place of document `doc`'s summary.
     pub fn at(doc: DocId, at: &Location, message: impl Into<String>) -> Pending<Span> {
         Pending::new(at.in_doc(doc), message)
