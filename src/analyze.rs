@@ -17,7 +17,8 @@ use crate::options::Options;
 use crate::rule_id::RuleMap;
 use crate::rules::fetching::CHARSET_MISMATCH;
 use crate::rules::xml::{
-    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION, XML_MALFORMED,
+    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, NOT_A_FEED, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION,
+    XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
 use crate::site::{self, Learning};
@@ -178,7 +179,10 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     // said not to be checked, never passed over silently.
                     None if is_rss_10(&xml) => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
                     None if !explicit => return None,
-                    None => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                    None if is_encrypted(&xml) => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
+                    // Named as a feed, it is read as one, and every reader
+                    // fails on it.
+                    None => findings.push((&NOT_A_FEED, not_a_feed(&xml))),
                 },
                 Some(kind) => {
                     // Where the self link says the file is published: its
@@ -361,6 +365,15 @@ fn is_rss_10(xml: &xml::Document) -> bool {
             .any(|child| child.has_tag_name(Some(RSS_10_NS), "channel"))
 }
 
+/// The XML Encryption namespace: an encrypted Deleted Entry Document has
+/// an `xenc:EncryptedData` root (RFC 6721 §6).
+const XENC_NS: &str = "http://www.w3.org/2001/04/xmlenc#";
+
+fn is_encrypted(xml: &xml::Document) -> bool {
+    xml.root_element().has_tag_name(Some(XENC_NS), "EncryptedData")
+}
+
+/// A feed feedlint does not check: RSS 1.0, or an encrypted document.
 fn unknown_document(xml: &xml::Document) -> Pending {
     let root = xml.root_element();
     if is_rss_10(xml) {
@@ -369,19 +382,33 @@ fn unknown_document(xml: &xml::Document) -> Pending {
             .note("RSS 1.0 is an RDF vocabulary of its own (root rdf:RDF, namespace http://purl.org/rss/1.0/), not RSS 2.0 and not Atom; feedlint checks Atom, RSS 0.91 to 2.0 and Deleted Entry Documents, so nothing in this file was checked")
             .help("check it with an RDF validator, or publish an Atom or RSS 2.0 feed beside it");
     }
+    Pending::new(crate::feed::start_tag(root), "this document is encrypted (xenc:EncryptedData), so feedlint cannot check what it holds")
+        .label("encrypted")
+        .note("RFC 6721 §6 lets a Deleted Entry Document be encrypted with XML Encryption; only the holder of the key can read the tombstones inside")
+}
+
+/// A file named as a feed that is none: an HTML error page saved as
+/// `feed.rss`, a sitemap named on the command line.
+fn not_a_feed(xml: &xml::Document) -> Pending {
+    let root = xml.root_element();
     let name = root.tag_name();
     let what = match name.namespace() {
         Some(ns) => format!("<{}> in namespace \"{}\"", shorten(name.name()), shorten(ns)),
         None => format!("<{}>", shorten(name.name())),
     };
+    let is_html = name.name().eq_ignore_ascii_case("html");
     let finding = Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
         .label("root element")
-        .note("feedlint lints Atom feeds (atom:feed), RSS (rss) and Deleted Entry Documents (at:deleted-entry); this file is not linted further");
+        .note(if is_html {
+            "this is a web page, not a feed: a server or generator often writes its error page where the feed should be; every feed reader fails on it"
+        } else {
+            "a feed's root is atom:feed (RFC 4287 §4.1.1), RSS's rss, or at:deleted-entry (RFC 6721 §4); a reader given this file finds no feed in it"
+        });
     match name.namespace().and_then(crate::feed::intended_namespace) {
         Some(intended) => finding.help(format!(
             "the namespace is a near miss: declare it as \"{intended}\" (namespace names compare as exact strings)"
         )),
-        None => finding,
+        None => finding.help("publish the feed in this file, or name it so that it is not taken for one (.xml files found in a directory are linted only when they are feeds)"),
     }
 }
 

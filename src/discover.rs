@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::assemble::Failure;
 use crate::config::deepest_above;
+use crate::hash::FastMap;
 use crate::options::Options;
 use crate::set::UrlSpace;
 use crate::site::{self, Learning, Placement};
@@ -50,10 +51,21 @@ pub(crate) struct Published {
     /// Whether the main root was given (`--root`, a config's directory)
     /// rather than taken as the directory that holds every path linted.
     root_given: bool,
+    /// Whether the self links placed the main root ([`Published::settle_root`]).
+    root_placed: bool,
     /// Trees below other configs, with their own base URLs.
     more: Vec<Tree>,
     /// Folders the documents' `self` links publish (see [`crate::site`]).
     learned: Vec<Tree>,
+    /// Which of `learned` more than one document places, or a linted
+    /// directory holds ([`Published::confirm`]): trees the run reads whole
+    /// and judges links into. One feed's self link alone (a feed saved to
+    /// a downloads folder) makes no site of its folder.
+    confirmed: Vec<bool>,
+    /// `learned` by folder and by base URL: there may be one a folder of
+    /// the run, and each file and link target looks its own up.
+    learned_by_folder: FastMap<PathBuf, usize>,
+    learned_by_base: FastMap<String, usize>,
     /// `file:///`, what the main root stands for without a base URL.
     slash: Url,
 }
@@ -96,25 +108,47 @@ impl Published {
         Some(Published {
             main: Tree::new(root, base)?,
             root_given: options.base_root.is_some(),
+            root_placed: false,
             more,
             learned: Vec::new(),
+            confirmed: Vec::new(),
+            learned_by_folder: FastMap::default(),
+            learned_by_base: FastMap::default(),
             slash: Url::parse("file:///").ok()?,
         })
     }
 
-    /// Every tree with a base URL: the main one, other configs', and the
-    /// folders self links publish.
-    fn trees(&self) -> impl Iterator<Item = &Tree> {
+    /// The trees with a base URL that were given: the main one and other
+    /// configs' (a few).
+    fn given(&self) -> impl Iterator<Item = &Tree> {
         std::iter::once(&self.main)
             .chain(&self.more)
-            .chain(&self.learned)
             .filter(|tree| tree.base.is_some())
     }
 
     /// The published tree a canonical path is in: the one with the deepest
-    /// root above it, with a base URL.
+    /// root above it, with a base URL. The learned folders are looked up
+    /// by the path's own ancestors, in time linear in its length.
     fn tree_of(&self, canonical: &Path) -> Option<&Tree> {
-        deepest_above(canonical, self.trees(), |tree| &tree.root)
+        let learned = canonical
+            .ancestors()
+            .find_map(|folder| self.learned_by_folder.get(folder))
+            .map(|&i| &self.learned[i]);
+        deepest_above(canonical, self.given().chain(learned), |tree| &tree.root)
+    }
+
+    /// The tree a URL is below, and the rest of the URL after its base.
+    fn tree_below<'u>(&self, url: &'u str) -> Option<(&Tree, &'u str)> {
+        let given = self
+            .given()
+            .find_map(|tree| Some((tree, url.strip_prefix(tree.base.as_ref()?.as_str())?)));
+        given.or_else(|| {
+            // Every prefix of the URL that ends in `/`, longest first.
+            url.char_indices().rev().filter(|(_, c)| *c == '/').find_map(|(at, _)| {
+                let &i = self.learned_by_base.get(&url[..=at])?;
+                Some((&self.learned[i], &url[at + 1..]))
+            })
+        })
     }
 
     /// Whether a file's `self` link may give it its URL: not where a base
@@ -145,16 +179,72 @@ impl Published {
         if let Some(tree) = Tree::new(root, self.main.base.clone()) {
             self.main = tree;
             self.root_given = true;
+            self.root_placed = true;
         }
     }
 
     /// Folders published where the self links say.
     pub(crate) fn learn(&mut self, placements: impl IntoIterator<Item = Placement>) {
-        self.learned.extend(
-            placements
-                .into_iter()
-                .filter_map(|placement| Tree::new(placement.folder, Some(placement.prefix))),
-        );
+        for placement in placements {
+            let Some(tree) = Tree::new(placement.folder, Some(placement.prefix)) else {
+                continue;
+            };
+            let i = self.learned.len();
+            self.learned_by_folder.entry(tree.root.clone()).or_insert(i);
+            if let Some(base) = &tree.base {
+                self.learned_by_base.entry(base.to_string()).or_insert(i);
+            }
+            self.learned.push(tree);
+            self.confirmed.push(false);
+        }
+    }
+
+    /// Confirms the learned trees that more than one document of `done`
+    /// places, or that a linted directory holds.
+    pub(crate) fn confirm(&mut self, done: &[crate::analyze::Outcome], directories: &[PathBuf]) {
+        let mut placing: Vec<usize> = vec![0; self.learned.len()];
+        for placement in done.iter().filter_map(|outcome| outcome.document.placement.as_ref()) {
+            let Some(&i) = self.learned_by_folder.get(&placement.folder) else {
+                continue;
+            };
+            let same = self.learned[i]
+                .base
+                .as_ref()
+                .is_some_and(|base| crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix));
+            placing[i] += usize::from(same);
+        }
+        let linted: Vec<PathBuf> = directories
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        for (i, tree) in self.learned.iter().enumerate() {
+            self.confirmed[i] = placing[i] > 1 || linted.iter().any(|directory| tree.root.starts_with(directory));
+        }
+    }
+
+    /// The folders learned but not confirmed, that one document placed
+    /// each: a walk of one may confirm it.
+    pub(crate) fn unconfirmed(&self) -> Vec<PathBuf> {
+        self.learned
+            .iter()
+            .zip(&self.confirmed)
+            .filter(|(_, confirmed)| !**confirmed)
+            .map(|(tree, _)| tree.root.clone())
+            .collect()
+    }
+
+    /// Whether the tree learned at `folder` is confirmed.
+    pub(crate) fn is_confirmed(&self, folder: &Path) -> bool {
+        self.learned_by_folder.get(folder).is_some_and(|&i| self.confirmed[i])
+    }
+
+    /// The learned trees confirmed as sites.
+    fn confirmed(&self) -> impl Iterator<Item = &Tree> {
+        self.learned
+            .iter()
+            .zip(&self.confirmed)
+            .filter(|(_, c)| **c)
+            .map(|(tree, _)| tree)
     }
 
     /// The URL a canonical path is published at, if a tree says.
@@ -176,8 +266,7 @@ impl Published {
             .map(|base| (self.main.root.as_path(), base));
         main.into_iter()
             .chain(
-                self.learned
-                    .iter()
+                self.confirmed()
                     .filter_map(|tree| Some((tree.root.as_path(), tree.base.as_ref()?))),
             )
             .collect()
@@ -188,14 +277,20 @@ impl Published {
     /// every tree with a base URL.
     pub(crate) fn spaces(&self) -> Vec<UrlSpace> {
         let main = self.main.base.clone().unwrap_or_else(|| self.main.root_url.clone());
+        // Root-relative links are judged against the root only where it was
+        // given (`--root`): a directory that merely holds the paths linted
+        // (a corpus of unrelated trees) is no web server's root.
+        let root_relative = self.main.base.is_none() && self.root_given;
         std::iter::once((main, &self.main.root))
             .chain(
                 self.more
                     .iter()
-                    .chain(&self.learned)
+                    .chain(self.confirmed())
                     .filter_map(|tree| Some((tree.base.clone()?, &tree.root))),
             )
-            .map(|(url, root)| UrlSpace {
+            .enumerate()
+            .map(|(i, (url, root))| UrlSpace {
+                root_relative: i == 0 && root_relative,
                 url,
                 directory: Some(root.clone()),
             })
@@ -203,10 +298,12 @@ impl Published {
     }
 
     /// How the run publishes its trees, for the summary: each folder the
-    /// self links publish, with its URL.
+    /// self links publish (the base URL's, where they placed it), with its
+    /// URL.
     pub(crate) fn learned(&self) -> Vec<(PathBuf, Url)> {
-        self.learned
-            .iter()
+        let main = Some(&self.main).filter(|_| self.root_placed);
+        main.into_iter()
+            .chain(&self.learned)
             .filter_map(|tree| Some((tree.root.clone(), tree.base.clone()?)))
             .collect()
     }
@@ -247,9 +344,10 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
                 _ => path,
             }
         }
-        (_, Some(published)) => published
-            .trees()
-            .find_map(|tree| below(tree, target.as_str().strip_prefix(tree.base.as_ref()?.as_str())?))?,
+        (_, Some(published)) => {
+            let (tree, rest) = published.tree_below(target.as_str())?;
+            below(tree, rest)?
+        }
         _ => return None,
     };
     path.is_file().then_some(path)
@@ -296,38 +394,43 @@ pub(crate) fn url_spaces(directories: &[PathBuf], published: Option<&Published>)
             Some(UrlSpace {
                 url,
                 directory: Some(canonical),
+                root_relative: false,
             })
         })
         .collect()
 }
 
 /// At most this many files of a published tree are read as context (see
-/// [`walk_context`]): a tree placed by a self link could be large.
-const MOST_CONTEXT_FILES: usize = 20_000;
+/// [`walk_context`]): a tree placed by self links could be large.
+pub(crate) const MOST_CONTEXT_FILES: usize = 20_000;
 
 /// The files of a published tree, to read as context: named as the user
 /// would name them (relative to the current directory), reported on by
-/// nobody. A tree that cannot be walked is simply not read.
-pub(crate) fn walk_context(
-    root: &Path,
-    options: &Options,
-    published: &Published,
-    warnings: &mut Vec<String>,
-) -> Vec<Job> {
+/// nobody. At most `most`; `None` when the tree holds more. A tree that
+/// cannot be walked is simply not read.
+pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published, most: usize) -> Option<Vec<Job>> {
     let shown = PathBuf::from(site::shown_path(root));
     let mut jobs = Vec::new();
-    walk(&shown, options, Some(published), &mut jobs, &mut Vec::new(), warnings);
-    if jobs.len() > MOST_CONTEXT_FILES {
-        warnings.push(format!(
-            "{} holds more than {MOST_CONTEXT_FILES} files: only the first {MOST_CONTEXT_FILES} were read for the checks across documents",
-            shown.display()
-        ));
-        jobs.truncate(MOST_CONTEXT_FILES);
+    let mut warnings = Vec::new();
+    walk(
+        &shown,
+        options,
+        Some(published),
+        &mut jobs,
+        &mut Vec::new(),
+        &mut warnings,
+        most.saturating_add(1),
+    );
+    if jobs.len() > most {
+        return None;
     }
     for job in &mut jobs {
         job.learning = Learning::Off;
+        if let Some(name) = job.name.strip_prefix("./") {
+            job.name = name.to_owned();
+        }
     }
-    jobs
+    Some(jobs)
 }
 
 pub(crate) fn gather(
@@ -349,7 +452,9 @@ pub(crate) fn gather(
                 canonical: None,
                 learning: Learning::Off,
             }),
-            Input::Path(path) if path.is_dir() => walk(&path, options, published, &mut jobs, failures, warnings),
+            Input::Path(path) if path.is_dir() => {
+                walk(&path, options, published, &mut jobs, failures, warnings, usize::MAX)
+            }
             Input::Path(path) => {
                 let canonical = canonical_file(&path);
                 let learning = match (&options.url, published, &canonical) {
@@ -402,6 +507,7 @@ fn without_duplicates(jobs: Vec<Job>) -> Vec<Job> {
     kept
 }
 
+/// Walks a directory: the files found, as jobs (at most `most`).
 fn walk(
     root: &Path,
     options: &Options,
@@ -409,7 +515,9 @@ fn walk(
     jobs: &mut Vec<Job>,
     failures: &mut Vec<Failure>,
     warnings: &mut Vec<String>,
+    most: usize,
 ) {
+    let stop_at = jobs.len().saturating_add(most);
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
@@ -468,6 +576,9 @@ fn walk(
         }
     }
     for entry in builder.build() {
+        if jobs.len() >= stop_at {
+            break;
+        }
         let entry = match entry {
             Ok(entry) => entry,
             Err(error) => {

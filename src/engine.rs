@@ -37,79 +37,47 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
         })
         .collect();
     let directories: Vec<std::path::PathBuf> = paths.iter().filter(|path| path.is_dir()).cloned().collect();
-    let mut failures = Vec::new();
     let mut published = discover::Published::of(&inputs, options);
-    let mut warnings = Vec::new();
-    let jobs = discover::gather(inputs, options, published.as_ref(), &mut failures, &mut warnings);
-    let mut done = Vec::with_capacity(jobs.len());
-    let mut budget = FindingBudget::new(options.max_findings);
-    run_jobs(jobs, false, options, &mut done, &mut failures, &mut budget);
-    let mut batch = Vec::new();
+    let mut run = Run::new(options);
+    let jobs = discover::gather(
+        inputs,
+        options,
+        published.as_ref(),
+        &mut run.failures,
+        &mut run.warnings,
+    );
+    run_jobs(jobs, false, options, &mut run.done, &mut run.failures, &mut run.budget);
     if let Some(published) = published.as_mut() {
-        let again = learn_sites(&mut done, published);
-        analyze_again(again, options, &mut done, &mut budget);
-        batch = site_context(&directories, &done, published, options, &mut warnings);
+        let again = learn_sites(&mut run.done, published);
+        analyze_again(again, options, &mut run.done, &mut run.budget);
     }
+    // Without a base URL, a document is also named by the URL a
+    // root-relative link gives it.
+    for outcome in &mut run.done {
+        let alias = outcome
+            .document
+            .url
+            .as_ref()
+            .and_then(|url| published.as_ref()?.tree_alias(url));
+        outcome.document.aliases.extend(alias);
+    }
+    run.reading = Reading::of(&run.done, published.as_ref());
+    run.linked(Vec::new(), 0, published.as_ref());
+    // The folders the self links place, once the files the named ones
+    // link to are read too: the trees now known are read whole.
+    if let Some(published) = published.as_mut() {
+        run.site_context(&directories, published);
+    }
+    let Run {
+        done,
+        mut failures,
+        warnings,
+        budget,
+        ..
+    } = run;
     let published = published.as_ref();
     let mut url_spaces = discover::url_spaces(&directories, published);
     url_spaces.extend(published.map(discover::Published::spaces).unwrap_or_default());
-    // Every file and URL read or to be read (and the root-relative form of
-    // each URL), so that each document is read once.
-    let tree_alias = |url: &Url| published.and_then(|p| p.tree_alias(url));
-    let mut known_files: FastSet<std::path::PathBuf> = done
-        .iter()
-        .filter_map(|outcome| outcome.document.canonical.clone())
-        .chain(batch.iter().filter_map(|job| job.canonical.clone()))
-        .collect();
-    let mut known: FastSet<String> = done
-        .iter()
-        .filter_map(|outcome| outcome.document.url.as_ref())
-        .chain(batch.iter().filter_map(|job| job.url.as_ref()))
-        .flat_map(|url| std::iter::once(url.clone()).chain(tree_alias(url)))
-        .map(String::from)
-        .collect();
-    let mut start = 0;
-    loop {
-        // Without a base URL, a document is also named by the URL a
-        // root-relative link gives it.
-        for outcome in &mut done[start..] {
-            let alias = outcome.document.url.as_ref().and_then(tree_alias);
-            outcome.document.aliases.extend(alias);
-        }
-        // The files the documents just read link to, that exist and were
-        // not named: read as context for the set checks, as a type checker
-        // reads imports, so that a subset of a tree (the changed files of a
-        // commit) is checked against the chains it belongs to. Each URL is
-        // read at most once, so this ends within the files on disk.
-        let linked: Vec<Job> = done[start..]
-            .iter()
-            .filter_map(|outcome| outcome.document.summary.as_ref())
-            .flat_map(|summary| summary.links.iter().filter_map(|link| link.target.as_ref()))
-            .filter_map(|target| {
-                let path = discover::local_file(target, published)?;
-                let job = discover::linked_job(path, target.clone());
-                let new = known.insert(target.to_string())
-                    && job
-                        .canonical
-                        .as_ref()
-                        .is_none_or(|file| known_files.insert(file.clone()));
-                new.then_some(job)
-            })
-            .collect();
-        batch.extend(linked);
-        if batch.is_empty() {
-            break;
-        }
-        start = done.len();
-        run_jobs(
-            std::mem::take(&mut batch),
-            true,
-            options,
-            &mut done,
-            &mut failures,
-            &mut budget,
-        );
-    }
     let mut report = Report::assemble_into(done, &url_spaces, Vec::new(), options, sink);
     for level in [Level::Error, Level::Warning, Level::Info] {
         report.dropped.add(level, budget.dropped.of(level));
@@ -121,6 +89,207 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     report.failures.extend(failures);
     report.warnings.extend(warnings);
     report
+}
+
+/// What a run has read or will read, by file and by URL (and the
+/// root-relative form of each URL), so that each document is read once.
+#[derive(Default)]
+struct Reading {
+    files: FastSet<std::path::PathBuf>,
+    urls: FastSet<String>,
+}
+
+impl Reading {
+    fn of(done: &[Outcome], published: Option<&discover::Published>) -> Reading {
+        let mut reading = Reading::default();
+        for outcome in done {
+            reading.saw(outcome, published);
+        }
+        reading
+    }
+
+    fn see_url(&mut self, url: &Url, published: Option<&discover::Published>) -> bool {
+        let alias = published.and_then(|p| p.tree_alias(url));
+        self.urls.extend(alias.map(String::from));
+        self.urls.insert(url.to_string())
+    }
+
+    /// Counts a document as read.
+    fn saw(&mut self, outcome: &Outcome, published: Option<&discover::Published>) {
+        self.files.extend(outcome.document.canonical.clone());
+        if let Some(url) = &outcome.document.url {
+            self.see_url(url, published);
+        }
+    }
+
+    /// Whether a job reads a file not read yet, without counting it.
+    fn peek_new(&self, job: &Job) -> bool {
+        job.canonical.as_ref().is_none_or(|file| !self.files.contains(file))
+            && job.url.as_ref().is_none_or(|url| !self.urls.contains(url.as_str()))
+    }
+
+    /// Whether a job reads a file not read yet; it is counted as read.
+    fn is_new(&mut self, job: &Job) -> bool {
+        let new_file = job
+            .canonical
+            .as_ref()
+            .is_none_or(|file| self.files.insert(file.clone()));
+        let new_url = job.url.as_ref().is_none_or(|url| self.urls.insert(url.to_string()));
+        new_file && new_url
+    }
+}
+
+/// A run in progress: what it has read and analyzed, what failed, and
+/// what is left of `--max-findings`.
+struct Run<'o> {
+    options: &'o Options,
+    done: Vec<Outcome>,
+    failures: Vec<Failure>,
+    warnings: Vec<String>,
+    budget: FindingBudget,
+    reading: Reading,
+}
+
+impl<'o> Run<'o> {
+    fn new(options: &'o Options) -> Run<'o> {
+        Run {
+            options,
+            done: Vec::new(),
+            failures: Vec::new(),
+            warnings: Vec::new(),
+            budget: FindingBudget::new(options.max_findings),
+            reading: Reading::default(),
+        }
+    }
+
+    /// Reads and analyzes documents as context.
+    fn context(&mut self, jobs: Vec<Job>) {
+        run_jobs(
+            jobs,
+            true,
+            self.options,
+            &mut self.done,
+            &mut self.failures,
+            &mut self.budget,
+        );
+    }
+
+    /// Runs `batch`, then reads the files the documents from `start` on
+    /// link to, that exist and were not read, and the files those link
+    /// to: context for the set checks, as a type checker reads imports, so
+    /// that a subset of a tree (the changed files of a commit) is checked
+    /// against the chains it belongs to. Each file and URL is read at most
+    /// once, so this ends within the files on disk.
+    fn linked(&mut self, mut batch: Vec<Job>, mut start: usize, published: Option<&discover::Published>) {
+        loop {
+            if !batch.is_empty() {
+                let from = self.done.len();
+                self.context(std::mem::take(&mut batch));
+                // Without a base URL, a document is also named by the URL
+                // a root-relative link gives it.
+                for outcome in &mut self.done[from..] {
+                    let alias = outcome.document.url.as_ref().and_then(|url| published?.tree_alias(url));
+                    outcome.document.aliases.extend(alias);
+                }
+            }
+            for outcome in &self.done[start..] {
+                let Some(summary) = outcome.document.summary.as_ref() else {
+                    continue;
+                };
+                for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
+                    let Some(path) = discover::local_file(target, published) else {
+                        continue;
+                    };
+                    let job = discover::linked_job(path, target.clone());
+                    let new_url = self.reading.see_url(target, published);
+                    let new_file = job
+                        .canonical
+                        .as_ref()
+                        .is_none_or(|file| self.reading.files.insert(file.clone()));
+                    if new_url && new_file {
+                        batch.push(job);
+                    }
+                }
+            }
+            start = self.done.len();
+            if batch.is_empty() {
+                return;
+            }
+        }
+    }
+
+    /// The feeds of the trees the run publishes that it did not name, read
+    /// as context: a run over part of a tree then gives the whole tree's
+    /// verdict on what it names (the documents that link to a named one
+    /// are seen too). A tree inside a linted directory was walked already.
+    ///
+    /// A folder that only one document's self link places is walked first
+    /// to see whether another document there places it too: if one does,
+    /// the folder is a site, read whole; if none does (a feed saved alone
+    /// to a downloads folder), what the walk read is put back, and the
+    /// folder's links are not judged.
+    fn site_context(&mut self, directories: &[std::path::PathBuf], published: &mut discover::Published) {
+        let walked: Vec<std::path::PathBuf> = directories
+            .iter()
+            .filter_map(|d| std::fs::canonicalize(d).ok())
+            .collect();
+        let inside_walked = |root: &std::path::Path| walked.iter().any(|directory| root.starts_with(directory));
+        published.confirm(&self.done, directories);
+        let before_trials = self.done.len();
+        let mut trials = Vec::new();
+        for root in published.unconfirmed() {
+            if inside_walked(&root) {
+                continue;
+            }
+            let Some(jobs) = discover::walk_context(&root, self.options, published, MOST_CONFIRMING_FILES) else {
+                continue;
+            };
+            let jobs: Vec<Job> = jobs.into_iter().filter(|job| self.reading.peek_new(job)).collect();
+            let start = self.done.len();
+            self.context(jobs);
+            trials.push((root, start..self.done.len()));
+        }
+        published.confirm(&self.done, directories);
+        // What the walks of folders still unconfirmed read is put back.
+        let mut put_back: Vec<std::ops::Range<usize>> = trials
+            .into_iter()
+            .filter(|(root, _)| !published.is_confirmed(root))
+            .map(|(_, range)| range)
+            .collect();
+        put_back.sort_by_key(|range| std::cmp::Reverse(range.start));
+        for range in put_back {
+            self.done.drain(range);
+        }
+        for outcome in &self.done[before_trials..] {
+            self.reading.saw(outcome, Some(published));
+        }
+        // Shallowest first: a tree inside one already walked is not walked
+        // again.
+        let mut sites: Vec<std::path::PathBuf> = published
+            .sites()
+            .into_iter()
+            .map(|(root, _)| root.to_path_buf())
+            .collect();
+        sites.sort_by_key(|root| root.components().count());
+        let mut chosen: Vec<std::path::PathBuf> = Vec::new();
+        let mut jobs = Vec::new();
+        for root in sites {
+            if inside_walked(&root) || chosen.iter().any(|above| root.starts_with(above)) {
+                continue;
+            }
+            match discover::walk_context(&root, self.options, published, discover::MOST_CONTEXT_FILES) {
+                Some(found) => jobs.extend(found.into_iter().filter(|job| self.reading.is_new(job))),
+                None => self.warnings.push(format!(
+                    "{} holds more than {} files: its documents were not read for the checks across documents",
+                    site::shown_path(&root),
+                    discover::MOST_CONTEXT_FILES
+                )),
+            }
+            chosen.push(root);
+        }
+        // The links of the documents the trials kept are followed too.
+        self.linked(jobs, before_trials, Some(published));
+    }
 }
 
 /// Where the documents' `self` links publish their folders (see
@@ -255,35 +424,10 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
     }
 }
 
-/// The feeds of the trees the run publishes that it did not name, read as
-/// context: a run over part of a tree then gives the whole tree's verdict
-/// on what it names (the documents that link to a named one are seen
-/// too). A tree inside a linted directory was walked already.
-fn site_context(
-    directories: &[std::path::PathBuf],
-    done: &[Outcome],
-    published: &discover::Published,
-    options: &Options,
-    warnings: &mut Vec<String>,
-) -> Vec<Job> {
-    let walked: Vec<std::path::PathBuf> = directories
-        .iter()
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect();
-    let read: FastSet<&std::path::Path> = done.iter().filter_map(|o| o.document.canonical.as_deref()).collect();
-    let mut jobs = Vec::new();
-    for (root, _) in published.sites() {
-        if walked.iter().any(|directory| root.starts_with(directory)) {
-            continue;
-        }
-        jobs.extend(
-            discover::walk_context(root, options, published, warnings)
-                .into_iter()
-                .filter(|job| job.canonical.as_deref().is_none_or(|file| !read.contains(file))),
-        );
-    }
-    jobs
-}
+/// At most this many files are read to confirm a folder that one
+/// document's self link places (a feed saved alone to a big folder is
+/// no site, and is not worth a long walk).
+const MOST_CONFIRMING_FILES: usize = 2_000;
 
 /// A document held in memory, as an editor has it.
 #[derive(Debug, Clone)]
@@ -312,7 +456,7 @@ pub fn lint_bytes(name: &str, url: Option<&str>, bytes: &[u8], options: &Options
 pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &Options) -> Result<Report, InvalidUrl> {
     let url_spaces = url_spaces
         .iter()
-        .map(|space| absolute_url(space).map(UrlSpace::of))
+        .map(|space| absolute_url(space).map(|url| UrlSpace::of(discover::as_directory(url))))
         .collect::<Result<Vec<UrlSpace>, _>>()?;
     let documents = documents
         .into_iter()

@@ -32,21 +32,45 @@ pub const CYCLE_RELATIONS: [Relation; 4] = [
 pub struct UrlSpace {
     pub url: Url,
     pub directory: Option<PathBuf>,
+    /// The directory stands for `/` too, as a web server serves the tree:
+    /// a root-relative link (`/feed/2024.atom`) of a document known by its
+    /// `file:` URL resolves to `file:///feed/2024.atom`, which names
+    /// `DIRECTORY/feed/2024.atom`.
+    pub root_relative: bool,
 }
 
 impl UrlSpace {
     /// A space of URLs that name no directory.
     pub fn of(url: Url) -> UrlSpace {
-        UrlSpace { url, directory: None }
+        UrlSpace {
+            url,
+            directory: None,
+            root_relative: false,
+        }
     }
 
     /// The file a URL of this space names, if it is below it.
     fn file_of(&self, url: &Url) -> Option<PathBuf> {
         let rest = url.as_str().strip_prefix(self.url.as_str())?;
+        Self::below(self.directory.clone()?, rest)
+    }
+
+    /// The file a root-relative `file:` URL names below the directory.
+    fn root_relative_file_of(&self, url: &Url) -> Option<PathBuf> {
+        if !self.root_relative || url.scheme() != "file" {
+            return None;
+        }
+        Self::below(self.directory.clone()?, url.path())
+    }
+
+    fn below(mut path: PathBuf, rest: &str) -> Option<PathBuf> {
         let rest = rest.split(['?', '#']).next().unwrap_or_default();
-        let mut path = self.directory.clone()?;
         for segment in rest.split('/').filter(|s| !s.is_empty()) {
-            path.push(&*percent_encoding::percent_decode_str(segment).decode_utf8_lossy());
+            let segment = percent_encoding::percent_decode_str(segment).decode_utf8_lossy();
+            if segment == ".." || segment == "." {
+                return None;
+            }
+            path.push(&*segment);
         }
         Some(path)
     }
@@ -74,6 +98,11 @@ pub struct FeedSet<'r> {
     by_url: FastMap<Cow<'r, str>, DocId>,
     by_self: FastMap<&'r str, DocId>,
     url_spaces: &'r [UrlSpace],
+    /// The spaces by URL: each link target looks up the prefixes of its
+    /// own URL (there may be a space a folder of the run).
+    spaces_by_url: FastMap<&'r str, usize>,
+    /// The space whose directory stands for `/`, if one does.
+    root_relative: Option<&'r UrlSpace>,
     /// Connected components over archive links, and over paging links.
     archive_group: Vec<DocId>,
     paging_group: Vec<DocId>,
@@ -115,6 +144,13 @@ impl<'r> FeedSet<'r> {
             by_url,
             by_self,
             url_spaces,
+            spaces_by_url: url_spaces
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, space)| (space.url.as_str(), i))
+                .collect(),
+            root_relative: url_spaces.iter().find(|space| space.root_relative),
             archive_group: Vec::new(),
             paging_group: Vec::new(),
             sequence_group: Vec::new(),
@@ -188,11 +224,10 @@ impl<'r> FeedSet<'r> {
         if let Some(doc) = self.resolve(url) {
             return self.name(doc).to_owned();
         }
-        let file = if url.scheme() == "file" {
-            url.to_file_path().ok()
-        } else {
-            self.url_spaces.iter().find_map(|space| space.file_of(url))
-        };
+        let file = self.space_of(url).and_then(|space| space.file_of(url)).or_else(|| {
+            let root_relative = self.root_relative.and_then(|space| space.root_relative_file_of(url));
+            root_relative.or_else(|| url.to_file_path().ok())
+        });
         file.map_or_else(|| url.to_string(), |file| crate::site::shown_path(&file))
     }
 
@@ -235,9 +270,18 @@ impl<'r> FeedSet<'r> {
     /// Whether `url` lies under a linted directory (its `--base-url` or its
     /// `file:` URL): a document is expected there if one is linked.
     pub fn in_url_space(&self, url: &Url) -> bool {
-        self.url_spaces
-            .iter()
-            .any(|space| url.as_str().starts_with(space.url.as_str()))
+        self.space_of(url).is_some() || url.scheme() == "file" && self.root_relative.is_some()
+    }
+
+    /// The space a URL is below: the one of its prefixes (those ending in
+    /// `/`) that is a space's URL, the longest.
+    fn space_of(&self, url: &Url) -> Option<&'r UrlSpace> {
+        let url = url.as_str();
+        url.char_indices()
+            .rev()
+            .filter(|(_, c)| *c == '/')
+            .find_map(|(at, _)| self.spaces_by_url.get(&url[..=at]))
+            .map(|&i| &self.url_spaces[i])
     }
 
     /// The link where a chain's walk stopped because it dangles: the last

@@ -315,8 +315,8 @@ fn walking_skips_other_xml_but_named_files_are_reported() {
     let walked = json(&feedlint(&["--format", "json", "examples/site"]));
     assert!(!rules_of(&walked).contains(&"unknown-document".to_owned()));
     let named = json(&feedlint(&["--format", "json", "examples/site/sitemap.xml"]));
-    assert_eq!(rules_of(&named), ["unknown-document"]);
-    assert_eq!(named["summary"]["infos"], 1);
+    assert_eq!(rules_of(&named), ["not-a-feed"]);
+    assert_eq!(named["summary"]["errors"], 1);
 }
 
 #[test]
@@ -364,7 +364,7 @@ fn walked_files_named_as_feeds_never_pass_silently() {
         .collect();
     let expected = [
         ("empty.atom", "xml-malformed"),
-        ("error-page.rss", "unknown-document"),
+        ("error-page.rss", "not-a-feed"),
         ("no-namespace.atom", "atom-wrong-namespace"),
     ];
     let expected: Vec<(String, String)> = expected.iter().map(|(f, r)| (f.to_string(), r.to_string())).collect();
@@ -920,9 +920,11 @@ fn paths_without_any_feed_fail_the_run() {
         .as_str()
         .unwrap()
         .starts_with("no feed found in"));
-    // Standard input is always a document.
-    let piped = run(&["-"], Some(b"<x/>"), &[]);
-    assert_eq!(code(&piped), 0, "{}", stderr(&piped));
+    // Standard input is always a document, named as a feed: one that is
+    // no feed is an error, not a failure of the run.
+    let piped = run(&["--format", "concise", "-"], Some(b"<x/>"), &[]);
+    assert_eq!(code(&piped), 1, "{}", stderr(&piped));
+    assert!(stdout(&piped).contains("error[not-a-feed]"), "{}", stdout(&piped));
 }
 
 /// Walking skips what .gitignore, hidden paths, --exclude and the config's
@@ -1061,7 +1063,7 @@ fn linked_files_are_read_as_context_for_the_chains() {
     assert_eq!(report["summary"]["context"], 2);
     let text = stdout(&feedlint(&["--color", "never", &index, &oldest]));
     assert!(
-        text.contains("in 2 documents (and 2 linked documents read for the chains, not reported on)"),
+        text.contains("in 2 documents (and 2 other documents read for the chains, not reported on)"),
         "{text}"
     );
 

@@ -730,3 +730,41 @@ fn fifty_thousand_findings_written_as_sarif_and_json() {
         let _ = std::fs::remove_dir_all(out);
     }
 }
+
+#[test]
+fn twenty_thousand_folders_each_placed_by_its_self_link_with_a_dangling_link() {
+    // Every folder is published somewhere else (a learned tree each), and
+    // every feed names a missing archive: the placements, the URL of each
+    // file and link target, and the help for each dangling link are looked
+    // up, never searched for among the others.
+    let dir = scratch("twenty-thousand-sites");
+    for n in 0..20_000 {
+        let folder = dir.join(format!("site{n}"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(
+            folder.join("feed.atom"),
+            format!(
+                "{FEED_START}<link rel=\"self\" href=\"https://host{n}.example/feed.atom\"/>\
+                 <link rel=\"prev-archive\" href=\"archive/missing.atom\"/></feed>"
+            ),
+        )
+        .unwrap();
+    }
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "concise", "--max-findings", "0", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("twenty thousand sites: {seconds:.2} s");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("warning[archive-link-dangling]"))
+            .count(),
+        20_000
+    );
+    assert!(seconds < SECONDS, "{seconds:.1} s");
+    let _ = std::fs::remove_dir_all(dir);
+}

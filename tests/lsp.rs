@@ -213,11 +213,42 @@ fn set_case(case: &str, test: &str) -> std::path::PathBuf {
     let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("testsuite/sets")
         .join(case);
-    for entry in std::fs::read_dir(&case).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.join(entry.file_name())).unwrap();
-    }
+    copy_tree(&case, &dir);
     dir
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_link_that_cuts_the_chain_is_one_error_where_it_is_written() {
+    // The site's one typo is in the open archive: reported there, as an
+    // error (it stands for the chain findings it causes elsewhere).
+    let dir = set_case("archive-link-dangling/fail-typo-cuts-chain", "lsp-typo");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let path = dir.join("archive/2024-03.atom");
+    let uri = client.open(&path, &std::fs::read_to_string(&path).unwrap());
+    let diagnostics = client.diagnostics(&uri);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["code"], "archive-link-dangling");
+    assert_eq!(diagnostics[0]["severity"], 1, "an error");
+    // The neighbour that names it back is right: nothing is reported there.
+    let path = dir.join("archive/2024-02.atom");
+    let uri = client.open(&path, &std::fs::read_to_string(&path).unwrap());
+    let diagnostics = client.diagnostics(&uri);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    client.finish();
 }
 
 #[test]

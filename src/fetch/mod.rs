@@ -325,7 +325,7 @@ impl Walk {
         };
         if named_by_user
             && outcome.document.summary.is_none()
-            && outcome.diagnostics.iter().any(|d| d.rule == "unknown-document")
+            && outcome.diagnostics.iter().any(|d| d.rule == "not-a-feed")
         {
             return Err(Failure::Unfetchable {
                 url: url.to_string(),

@@ -259,17 +259,47 @@ pub fn summary_line(report: &Report) -> String {
     }
     match report.context_documents() {
         0 => {}
-        1 => not_shown.push_str(" (and 1 linked document read for the chains, not reported on)"),
+        1 => not_shown.push_str(" (and 1 other document read for the chains, not reported on)"),
         n => not_shown.push_str(&format!(
-            " (and {n} linked documents read for the chains, not reported on)"
+            " (and {n} other documents read for the chains, not reported on)"
         )),
     }
     format!(
-        "{}, {} and {} in {} document{}{not_shown}",
+        "{}, {} and {} in {} document{}{not_shown}{}",
         count(report.count(Level::Error), "error"),
         count(report.count(Level::Warning), "warning"),
         count(report.count(Level::Info), "info"),
         documents,
-        if documents == 1 { "" } else { "s" }
+        if documents == 1 { "" } else { "s" },
+        published(report),
     )
+}
+
+/// The most folders the summary line names as published by self links.
+const PUBLISHED_SHOWN: usize = 3;
+
+/// Where the self links publish the folders linted, as the summary line
+/// says it: how each document got its URL is never a guess the user
+/// cannot see.
+fn published(report: &Report) -> String {
+    let mut said: Vec<String> = report
+        .published
+        .iter()
+        .take(PUBLISHED_SHOWN)
+        .map(|(folder, url)| {
+            let folder = crate::site::shown_path(folder);
+            format!(
+                "{}/ is published at {}",
+                folder.trim_end_matches('/'),
+                crate::secret::masked(url)
+            )
+        })
+        .collect();
+    if report.published.len() > PUBLISHED_SHOWN {
+        said.push(format!("{} more folders", report.published.len() - PUBLISHED_SHOWN));
+    }
+    match said.len() {
+        0 => String::new(),
+        _ => format!("; {}, as the self links say", said.join(", ")),
+    }
 }

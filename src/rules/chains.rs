@@ -328,12 +328,13 @@ pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
 
 fn archive_link_dangling(cx: &mut SetChecker) {
     let set = cx.set;
+    let naming = Naming::of(set);
     for (doc, summary) in set.feeds() {
         for link in summary.links.iter().filter(|l| ARCHIVE_RELATIONS.contains(&l.rel)) {
             let Some(target) = link.target.as_ref().filter(|target| set.dangles(target)) else {
                 continue;
             };
-            let help = match meant(set, doc, link.rel) {
+            let help = match naming.meant(set, doc, link.rel) {
                 Some((meant, by)) => format!(
                     "make this {} name {}: {} names this document as its {by}",
                     link.rel,
@@ -352,23 +353,52 @@ fn archive_link_dangling(cx: &mut SetChecker) {
     }
 }
 
-/// The document a dangling link of `doc` most likely meant: the one
-/// document of the set that names `doc` back by the reverse relation (an
-/// archive's `next-archive` for a `prev-archive`), or, for `current`, the
-/// subscription document whose chain reaches `doc`.
-fn meant(set: &FeedSet, doc: DocId, rel: Relation) -> Option<(DocId, Relation)> {
-    let reverse = match rel {
-        Relation::PrevArchive => Relation::NextArchive,
-        Relation::NextArchive => Relation::PrevArchive,
-        Relation::Current => {
-            let chain = set.chain_of(doc).filter(|chain| chain.subscription != doc)?;
-            return Some((chain.subscription, Relation::PrevArchive));
+/// Which documents name each document by `prev-archive` and by
+/// `next-archive`, counted once for the whole set.
+struct Naming {
+    /// By the document named: the first document that names it, and
+    /// whether another does too.
+    by_prev: HashMap<DocId, (DocId, bool)>,
+    by_next: HashMap<DocId, (DocId, bool)>,
+}
+
+impl Naming {
+    fn of(set: &FeedSet) -> Naming {
+        let index = |rel| {
+            let mut named: HashMap<DocId, (DocId, bool)> = HashMap::new();
+            for (from, _, to) in set.edges(rel).filter(|(from, _, to)| from != to) {
+                named
+                    .entry(to)
+                    .and_modify(|(first, more)| *more |= *first != from)
+                    .or_insert((from, false));
+            }
+            named
+        };
+        Naming {
+            by_prev: index(Relation::PrevArchive),
+            by_next: index(Relation::NextArchive),
         }
-        _ => return None,
-    };
-    let mut naming = set.edges(reverse).filter(|(from, _, to)| *to == doc && *from != doc);
-    let (from, _, _) = naming.next()?;
-    naming.next().is_none().then_some((from, reverse))
+    }
+
+    /// The document a dangling link of `doc` most likely meant: the one
+    /// document of the set that names `doc` back by the reverse relation
+    /// (an archive's `next-archive` for a `prev-archive`), or, for
+    /// `current`, the subscription document whose chain reaches `doc`.
+    fn meant(&self, set: &FeedSet, doc: DocId, rel: Relation) -> Option<(DocId, Relation)> {
+        let (named, reverse) = match rel {
+            Relation::PrevArchive => (&self.by_next, Relation::NextArchive),
+            Relation::NextArchive => (&self.by_prev, Relation::PrevArchive),
+            Relation::Current => {
+                let chain = set.chain_of(doc).filter(|chain| chain.subscription != doc)?;
+                return Some((chain.subscription, Relation::PrevArchive));
+            }
+            _ => return None,
+        };
+        match named.get(&doc) {
+            Some(&(from, false)) => Some((from, reverse)),
+            _ => None,
+        }
+    }
 }
 
 pub static ARCHIVE_CURRENT_MISMATCH: Rule = rule!(

@@ -105,6 +105,7 @@ pub static RULES: &[&Rule] = &[
     &xml::XML_MALFORMED,
     &xml::EXTERNAL_DTD_NOT_READ,
     &xml::UNKNOWN_DOCUMENT,
+    &xml::NOT_A_FEED,
     &xml::ATOM_WRONG_NAMESPACE,
     &xml::FILE_TOO_LARGE,
     &markers::FH_MARKER_MISPLACED,

@@ -22,8 +22,14 @@ pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
 
 pub static UNKNOWN_DOCUMENT: Rule = rule!(
     UnknownDocument, Info, Doc, None,
-    summary: "a file named on the command line is not a feed, an Atom Entry Document or a Deleted Entry Document",
+    summary: "a feed feedlint does not check: RSS 1.0, or an encrypted Deleted Entry Document",
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
+);
+
+pub static NOT_A_FEED: Rule = rule!(
+    NotAFeed, Error, Doc, None,
+    summary: "a file named as a feed (on the command line, or .atom, .rss, .atomdeleted) is no feed at all",
+    spec: "RFC 4287 §4.1.1; RSS 2.0; RFC 6721 §4",
 );
 
 pub static ATOM_WRONG_NAMESPACE: Rule = rule!(

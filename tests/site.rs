@@ -1,0 +1,421 @@
+//! Sites linted with no configuration, and subsets of them: trees built in
+//! a scratch directory as a site generator writes them, linted as a new
+//! user would (from the site's root or elsewhere, whole or in part, with
+//! and without `--base-url`). A subset gives the whole site's verdict on
+//! the files it names; no output names a file by a `file:` URL.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use common::{json, messages, scratch, stderr, stdout, ATOM_HEAD};
+
+/// Runs the binary in `dir`.
+fn feedlint_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// An Atom document of a chain: its self link, its other head links
+/// (`(rel, href)`), and whether it is an archive.
+fn atom(self_href: &str, links: &[(&str, &str)], archive: bool) -> String {
+    let links: String = links
+        .iter()
+        .map(|(rel, href)| format!("  <link rel=\"{rel}\" href=\"{href}\"/>\n"))
+        .collect();
+    let marker = if archive { "  <fh:archive/>\n" } else { "" };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
+         <feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:fh=\"http://purl.org/syndication/history/1.0\">\n\
+         {ATOM_HEAD}\n  <link rel=\"self\" href=\"{self_href}\"/>\n{links}{marker}</feed>\n"
+    )
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// `(file, rule, level, line)` of each finding of a JSON report, the file
+/// as the report names it.
+fn findings(report: &serde_json::Value) -> Vec<(String, String, String, u64)> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["file"].as_str().unwrap().to_owned(),
+                d["rule"].as_str().unwrap().to_owned(),
+                d["level"].as_str().unwrap().to_owned(),
+                d["spans"][0]["line_start"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// `public/feed.atom` and `public/archive/2024-0{1,2,3}.atom`, published
+/// at https://example.org/, where 2024-03.atom's prev-archive names a
+/// missing 2024-2.atom: one typo.
+fn site_with_a_typo(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let public = dir.join("public");
+    write(
+        &public.join("feed.atom"),
+        &atom(
+            "https://example.org/feed.atom",
+            &[("prev-archive", "archive/2024-03.atom")],
+            false,
+        ),
+    );
+    write(
+        &public.join("archive/2024-03.atom"),
+        &atom(
+            "https://example.org/archive/2024-03.atom",
+            &[("prev-archive", "2024-2.atom"), ("current", "../feed.atom")],
+            true,
+        ),
+    );
+    write(
+        &public.join("archive/2024-02.atom"),
+        &atom(
+            "https://example.org/archive/2024-02.atom",
+            &[
+                ("prev-archive", "2024-01.atom"),
+                ("next-archive", "2024-03.atom"),
+                ("current", "../feed.atom"),
+            ],
+            true,
+        ),
+    );
+    write(
+        &public.join("archive/2024-01.atom"),
+        &atom(
+            "https://example.org/archive/2024-01.atom",
+            &[("next-archive", "2024-02.atom"), ("current", "../feed.atom")],
+            true,
+        ),
+    );
+    dir
+}
+
+/// The one finding the typo gets: at its cause, an error (it cuts the
+/// chain the archives after it hang on), with the document meant as help.
+/// `public` is how the run names the `public/` directory.
+fn assert_the_typo_alone(output: &Output, public: &str) {
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+    let report = json(output);
+    let file = format!("{public}archive/2024-03.atom");
+    assert_eq!(
+        findings(&report),
+        [(file, "archive-link-dangling".to_owned(), "error".to_owned(), 5)],
+        "{}",
+        stdout(output)
+    );
+    assert_eq!(
+        report["diagnostics"][0]["help"],
+        format!("make this prev-archive name 2024-02.atom: {public}archive/2024-02.atom names this document as its next-archive")
+    );
+}
+
+#[test]
+fn one_typo_is_one_finding_at_its_cause_in_the_whole_site_and_in_every_subset_that_names_it() {
+    let dir = site_with_a_typo("typo");
+    let whole = feedlint_in(
+        &dir,
+        &["--format", "json", "--base-url", "https://example.org/", "public/"],
+    );
+    assert_the_typo_alone(&whole, "public/");
+    let notes = json(&whole)["diagnostics"][0]["notes"].to_string();
+    for folded in ["archive-chain-asymmetric", "archive-orphan"] {
+        assert!(notes.contains(folded), "{notes}");
+    }
+    // The same verdict without a base URL (the self links say where the
+    // site is), from the site's root or from inside it, on the file alone
+    // or with others.
+    for (cwd, args, public) in [
+        (".", vec!["public/"], "public/"),
+        (
+            ".",
+            vec!["--base-url", "https://example.org/", "public/archive/2024-03.atom"],
+            "public/",
+        ),
+        (".", vec!["public/archive/2024-03.atom"], "public/"),
+        (".", vec!["public/archive/2024-03.atom", "public/feed.atom"], "public/"),
+        (
+            "public",
+            vec!["--base-url", "https://example.org/", "archive/2024-03.atom"],
+            "",
+        ),
+        ("public", vec!["archive/2024-03.atom"], ""),
+    ] {
+        let mut all = vec!["--format", "json"];
+        all.extend(args);
+        let output = feedlint_in(&dir.join(cwd), &all);
+        assert_the_typo_alone(&output, public);
+    }
+    // A subset that does not name the file with the typo reports nothing:
+    // the whole site reports nothing on those files.
+    for args in [
+        vec!["public/archive/2024-02.atom"],
+        vec!["public/archive/2024-01.atom", "public/feed.atom"],
+        vec!["--base-url", "https://example.org/", "public/archive/2024-02.atom"],
+    ] {
+        let mut all = vec!["--format", "json"];
+        all.extend(args);
+        let output = feedlint_in(&dir, &all);
+        assert_eq!(output.status.code(), Some(0), "{}", stdout(&output));
+        assert!(findings(&json(&output)).is_empty(), "{}", stdout(&output));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_right_site_named_in_part_with_a_base_url_from_its_root_is_right() {
+    // The base URL names the current directory (the site's root), not the
+    // folder that holds the paths named: the self links say so.
+    let dir = scratch("blog-subset");
+    write(
+        &dir.join("blog/index.atom"),
+        &atom(
+            "https://example.org/blog/index.atom",
+            &[("prev-archive", "https://example.org/blog/archive/2024-02.atom")],
+            false,
+        ),
+    );
+    write(
+        &dir.join("blog/archive/2024-02.atom"),
+        &atom(
+            "https://example.org/blog/archive/2024-02.atom",
+            &[
+                ("current", "https://example.org/blog/index.atom"),
+                ("prev-archive", "https://example.org/blog/archive/2024-01.atom"),
+            ],
+            true,
+        ),
+    );
+    write(
+        &dir.join("blog/archive/2024-01.atom"),
+        &atom(
+            "https://example.org/blog/archive/2024-01.atom",
+            &[
+                ("current", "https://example.org/blog/index.atom"),
+                ("next-archive", "https://example.org/blog/archive/2024-02.atom"),
+            ],
+            true,
+        ),
+    );
+    for args in [
+        vec![
+            "--base-url",
+            "https://example.org/",
+            "blog/index.atom",
+            "blog/archive/2024-01.atom",
+        ],
+        vec!["blog/index.atom", "blog/archive/2024-01.atom"],
+        vec!["blog/archive/2024-01.atom"],
+        vec!["."],
+    ] {
+        let mut all = vec!["--format", "concise"];
+        all.extend(args.iter().copied());
+        let output = feedlint_in(&dir, &all);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stdout(&output));
+        assert_eq!(stdout(&output), "", "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A chain whose self links are absolute and whose other links are
+/// root-relative (`/feed/archive/2003-10.atom`).
+fn root_relative_chain(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    let feed = dir.join("site/feed");
+    write(
+        &feed.join("index.atom"),
+        &atom(
+            "https://example.org/feed/index.atom",
+            &[("prev-archive", "/feed/archive/2003-11.atom")],
+            false,
+        ),
+    );
+    write(
+        &feed.join("archive/2003-11.atom"),
+        &atom(
+            "https://example.org/feed/archive/2003-11.atom",
+            &[
+                ("current", "/feed/index.atom"),
+                ("prev-archive", "/feed/archive/2003-10.atom"),
+            ],
+            true,
+        ),
+    );
+    write(
+        &feed.join("archive/2003-10.atom"),
+        &atom(
+            "https://example.org/feed/archive/2003-10.atom",
+            &[
+                ("current", "/feed/index.atom"),
+                ("next-archive", "/feed/archive/2003-11.atom"),
+            ],
+            true,
+        ),
+    );
+    dir
+}
+
+#[test]
+fn a_root_relative_chain_with_absolute_self_links_is_right_from_anywhere() {
+    let dir = root_relative_chain("root-relative");
+    for (cwd, target) in [
+        (".", "site"),
+        (".", "site/feed"),
+        ("site/feed", "."),
+        ("site/feed/archive", "2003-10.atom"),
+    ] {
+        let output = feedlint_in(&dir.join(cwd), &["--format", "concise", target]);
+        assert_eq!(output.status.code(), Some(0), "{cwd} {target}: {}", stdout(&output));
+        assert_eq!(stdout(&output), "", "{cwd} {target}");
+    }
+    // The summary says where the self links publish the tree.
+    let output = feedlint_in(&dir, &["site"]);
+    assert!(
+        stdout(&output).contains("site/ is published at https://example.org/, as the self links say"),
+        "{}",
+        stdout(&output)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn self_links_that_contradict_each_other_or_the_base_url_are_one_finding_each() {
+    let dir = scratch("contradicting");
+    write(
+        &dir.join("public/feed.atom"),
+        &atom("https://example.org/feed.atom", &[], false),
+    );
+    write(
+        &dir.join("public/news.atom"),
+        &atom("https://example.org/news.atom", &[], false),
+    );
+    write(
+        &dir.join("public/podcast.atom"),
+        &atom("https://example.com/podcast.atom", &[], false),
+    );
+    let output = feedlint_in(&dir, &["--format", "json", "public"]);
+    let report = json(&output);
+    assert_eq!(
+        findings(&report),
+        [(
+            "public/podcast.atom".to_owned(),
+            "self-link-mismatch".to_owned(),
+            "warning".to_owned(),
+            4
+        )]
+    );
+    let finding = &report["diagnostics"][0];
+    assert_eq!(
+        finding["message"],
+        "this self link places public/ at https://example.com/, but the self link of public/feed.atom places it at https://example.org/"
+    );
+    assert_eq!(finding["spans"][1]["file"], "public/feed.atom", "both places");
+    // Against a base URL given, every self link that disagrees with it is
+    // reported, and the base URL is used.
+    let output = feedlint_in(
+        &dir,
+        &["--format", "json", "--base-url", "https://example.org/", "public"],
+    );
+    assert_eq!(
+        findings(&json(&output)),
+        [(
+            "public/podcast.atom".to_owned(),
+            "self-link-mismatch".to_owned(),
+            "warning".to_owned(),
+            4
+        )]
+    );
+    let output = feedlint_in(
+        &dir,
+        &[
+            "--format",
+            "json",
+            "--base-url",
+            "https://example.net/",
+            "--root",
+            "public",
+            "public",
+        ],
+    );
+    assert_eq!(findings(&json(&output)).len(), 3, "{}", stdout(&output));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn no_output_format_shows_a_file_url_the_user_did_not_write() {
+    let typo = site_with_a_typo("no-file-urls-typo");
+    let chain = root_relative_chain("no-file-urls-chain");
+    // The chain with a typo in a root-relative link, linted without a self
+    // link to learn from: the links reach files, and are named by paths.
+    let broken = scratch("no-file-urls-broken");
+    write(
+        &broken.join("index.atom"),
+        &atom("index.atom", &[("prev-archive", "/archive/2003-1.atom")], false),
+    );
+    write(
+        &broken.join("archive/2003-11.atom"),
+        &atom("2003-11.atom", &[("current", "/index.atom")], true),
+    );
+    for (dir, targets) in [
+        (&typo, vec!["public"]),
+        (&typo, vec!["public/archive/2024-03.atom"]),
+        (&chain, vec!["site"]),
+        (&broken, vec!["."]),
+        (&broken, vec!["index.atom"]),
+        (&broken, vec!["--root", ".", "."]),
+    ] {
+        for format in ["text", "concise", "json", "json-lines", "sarif", "github"] {
+            let mut args = vec!["--format", format];
+            args.extend(targets.iter().copied());
+            let output = feedlint_in(dir, &args);
+            let all = format!("{}{}", stdout(&output), stderr(&output));
+            assert!(!all.contains("file://"), "{format} {targets:?}: {all}");
+        }
+    }
+    // With --root, the directory is the root a root-relative link starts
+    // from: the missing archive is named by its path.
+    let broken_report = json(&feedlint_in(&broken, &["--format", "json", "--root", ".", "."]));
+    assert!(
+        messages(&broken_report).contains(
+            &"prev-archive names archive/2003-1.atom, inside the linted tree, but there is no document there"
+                .to_owned()
+        ),
+        "{broken_report}"
+    );
+    for dir in [typo, chain, broken] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn a_file_named_as_a_feed_that_is_none_is_an_error() {
+    let dir = scratch("error-page");
+    write(
+        &dir.join("public/feed.rss"),
+        "<html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>502 Bad Gateway</title></head><body/></html>",
+    );
+    for target in ["public", "public/feed.rss"] {
+        let output = feedlint_in(&dir, &["--format", "concise", target]);
+        assert_eq!(output.status.code(), Some(1), "{target}");
+        assert!(
+            stdout(&output)
+                .starts_with("public/feed.rss:1:1: error[not-a-feed] not a feed: the root element is <html>"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
