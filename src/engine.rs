@@ -197,6 +197,10 @@ impl<'o> Run<'o> {
                     continue;
                 };
                 for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
+                    // A document read already is not looked for on disk.
+                    if self.reading.urls.contains(target.as_str()) {
+                        continue;
+                    }
                     let Some(path) = discover::local_file(target, published) else {
                         continue;
                     };

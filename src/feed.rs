@@ -1151,7 +1151,7 @@ struct HeadParts<'a, 'input> {
 
 impl<'a, 'input> FeedDoc<'a, 'input> {
     pub fn new(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
-        let mut doc = Self::bare(xml, kind, url);
+        let mut doc = Self::bare(xml, kind, url, AtomNames::of(xml));
         let large = xml.input_text().len() >= LARGE_DOCUMENT;
         let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
         let HeadParts {
@@ -1174,7 +1174,8 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// against `url`, found without gathering anything else: the run reads
     /// it to learn where a document is published before linting it.
     pub fn self_target(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Option<Url> {
-        let doc = Self::bare(xml, kind, url);
+        // Links are found by namespace and name: no Atom name is looked up.
+        let doc = Self::bare(xml, kind, url, AtomNames::default());
         let link = doc
             .head?
             .children()
@@ -1184,7 +1185,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     }
 
     /// The document with its root and head found and nothing gathered.
-    fn bare(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
+    fn bare(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>, atom_names: AtomNames) -> Self {
         let root = xml.root_element();
         let head = match kind {
             DocKind::Atom => Some(root),
@@ -1207,7 +1208,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             base_kinds: Mutex::new(FastMap::default()),
             document_base: Arc::new(url.cloned().map_or(Base::Missing, Base::Known)),
             self_index: None,
-            atom_names: AtomNames::of(xml),
+            atom_names,
             atom_parts: OnceLock::new(),
         }
     }
