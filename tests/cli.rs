@@ -203,10 +203,7 @@ fn json_matches_the_contract() {
     assert_eq!(unsealed["spec"], "RFC 5005 §4");
     assert_eq!(
         unsealed["url"],
-        format!(
-            "https://github.com/feedlint/feedlint/blob/v{}/rules/next-archive-unsealed.md",
-            env!("CARGO_PKG_VERSION")
-        )
+        "https://github.com/feedlint/feedlint/blob/main/rules/next-archive-unsealed.md"
     );
     assert!(unsealed["help"].is_string());
     assert!(unsealed["notes"].as_array().unwrap().iter().all(Value::is_string));
@@ -1195,4 +1192,57 @@ fn a_walked_feed_of_another_vocabulary_is_left_alone_but_a_named_one_is_not() {
         dir.join("products.xml").to_str().unwrap(),
     ]));
     assert_eq!(rules_of(&named), ["atom-wrong-namespace"]);
+}
+
+/// Every rule documentation link feedlint prints (text, JSON, SARIF,
+/// `feedlint rules --format json`) resolves from the day it is printed: the
+/// repository's main branch, a file that exists in `rules/`.
+#[test]
+fn every_printed_rule_doc_url_names_a_file_in_rules() {
+    let base = "https://github.com/feedlint/feedlint/blob/main/rules/";
+    let site = "examples/site";
+    let mut printed = String::new();
+    for format in ["text", "json", "sarif"] {
+        printed.push_str(&stdout(&feedlint(&["--format", format, "--color", "never", site])));
+    }
+    printed.push_str(&stdout(&feedlint(&["rules", "--format", "json"])));
+    let mut urls = 0;
+    for (at, _) in printed.match_indices("https://github.com/feedlint/") {
+        let url: String = printed[at..]
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, '"' | ')' | ','))
+            .collect();
+        if url == "https://github.com/feedlint/feedlint" {
+            continue; // the project's own page (SARIF's informationUri)
+        }
+        let file = url
+            .strip_prefix(base)
+            .unwrap_or_else(|| panic!("{url} is not a rule document on the main branch"));
+        assert!(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("rules").join(file).is_file(),
+            "{url} names no file in rules/"
+        );
+        urls += 1;
+    }
+    assert!(urls > 100, "only {urls} links printed");
+    // The text format names `feedlint explain` first: it works offline.
+    let text = stdout(&feedlint(&["--color", "never", site]));
+    assert!(
+        text.contains("= see: feedlint explain next-archive-unsealed, or https://"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_licenses_the_manifest_declares_are_there() {
+    let manifest = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")).unwrap();
+    assert!(manifest.contains("license = \"MIT OR Apache-2.0\""));
+    for (file, words) in [
+        ("LICENSE-MIT", "Permission is hereby granted, free of charge"),
+        ("LICENSE-APACHE", "Version 2.0, January 2004"),
+    ] {
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+            .unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(text.contains(words), "{file}");
+    }
 }

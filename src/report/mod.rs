@@ -216,20 +216,16 @@ fn spec_of(diagnostic: &Diagnostic) -> &'static str {
     rules::by_id(diagnostic.rule).spec
 }
 
-/// Where a rule's documentation is read: its `rules/ID.md` in the
-/// repository, at this release's tag, so that the link a user follows
-/// describes the rule as this version checks it.
+/// Where a rule's documentation is read on the web: its `rules/ID.md` on
+/// the repository's main branch, a link that resolves from the day it is
+/// printed (no tag need exist). `feedlint explain ID` prints the same
+/// document as this binary has it.
 pub fn rule_doc_url(rule: RuleId) -> String {
     format!("{RULE_DOC_BASE}{rule}.md")
 }
 
-/// The folder of the rule documents, at this release's tag.
-const RULE_DOC_BASE: &str = concat!(
-    env!("CARGO_PKG_REPOSITORY"),
-    "/blob/v",
-    env!("CARGO_PKG_VERSION"),
-    "/rules/"
-);
+/// The folder of the rule documents, on the main branch.
+pub const RULE_DOC_BASE: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/blob/main/rules/");
 
 fn doc_url(diagnostic: &Diagnostic) -> String {
     rule_doc_url(diagnostic.rule)

@@ -152,7 +152,12 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
     if let Some(fix) = &diagnostic.fix {
         notes.push(fix_available(fix));
     }
-    notes.push(format!("see: {} ({})", doc_url(diagnostic), spec_of(diagnostic)));
+    notes.push(format!(
+        "see: feedlint explain {}, or {} ({})",
+        diagnostic.rule,
+        doc_url(diagnostic),
+        spec_of(diagnostic)
+    ));
     let rendered = Rendered::new(severity(diagnostic.level))
         .with_code(diagnostic.rule)
         .with_message(&diagnostic.message)
