@@ -15,6 +15,7 @@ use url::Url;
 use crate::diagnostic::Level;
 use crate::rule_id::{RuleId, RuleMap, UnknownRule};
 use crate::rules::Rule;
+use crate::select::{Selection, Selector, UnknownSelector};
 
 /// The config file's name, looked up from the paths linted upwards.
 pub const CONFIG_FILE: &str = "feedlint.toml";
@@ -31,6 +32,8 @@ type Settings = RuleMap<Option<Setting>>;
 #[derive(Debug, Clone, Default)]
 pub struct Levels {
     command_line: Settings,
+    /// `--select` and `--ignore`.
+    selection: Selection,
     /// One per config file, each for the files below its directory.
     layers: Vec<Layer>,
     deny_warnings: bool,
@@ -42,6 +45,8 @@ struct Layer {
     /// The config file's directory, absolute.
     root: PathBuf,
     file: Settings,
+    /// Its `select` and `ignore`.
+    selection: Selection,
     overrides: Vec<Override>,
 }
 
@@ -79,6 +84,23 @@ impl Levels {
         Ok(())
     }
 
+    /// Narrows the rules on to those `select` names (where given), less
+    /// those `ignore` names, as `--select` and `--ignore` do. A rule set
+    /// by `--allow`, `--warn` or `--deny` keeps that setting.
+    pub fn select(&mut self, select: Option<&[String]>, ignore: &[String]) -> Result<(), UnknownSelector> {
+        let parse = |words: &[String]| {
+            words
+                .iter()
+                .map(|word| Selector::parse(word))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        self.selection = Selection {
+            select: select.map(parse).transpose()?,
+            ignore: parse(ignore)?,
+        };
+        Ok(())
+    }
+
     /// Adds the settings of another config file, for the files below its
     /// directory (the nearest config of each path linted applies to it).
     pub fn add_config(&mut self, other: Levels) {
@@ -107,7 +129,13 @@ impl Levels {
 
     fn level_in(&self, rule: &Rule, absolute: Option<&Path>) -> Setting {
         let layer = self.layer_for(absolute);
+        let selected = || {
+            self.selection
+                .decides_over(layer.map(|l| &l.selection), rule.id)
+                .unwrap_or(true)
+        };
         let setting = self.command_line[rule.id]
+            .or_else(|| (!selected()).then_some(None))
             .or_else(|| layer.and_then(|l| l.matching_override(rule, absolute?)))
             .or_else(|| layer.and_then(|l| l.file[rule.id]))
             .unwrap_or(Some(rule.level))?;
@@ -140,14 +168,17 @@ impl Levels {
         if let Some(setting) = self.command_line[rule.id] {
             return setting.is_some();
         }
-        self.layers.is_empty()
-            || self.layers.iter().any(|layer| {
-                layer.file[rule.id].unwrap_or(Some(rule.level)).is_some()
+        if self.layers.is_empty() {
+            return self.selection.decides(rule.id) != Some(false);
+        }
+        self.layers.iter().any(|layer| {
+            self.selection.decides_over(Some(&layer.selection), rule.id) != Some(false)
+                && (layer.file[rule.id].unwrap_or(Some(rule.level)).is_some()
                     || layer
                         .overrides
                         .iter()
-                        .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some()))
-            })
+                        .any(|o| o.rules[rule.id].is_some_and(|s| s.is_some())))
+        })
     }
 }
 
@@ -210,6 +241,9 @@ struct RawConfig {
     #[serde(default)]
     exclude: Vec<Spanned<String>>,
     root: Option<Spanned<String>>,
+    select: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    ignore: Vec<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -340,6 +374,12 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         }
         Ok(settings)
     };
+    let selectors = |words: &[Spanned<String>]| -> Result<Vec<Selector>, ConfigError> {
+        words
+            .iter()
+            .map(|word| Selector::parse(word.get_ref()).map_err(|e| at(Some(word.span()), &e.to_string())))
+            .collect()
+    };
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -394,6 +434,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             layers: vec![Layer {
                 root: root.clone(),
                 file: settings(raw.rules)?,
+                selection: Selection {
+                    select: raw.select.map(|words| selectors(&words)).transpose()?,
+                    ignore: selectors(&raw.ignore)?,
+                },
                 overrides,
             }],
             ..Levels::default()

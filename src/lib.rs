@@ -72,6 +72,7 @@ pub mod report;
 pub mod rule_id;
 pub mod rules;
 pub mod secret;
+pub mod select;
 pub mod server;
 pub mod set;
 pub mod shown;

@@ -10,7 +10,7 @@ use std::time::Duration;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use feedlint::config::{self, Config};
 use feedlint::report::{self, Format};
-use feedlint::{rules, Input, Level, Levels, Options, RuleId};
+use feedlint::{rules, select, Input, Level, Levels, Options, RuleId};
 use url::Url;
 
 mod alloc;
@@ -75,6 +75,14 @@ struct LintArgs {
     /// The config file [default: the nearest feedlint.toml above the paths linted].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Check only these rules: ids, starts of ids (atom-, rss-), groups (rfc5005, rfc6721, atom-core,
+    /// rss-core, xml, fetch) or all; comma-separated or repeated (`feedlint rules` lists the groups).
+    #[arg(long, value_name = "SELECTOR", value_delimiter = ',')]
+    select: Option<Vec<String>>,
+    /// Do not check these rules: ids, starts of ids, groups; comma-separated or repeated. The more
+    /// specific of --select and --ignore wins.
+    #[arg(long, value_name = "SELECTOR", value_delimiter = ',')]
+    ignore: Vec<String>,
     /// Turn a rule off (repeatable).
     #[arg(long, value_name = "RULE")]
     allow: Vec<String>,
@@ -366,13 +374,21 @@ fn list_rules(format: ListFormat) -> ExitCode {
             rules::RULES.iter().try_for_each(|rule| {
                 writeln!(
                     out,
-                    "{:<width$}  {:<7}  {:<9}  {}",
+                    "{:<width$}  {:<7}  {:<9}  {:<18}  {}",
                     rule.id,
                     rule.level,
                     rule.scope.as_str(),
+                    select::groups_of(rule.id).join(","),
                     rule.summary
                 )
-            })
+            })?;
+            writeln!(
+                out,
+                "\nGroups, for --select and --ignore (and select and ignore in feedlint.toml), beside rule ids,\nthe starts of rule ids (atom-, rss-) and all:"
+            )?;
+            select::GROUPS
+                .iter()
+                .try_for_each(|group| writeln!(out, "  {:<10} {}", group.name, group.summary))
         }
         ListFormat::Json => {
             let list: Vec<_> = rules::RULES
@@ -385,10 +401,15 @@ fn list_rules(format: ListFormat) -> ExitCode {
                         "summary": rule.summary,
                         "spec": rule.spec,
                         "url": report::rule_doc_url(rule.id),
+                        "groups": select::groups_of(rule.id),
                     })
                 })
                 .collect();
-            writeln!(out, "{}", serde_json::json!({ "rules": list }))
+            let groups: Vec<_> = select::GROUPS
+                .iter()
+                .map(|group| serde_json::json!({ "name": group.name, "summary": group.summary }))
+                .collect();
+            writeln!(out, "{}", serde_json::json!({ "rules": list, "groups": groups }))
         }
     })
 }
@@ -424,6 +445,9 @@ fn config(args: &LintArgs) -> Result<Config, String> {
 /// Rule levels in command-line order, so that a later flag wins, over the
 /// config file's.
 fn levels(args: &LintArgs, matches: &ArgMatches, mut levels: Levels) -> Result<Levels, String> {
+    levels
+        .select(args.select.as_deref(), &args.ignore)
+        .map_err(|e| e.to_string())?;
     let mut settings: Vec<(usize, &str, Option<Level>)> = Vec::new();
     for (flag, values, level) in [
         ("allow", &args.allow, None),

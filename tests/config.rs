@@ -263,3 +263,63 @@ fn set_findings_are_suppressed_in_their_primary_document() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `--select` and `--ignore`, and the config's `select` and `ignore`: by
+/// id, by the start of ids, by group, or all; the more specific wins, and
+/// a rule set on the command line keeps its setting.
+#[test]
+fn rules_are_selected_by_id_prefix_and_group() {
+    let dir = site("select", "");
+    let lint = |args: &[&str]| {
+        let mut all = vec!["--format", "json"];
+        all.extend(args);
+        all.push("public");
+        rules_of(&feedlint_in(&dir, &all))
+    };
+    let everything = lint(&[]);
+    assert!(everything.contains(&"archive-missing-self@info".to_owned()));
+    assert!(everything.contains(&"archive-missing-current@warning".to_owned()));
+    assert_eq!(lint(&["--select", "rfc5005"]), everything, "both are RFC 5005's");
+    assert!(lint(&["--select", "atom-core,rss-"]).is_empty());
+    assert_eq!(
+        lint(&["--select", "rfc5005", "--ignore", "archive-missing-self"]),
+        ["archive-missing-current@warning", "archive-missing-current@warning"]
+    );
+    assert_eq!(
+        lint(&["--ignore", "archive-", "--select", "archive-missing-self"]),
+        ["archive-missing-self@info", "archive-missing-self@info"],
+        "the id is more specific than the prefix"
+    );
+    assert_eq!(
+        lint(&["--select", "xml", "--deny", "archive-missing-current"]),
+        ["archive-missing-current@error", "archive-missing-current@error"],
+        "--deny names the rule: it is on"
+    );
+    // The config's select and ignore; the command line's select replaces
+    // the config's, and ignores add up.
+    std::fs::write(dir.join("feedlint.toml"), "select = [\"archive-missing-self\"]\n").unwrap();
+    assert_eq!(lint(&[]), ["archive-missing-self@info", "archive-missing-self@info"]);
+    assert_eq!(
+        lint(&["--select", "archive-missing-current"]),
+        ["archive-missing-current@warning", "archive-missing-current@warning"]
+    );
+    std::fs::write(dir.join("feedlint.toml"), "ignore = [\"rfc5005\"]\n").unwrap();
+    assert!(lint(&[]).is_empty());
+    // A word that names nothing is a usage error with a "did you mean".
+    let output = feedlint_in(&dir, &["--select", "archive-missing-slef", "public"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("did you mean 'archive-missing-self'"), "{stderr}");
+    std::fs::write(dir.join("feedlint.toml"), "select = [\"rfc5006\"]\n").unwrap();
+    let output = feedlint_in(&dir, &["public"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("feedlint.toml:1: unknown rule 'rfc5006'"));
+    // `feedlint rules` says which groups each rule is in, and lists them.
+    let listed = String::from_utf8(feedlint_in(&dir, &["rules"]).stdout).unwrap();
+    assert!(listed
+        .lines()
+        .any(|l| l.starts_with("archive-orphan") && l.contains(" rfc5005 ")));
+    assert!(listed.contains("Groups, for --select and --ignore"));
+    assert!(listed.lines().any(|l| l.trim_start().starts_with("rfc6721 ")));
+    let _ = std::fs::remove_dir_all(dir);
+}
