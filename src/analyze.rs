@@ -258,16 +258,17 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     fold_document(&mut diagnostics, options.max_per_rule);
     diagnostics.iter_mut().for_each(Diagnostic::bound_texts);
     // Where unused suppressions would point, located while the text is here.
+    // Every suppression is located (the JSON report lists the used ones
+    // with their reasons); where it is removed, only if it may be unused.
     let unused_level = level_of(&UNUSED_SUPPRESSION);
-    if unused_level.is_some() {
-        let mut locator = source.locator();
-        for suppression in &mut suppressions {
-            suppression.located = Some(locator.locate(suppression.at.clone()));
-            if fixable {
-                suppression.removal_located = Some(locator.locate(suppression.removal.clone()));
-            }
+    let mut locator = source.locator();
+    for suppression in &mut suppressions {
+        suppression.located = Some(locator.locate(suppression.at.clone()));
+        if fixable && unused_level.is_some() {
+            suppression.removal_located = Some(locator.locate(suppression.removal.clone()));
         }
     }
+    drop(locator);
     let snippets = options.keep_sources.then(|| {
         let spans = diagnostics.iter().flat_map(|d| &d.spans);
         let places = spans.flat_map(|span| {

@@ -543,6 +543,10 @@ impl Location {
         self.line_start as usize
     }
 
+    pub fn column_start(&self) -> usize {
+        self.column_start as usize
+    }
+
     pub fn line_end(&self) -> usize {
         self.line_end as usize
     }

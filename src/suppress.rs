@@ -1,11 +1,19 @@
 //! Inline suppressions in XML comments:
 //!
 //! - `<!-- feedlint-disable RULE[, RULE] -->`: the rest of the file;
-//! - `<!-- feedlint-disable-next RULE[, RULE] -->`: the next element and
-//!   its subtree (findings whose primary span starts inside it).
+//! - `<!-- feedlint-disable-next RULE[, RULE] -->` (or
+//!   `feedlint-disable-next-line`, as eslint users write it): the next
+//!   element and its subtree (findings whose primary span starts inside
+//!   it);
+//! - either with a reason in parentheses after the rule ids:
+//!   `<!-- feedlint-disable-next rss-invalid-guid (kept for an old reader) -->`
+//!   (XML forbids `--` inside a comment, so eslint's `-- reason` cannot be
+//!   written).
 //!
 //! A suppression that suppresses nothing is reported as
-//! `unused-suppression`, so that stale ones do not pile up.
+//! `unused-suppression`, so that stale ones do not pile up; so is a
+//! comment that starts like a directive but is none (`feedlint-disable-next:`),
+//! which suppresses nothing and says which forms are accepted.
 
 use std::ops::Range;
 
@@ -17,6 +25,11 @@ use crate::rule_id::RuleId;
 
 const DISABLE: &str = "feedlint-disable";
 const DISABLE_NEXT: &str = "feedlint-disable-next";
+const DISABLE_NEXT_LINE: &str = "feedlint-disable-next-line";
+
+/// The forms a suppression comment takes, for the message about one that
+/// takes none of them.
+pub const ACCEPTED_FORMS: &str = "<!-- feedlint-disable RULE[, RULE] [(reason)] --> for the rest of the file, <!-- feedlint-disable-next RULE[, RULE] [(reason)] --> (or feedlint-disable-next-line) for the next element";
 
 /// One rule named in a suppression comment.
 #[derive(Debug, Clone)]
@@ -39,8 +52,20 @@ pub struct Suppression {
     pub removal: Range<usize>,
     /// `removal` located, when the document can be fixed.
     pub removal_located: Option<Location>,
+    /// How many findings it suppressed.
+    pub suppressed: usize,
+    /// The reason written in parentheses after the rule ids, if any.
+    pub reason: Option<Box<str>>,
+    /// The comment starts like a directive but is none (`feedlint-disable-next:`):
+    /// the directive as written. It suppresses nothing.
+    pub malformed: Option<Box<str>>,
+}
+
+impl Suppression {
     /// Whether it suppressed at least one finding.
-    pub used: bool,
+    pub fn used(&self) -> bool {
+        self.suppressed > 0
+    }
 }
 
 /// What every suppression comment starts with.
@@ -55,38 +80,66 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
         let text = comment.document().input_text();
         let body = comment.text().unwrap_or_default();
         let trimmed = body.trim_start();
-        let (directive, rest) = if let Some(rest) = trimmed.strip_prefix(DISABLE_NEXT) {
-            (DISABLE_NEXT, rest)
-        } else if let Some(rest) = trimmed.strip_prefix(DISABLE) {
-            (DISABLE, rest)
-        } else {
+        if !trimmed.starts_with(DISABLE) {
             continue;
-        };
+        }
         // The comment's text starts after "<!--".
         let body_start = comment.range().start + 4;
-        let rest_start = body_start + (body.len() - rest.len());
+        let directive_start = body_start + (body.len() - trimmed.len());
+        let word_len = trimmed
+            .find(|c: char| c.is_whitespace() || c == '(')
+            .unwrap_or(trimmed.len());
+        let whole_comment = crate::fix::remove_element(text, comment.range()).at;
+        let directive = match &trimmed[..word_len] {
+            DISABLE => DISABLE,
+            DISABLE_NEXT => DISABLE_NEXT,
+            DISABLE_NEXT_LINE => DISABLE_NEXT_LINE,
+            written => {
+                found.push(malformed(
+                    written,
+                    directive_start..directive_start + word_len,
+                    whole_comment,
+                ));
+                continue;
+            }
+        };
+        let rest = &trimmed[word_len..];
+        let rest_start = directive_start + word_len;
+        // The reason: from the first "(" to a ")" that ends the comment.
+        let (ids, reason) = match rest.find('(') {
+            None => (rest, None),
+            Some(open) => match rest.trim_end().strip_suffix(')') {
+                Some(inner) if inner.len() > open => (&rest[..open], Some(inner[open + 1..].trim())),
+                _ => {
+                    let at = rest_start + open..rest_start + rest.trim_end().len();
+                    found.push(malformed(&text[at.clone()], at, whole_comment));
+                    continue;
+                }
+            },
+        };
+        let reason: Option<Box<str>> = reason.filter(|r| !r.is_empty()).map(Into::into);
         let scope = match directive {
             DISABLE => comment.range().end..text.len(),
             _ => next_elements.after(comment).map_or(0..0, |element| element.range()),
         };
-        let mut words = rest
+        let mut words = ids
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|w| !w.is_empty())
             .peekable();
-        let whole_comment = crate::fix::remove_element(text, comment.range()).at;
         if words.peek().is_none() {
             // A comment that names no rule suppresses nothing: it is
             // reported at its directive, which says what to add.
-            let start = rest_start - directive.len();
             found.push(Suppression {
                 rule: Err(String::new()),
                 directive,
                 scope: 0..0,
-                at: start..rest_start,
+                at: directive_start..rest_start,
                 located: None,
                 removal: whole_comment.clone(),
                 removal_located: None,
-                used: false,
+                suppressed: 0,
+                reason: reason.clone(),
+                malformed: None,
             });
         }
         // `word` is a slice of `rest`: its offset is the pointer distance.
@@ -111,11 +164,30 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
                 located: None,
                 removal,
                 removal_located: None,
-                used: false,
+                suppressed: 0,
+                reason: reason.clone(),
+                malformed: None,
             });
         }
     }
     found
+}
+
+/// A comment that starts like a directive but takes none of the accepted
+/// forms: it suppresses nothing, and is reported where it goes wrong.
+fn malformed(written: &str, at: Range<usize>, whole_comment: Range<usize>) -> Suppression {
+    Suppression {
+        rule: Err(String::new()),
+        directive: DISABLE,
+        scope: 0..0,
+        at,
+        located: None,
+        removal: whole_comment,
+        removal_located: None,
+        suppressed: 0,
+        reason: None,
+        malformed: Some(written.into()),
+    }
 }
 
 /// The element each comment applies to: the first element after it in
@@ -203,7 +275,7 @@ pub fn apply<S: Spanned>(diagnostics: &mut Vec<Diagnostic<S>>, suppressions: &mu
         }
     }
     for k in used {
-        suppressions[k].used = true;
+        suppressions[k].suppressed += 1;
     }
     let mut index = 0;
     diagnostics.retain(|_| {

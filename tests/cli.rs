@@ -131,7 +131,10 @@ fn json_matches_the_contract() {
         k.sort();
         k
     };
-    assert_eq!(keys(&report), ["diagnostics", "failures", "summary", "tool", "version"]);
+    assert_eq!(
+        keys(&report),
+        ["diagnostics", "failures", "summary", "suppressions", "tool", "version"]
+    );
     assert_eq!(report["version"], 1);
     assert_eq!(report["tool"]["name"], "feedlint");
     assert_eq!(report["tool"]["version"], env!("CARGO_PKG_VERSION"));
@@ -1245,4 +1248,75 @@ fn the_licenses_the_manifest_declares_are_there() {
             .unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(text.contains(words), "{file}");
     }
+}
+
+/// Suppressions with a reason in parentheses; `feedlint-disable-next-line`
+/// as eslint users write it; a malformed directive is one finding that
+/// says which forms are accepted; an unknown id gets a "did you mean".
+#[test]
+fn suppressions_carry_reasons_and_malformed_ones_say_the_accepted_forms() {
+    let dir = scratch("reasons");
+    let item = |comment: &str, n: usize| {
+        format!("<item><title>{n}</title>\n  <!-- {comment} -->\n  <guid>tag:example.org,2024:{n}</guid></item>\n")
+    };
+    let feed = [
+        "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description>\n"
+            .to_owned(),
+        item("feedlint-disable-next rss-invalid-guid (kept for an old reader)", 1),
+        item("feedlint-disable-next-line rss-invalid-guid", 2),
+        item("feedlint-disable-next: rss-invalid-guid", 3),
+        item("feedlint-disable-next rss-invalid-giud", 4),
+        "</channel></rss>\n".to_owned(),
+    ]
+    .concat();
+    std::fs::write(dir.join("feed.rss"), feed).unwrap();
+    let path = dir.join("feed.rss");
+    let report = json(&feedlint(&["--format", "json", path.to_str().unwrap()]));
+    let suppressions = report["suppressions"].as_array().unwrap();
+    assert_eq!(suppressions.len(), 2, "{report}");
+    assert_eq!(suppressions[0]["reason"], "kept for an old reader");
+    assert_eq!(suppressions[0]["line"], 3);
+    assert_eq!(suppressions[0]["suppressed"], 1);
+    assert_eq!(suppressions[1]["directive"], "feedlint-disable-next-line");
+    assert!(suppressions[1]["reason"].is_null());
+    let findings: Vec<(String, u64)> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["rule"].as_str().unwrap().to_owned(),
+                d["spans"][0]["line_start"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            ("unused-suppression".to_owned(), 9),
+            ("rss-invalid-guid".to_owned(), 10),
+            ("unused-suppression".to_owned(), 12),
+            ("rss-invalid-guid".to_owned(), 13),
+        ]
+    );
+    let malformed = &report["diagnostics"][0];
+    assert_eq!(
+        malformed["message"],
+        "'feedlint-disable-next:' is not a feedlint suppression, so it suppresses nothing"
+    );
+    assert!(malformed["notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("feedlint-disable-next RULE[, RULE] [(reason)]"));
+    assert_eq!(
+        report["diagnostics"][2]["help"],
+        "did you mean 'rss-invalid-guid'? (see 'feedlint rules')"
+    );
+    // --statistics counts the suppressions that say why and those that do not.
+    let statistics = stdout(&feedlint(&["--statistics", path.to_str().unwrap()]));
+    assert!(
+        statistics.contains("2 findings suppressed by 2 suppressions: 1 with a reason, 1 without"),
+        "{statistics}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -30,6 +30,45 @@ fn failures(report: &Report) -> Vec<JsonFailure> {
         .collect()
 }
 
+/// A suppression comment that suppressed findings, for their audit: where
+/// it is, the rule, its reason, and how many findings it suppressed.
+#[derive(Serialize)]
+struct JsonSuppression<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    rule: &'static str,
+    directive: &'static str,
+    reason: Option<&'a str>,
+    suppressed: usize,
+}
+
+fn suppressions(report: &Report) -> Vec<JsonSuppression<'_>> {
+    let mut used: Vec<JsonSuppression> = report
+        .documents
+        .iter()
+        .filter(|document| !document.context)
+        .flat_map(|document| {
+            document.suppressions.iter().filter_map(|suppression| {
+                let (Ok(rule), true, Some(at)) = (&suppression.rule, suppression.used(), suppression.located) else {
+                    return None;
+                };
+                Some(JsonSuppression {
+                    file: &document.name,
+                    line: at.line_start(),
+                    column: at.column_start(),
+                    rule: rule.as_str(),
+                    directive: suppression.directive,
+                    reason: suppression.reason.as_deref(),
+                    suppressed: suppression.suppressed,
+                })
+            })
+        })
+        .collect();
+    used.sort_by(|a, b| (a.file, a.line, a.column).cmp(&(b.file, b.line, b.column)));
+    used
+}
+
 #[derive(Serialize)]
 struct Tool {
     name: &'static str,
@@ -228,6 +267,8 @@ pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(head.strip_suffix(b"\n}").unwrap_or(&head))?;
     out.write_all(b",\n  \"diagnostics\": ")?;
     write_findings_array(report, out)?;
+    out.write_all(b",\n  \"suppressions\": ")?;
+    out.write_all(&pretty_indented(&suppressions(report), 1)?)?;
     out.write_all(b",\n  \"failures\": ")?;
     out.write_all(&pretty_indented(&failures(report), 1)?)?;
     out.write_all(b"\n}\n")
@@ -360,14 +401,16 @@ pub(super) fn write_json_lines_findings(
 /// The last line: the summary and what could not be linted.
 pub(super) fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     #[derive(Serialize)]
-    struct Last {
+    struct Last<'a> {
         summary: Summary,
+        suppressions: Vec<JsonSuppression<'a>>,
         failures: Vec<JsonFailure>,
     }
     serde_json::to_writer(
         &mut *out,
         &Last {
             summary: summary(report),
+            suppressions: suppressions(report),
             failures: failures(report),
         },
     )?;
@@ -381,12 +424,13 @@ mod tests {
     /// The report as one value for `serde_json`'s pretty printer: what
     /// [`write_json`] writes in pieces.
     #[derive(Serialize)]
-    struct JsonReport<D> {
+    struct JsonReport<'a, D> {
         version: u32,
         tool: Tool,
         summary: Summary,
         /// Written finding by finding from the report: never a second copy.
         diagnostics: D,
+        suppressions: Vec<JsonSuppression<'a>>,
         failures: Vec<JsonFailure>,
     }
 
@@ -399,6 +443,7 @@ mod tests {
             },
             summary: summary(report),
             diagnostics: Streamed::new(report.diagnostics.iter().map(|d| diagnostic(report, d))),
+            suppressions: suppressions(report),
             failures: failures(report),
         };
         let mut out = serde_json::to_vec_pretty(&json).unwrap();

@@ -172,13 +172,37 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
     for ((rule, level), count) in rows {
         writeln!(out, "{count:>width$}  {level:<7}  {rule}")?;
     }
-    match report.dropped.total() {
-        0 => Ok(()),
-        n => writeln!(
+    if let n @ 1.. = report.dropped.total() {
+        writeln!(
             out,
             "{n:>width$}  more past --max-findings, not kept and not counted by rule"
-        ),
+        )?;
     }
+    // The suppressions that suppressed findings, for their audit: those
+    // that say why, and those that do not.
+    let used = report
+        .documents
+        .iter()
+        .filter(|document| !document.context)
+        .flat_map(|document| &document.suppressions)
+        .filter(|suppression| suppression.used());
+    let (mut reasoned, mut bare, mut findings) = (0, 0, 0);
+    for suppression in used {
+        if suppression.reason.is_some() {
+            reasoned += 1;
+        } else {
+            bare += 1;
+        }
+        findings += suppression.suppressed;
+    }
+    if reasoned + bare > 0 {
+        writeln!(
+            out,
+            "{findings} findings suppressed by {} suppressions: {reasoned} with a reason, {bare} without",
+            reasoned + bare
+        )?;
+    }
+    Ok(())
 }
 
 /// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.

@@ -52,6 +52,23 @@ pub static UNUSED_SUPPRESSION: Rule = rule!(
 
 /// The `unused-suppression` finding for a suppression that matched nothing.
 pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
+    if let Some(written) = &suppression.malformed {
+        let message = if written.starts_with('(') {
+            format!(
+                "the reason '{}' is not closed by a ')' that ends the comment, so the comment suppresses nothing",
+                shorten(written)
+            )
+        } else {
+            format!(
+                "'{}' is not a feedlint suppression, so it suppresses nothing",
+                shorten(written)
+            )
+        };
+        return Pending::new(at, message)
+            .label("not a directive")
+            .note(format!("the accepted forms: {}", crate::suppress::ACCEPTED_FORMS))
+            .help("write one of the accepted forms (XML forbids '--' in a comment, so a reason goes in parentheses)");
+    }
     let (message, help) = match &suppression.rule {
         Err(unknown) if unknown.is_empty() => (
             format!("{} names no rule, so it suppresses nothing", suppression.directive),
@@ -96,7 +113,7 @@ pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
 pub fn unused_findings(suppressions: &[Suppression], doc: DocId, level: Level, max: usize) -> Vec<Diagnostic> {
     let mut stale = suppressions
         .iter()
-        .filter(|s| !s.used)
+        .filter(|s| !s.used())
         .filter_map(|s| Some((s, s.located?)));
     let shown = if max == 0 { usize::MAX } else { max };
     let mut found: Vec<Diagnostic> = stale
