@@ -197,6 +197,18 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         }
                         Some(placed)
                     });
+                    // A document with no URL at all (standard input without
+                    // --url) is where its absolute self link says: relative
+                    // references resolve against it, as a reader that
+                    // subscribed by the self link would resolve them.
+                    if url.is_none() {
+                        url = FeedDoc::self_target(&xml, kind, None)
+                            .filter(|target| !target.cannot_be_a_base())
+                            .map(|mut target| {
+                                target.set_fragment(None);
+                                target
+                            });
+                    }
                     let feed = FeedDoc::new(&xml, kind, url.as_ref());
                     let enabled: Vec<&'static Rule> = rules::RULES
                         .iter()

@@ -280,14 +280,32 @@ fn output_does_not_depend_on_the_thread_count() {
 #[test]
 fn stdin_with_and_without_url() {
     let feed = std::fs::read("examples/site/feed/archive/2024-02.atom").unwrap();
+    // Without --url, the absolute self link gives the base: the relative
+    // links resolve as with the URL (no false unresolvable-relative-iri).
     let without = json(&run(&["--format", "json", "-"], Some(&feed), &[]));
-    let rules = rules_of(&without);
+    assert_eq!(rules_of(&without), ["next-archive-unsealed"]);
+    assert_eq!(without["diagnostics"][0]["file"], "-");
+    // An xml:base gives one too; with neither, relative links cannot be
+    // resolved.
+    let text = String::from_utf8(feed.clone()).unwrap();
+    let relative_self = text.replace("https://example.org/feed/archive/2024-02.atom", "2024-02.atom");
+    let rules = rules_of(&json(&run(
+        &["--format", "json", "-"],
+        Some(relative_self.as_bytes()),
+        &[],
+    )));
     assert_eq!(
         rules.iter().filter(|r| *r == "unresolvable-relative-iri").count(),
-        3,
+        4,
         "{rules:?}"
     );
-    assert_eq!(without["diagnostics"][0]["file"], "-");
+    let based = relative_self.replacen(
+        "<feed xmlns=",
+        "<feed xml:base=\"https://example.org/feed/archive/\" xmlns=",
+        1,
+    );
+    let rules = rules_of(&json(&run(&["--format", "json", "-"], Some(based.as_bytes()), &[])));
+    assert_eq!(rules, ["next-archive-unsealed"]);
 
     let with = json(&run(
         &[
