@@ -422,3 +422,73 @@ fn a_new_file_not_yet_on_disk_is_linted_from_its_open_text() {
     assert!(!path.exists());
     client.finish();
 }
+
+#[test]
+fn an_untitled_buffer_is_linted_from_its_text() {
+    let dir = scratch("lsp-untitled");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let uri = "untitled:Untitled-1";
+    client.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri, "languageId": "xml", "version": 1, "text": feed("prev") } }),
+    );
+    let diagnostics = client.diagnostics(uri);
+    let alias = diagnostics
+        .iter()
+        .find(|d| d["code"] == "paging-prev-alias")
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    // UTF-16 columns, as in a file: 𝄞 counts two.
+    assert_eq!(alias["range"]["start"], json!({ "line": 6, "character": 28 }));
+    client.finish();
+}
+
+#[test]
+fn diagnostics_link_their_rule_doc_and_the_other_places_of_a_chain_finding() {
+    let dir = set_case("archive-link-dangling/fail-typo-cuts-chain", "lsp-related");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let path = dir.join("archive/2024-03.atom");
+    let uri = client.open(&path, &std::fs::read_to_string(&path).unwrap());
+    let diagnostics = client.diagnostics(&uri);
+    let dangling = &diagnostics[0];
+    assert_eq!(
+        dangling["codeDescription"]["href"],
+        "https://github.com/feedlint/feedlint/blob/main/rules/archive-link-dangling.md"
+    );
+    let related = dangling["relatedInformation"].as_array().unwrap();
+    let places: Vec<(String, u64, String)> = related
+        .iter()
+        .map(|r| {
+            let file = r["location"]["uri"]
+                .as_str()
+                .unwrap()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned();
+            (
+                file,
+                r["location"]["range"]["start"]["line"].as_u64().unwrap(),
+                r["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        places.contains(&(
+            "2024-02.atom".to_owned(),
+            11,
+            "archive-chain-asymmetric, because of this link".to_owned()
+        )),
+        "{places:?}"
+    );
+    assert!(
+        places.contains(&(
+            "2024-01.atom".to_owned(),
+            8,
+            "archive-orphan, because of this link".to_owned()
+        )),
+        "{places:?}"
+    );
+    client.finish();
+}

@@ -23,11 +23,11 @@ use lsp_types::notification::{
 };
 use lsp_types::request::{CodeActionRequest, HoverRequest, Request as _};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability,
-    Diagnostic as LspDiagnostic, DiagnosticSeverity, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    MarkupContent, MarkupKind, NumberOrString, Position, PublishDiagnosticsParams, Range, ServerCapabilities,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit,
-    Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CodeDescription,
+    Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Hover, HoverContents, HoverParams,
+    HoverProviderCapability, MarkupContent, MarkupKind, NumberOrString, Position, PublishDiagnosticsParams, Range,
+    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 use url::Url;
 
@@ -43,9 +43,10 @@ pub use transport::MAX_MESSAGE;
 /// How long the edits must pause before a lint starts.
 const DEBOUNCE: Duration = Duration::from_millis(150);
 
-/// An open document: its text, as the editor has it.
+/// An open document: its text, as the editor has it, and its file (`None`
+/// for a buffer the editor has not saved anywhere, an `untitled:` URI).
 struct Open {
-    path: PathBuf,
+    path: Option<PathBuf>,
     text: String,
 }
 
@@ -230,7 +231,9 @@ fn document_changed(state: &Mutex<State>, notification: Notification) -> bool {
                 return false;
             };
             let uri = params.text_document.uri.as_str().to_owned();
-            let Some(path) = file_path(&uri) else { return false };
+            // A `file:` document is linted as its file; any other (an
+            // unsaved `untitled:` buffer) from its text alone.
+            let path = file_path(&uri);
             state.open.insert(
                 uri,
                 Open {
@@ -275,9 +278,9 @@ fn file_path(uri: &str) -> Option<PathBuf> {
 }
 
 /// Lints the open documents as one run (their text over the disk), and
-/// makes their diagnostics.
+/// makes their diagnostics; a buffer with no file is linted on its own.
 fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &Options) -> Vec<Notification> {
-    let open: Vec<(String, PathBuf, String)> = {
+    let open: Vec<(String, Option<PathBuf>, String)> = {
         let state = state.lock().unwrap_or_else(PoisonError::into_inner);
         state
             .open
@@ -285,10 +288,15 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
             .map(|(uri, open)| (uri.clone(), open.path.clone(), open.text.clone()))
             .collect()
     };
+    let files: Vec<(&String, &PathBuf, &String)> = open
+        .iter()
+        .filter_map(|(uri, path, text)| Some((uri, path.as_ref()?, text)))
+        .collect();
     let mut options = options.clone();
     options.overlay = Arc::new(
-        open.iter()
-            .map(|(_, path, text)| (path.clone(), text.clone().into_bytes()))
+        files
+            .iter()
+            .map(|(_, path, text)| ((*path).clone(), text.as_bytes().to_vec()))
             .collect(),
     );
     // The workspace is walked, so the chain rules see every feed of it (the
@@ -296,33 +304,37 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
     // are linted beside it.
     let mut inputs: Vec<Input> = root.into_iter().map(|root| Input::Path(root.clone())).collect();
     inputs.extend(
-        open.iter()
+        files
+            .iter()
             // The walk finds only what is on disk: a new file the editor
             // has not saved yet is linted from its open text.
             .filter(|(_, path, _)| root.is_none_or(|root| !path.starts_with(root)) || !path.is_file())
-            .map(|(_, path, _)| Input::Path(path.clone())),
+            .map(|(_, path, _)| Input::Path((*path).clone())),
     );
     let report = crate::lint(inputs, &options);
-    let mut notifications = Vec::new();
-    let mut found_by_uri = HashMap::new();
-    for (uri, path, text) in &open {
-        let lines = LineIndex::new(text);
+    let mut texts = Texts::new(&report, &open);
+    let mut published = Vec::new();
+    for (uri, path, text) in &files {
         let doc = report
             .documents
             .iter()
             .position(|d| d.path.as_deref() == Some(path.as_path()));
-        let mut found = Found::default();
-        let mut diagnostics = Vec::new();
-        for diagnostic in report.diagnostics.iter().filter(|d| Some(d.primary().doc) == doc) {
-            let lsp = lsp_diagnostic(diagnostic, &lines);
-            let fix = diagnostic.fix.as_ref().map(|fix| lsp_fix(fix, &lines));
-            found.findings.push(Finding {
-                diagnostic: lsp.clone(),
-                fix,
-                doc: diagnostic.rule.doc(),
-            });
-            diagnostics.push(lsp);
+        published.push(((*uri).clone(), findings_in(&report, doc, text, &mut texts)));
+    }
+    for (uri, path, text) in &open {
+        if path.is_some() {
+            continue;
         }
+        let Ok(alone) = crate::lint_bytes(uri, None, text.as_bytes(), &options) else {
+            continue;
+        };
+        let mut texts = Texts::new(&alone, &open);
+        published.push((uri.clone(), findings_in(&alone, Some(0), text, &mut texts)));
+    }
+    let mut notifications = Vec::new();
+    let mut found_by_uri = HashMap::new();
+    for (uri, found) in published {
+        let diagnostics = found.findings.iter().map(|f| f.diagnostic.clone()).collect();
         found_by_uri.insert(uri.clone(), found);
         let Ok(uri) = uri.parse::<Uri>() else { continue };
         let params = PublishDiagnosticsParams {
@@ -342,6 +354,112 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
     notifications
 }
 
+/// The findings of document `doc` of a report, in LSP terms, `text` being
+/// its open text.
+fn findings_in(report: &crate::Report, doc: Option<usize>, text: &str, texts: &mut Texts) -> Found {
+    let lines = LineIndex::new(text);
+    let mut found = Found::default();
+    for diagnostic in report.diagnostics.iter().filter(|d| Some(d.primary().doc) == doc) {
+        let mut lsp = lsp_diagnostic(diagnostic, &lines);
+        lsp.related_information = related(diagnostic, texts);
+        let fix = diagnostic.fix.as_ref().map(|fix| lsp_fix(fix, &lines));
+        found.findings.push(Finding {
+            diagnostic: lsp,
+            fix,
+            doc: diagnostic.rule.doc(),
+        });
+    }
+    found
+}
+
+/// The texts of a report's documents, as LSP positions need them (UTF-16
+/// columns): the editor's where a document is open, else its file's as
+/// feedlint decodes it, read once, when a finding points into it.
+struct Texts<'r> {
+    report: &'r crate::Report,
+    open: HashMap<PathBuf, &'r str>,
+    read: HashMap<usize, Option<Text>>,
+}
+
+/// A document's URI, text and line starts, for related locations.
+struct Text {
+    uri: Uri,
+    text: String,
+    starts: Vec<usize>,
+}
+
+impl Text {
+    fn lines(&self) -> LineIndex<'_> {
+        LineIndex {
+            text: &self.text,
+            starts: std::borrow::Cow::Borrowed(&self.starts),
+        }
+    }
+}
+
+/// Files larger than this are not read to place a related location.
+const MOST_RELATED_BYTES: u64 = 16 * 1024 * 1024;
+
+impl<'r> Texts<'r> {
+    fn new(report: &'r crate::Report, open: &'r [(String, Option<PathBuf>, String)]) -> Self {
+        Texts {
+            report,
+            open: open
+                .iter()
+                .filter_map(|(_, path, text)| Some((path.clone()?, text.as_str())))
+                .collect(),
+            read: HashMap::new(),
+        }
+    }
+
+    /// A document's URI and text.
+    fn of(&mut self, doc: usize) -> Option<&Text> {
+        let (report, open) = (self.report, &self.open);
+        self.read
+            .entry(doc)
+            .or_insert_with(|| {
+                let path = report.documents.get(doc)?.path.as_ref()?;
+                let absolute = std::path::absolute(path).ok()?;
+                let uri = Url::from_file_path(&absolute).ok()?.as_str().parse::<Uri>().ok()?;
+                let text = match open.get(path).or_else(|| open.get(&absolute)) {
+                    Some(text) => (*text).to_owned(),
+                    None => {
+                        if std::fs::metadata(path).ok()?.len() > MOST_RELATED_BYTES {
+                            return None;
+                        }
+                        match crate::source::decode(std::fs::read(path).ok()?) {
+                            Ok(text) | Err((text, _)) => text,
+                        }
+                    }
+                };
+                let starts = line_starts(&text);
+                Some(Text { uri, text, starts })
+            })
+            .as_ref()
+    }
+}
+
+/// The other places of a finding (a chain finding's other documents), as
+/// LSP's related information, each with its label.
+fn related(diagnostic: &Diagnostic, texts: &mut Texts) -> Option<Vec<DiagnosticRelatedInformation>> {
+    let related: Vec<DiagnosticRelatedInformation> = diagnostic
+        .spans
+        .iter()
+        .filter(|span| !span.is_primary)
+        .filter_map(|span| {
+            let text = texts.of(span.doc)?;
+            Some(DiagnosticRelatedInformation {
+                location: lsp_types::Location {
+                    uri: text.uri.clone(),
+                    range: text.lines().range(span.byte_start, span.byte_end),
+                },
+                message: span.label.as_deref().unwrap_or("related").to_owned(),
+            })
+        })
+        .collect();
+    (!related.is_empty()).then_some(related)
+}
+
 fn lsp_diagnostic(diagnostic: &Diagnostic, lines: &LineIndex) -> LspDiagnostic {
     let primary = diagnostic.primary();
     let mut message = diagnostic.message.clone();
@@ -357,6 +475,10 @@ fn lsp_diagnostic(diagnostic: &Diagnostic, lines: &LineIndex) -> LspDiagnostic {
             Level::Info => DiagnosticSeverity::INFORMATION,
         }),
         code: Some(NumberOrString::String(diagnostic.rule.as_str().to_owned())),
+        code_description: crate::report::rule_doc_url(diagnostic.rule)
+            .parse::<Uri>()
+            .ok()
+            .map(|href| CodeDescription { href }),
         source: Some("feedlint".to_owned()),
         message,
         ..LspDiagnostic::default()
@@ -463,20 +585,15 @@ fn contains(range: &Range, position: Position) -> bool {
 /// UTF-16 code units.
 struct LineIndex<'t> {
     text: &'t str,
-    starts: Vec<usize>,
+    starts: std::borrow::Cow<'t, [usize]>,
 }
 
 impl<'t> LineIndex<'t> {
     fn new(text: &'t str) -> Self {
-        let bytes = text.as_bytes();
-        let mut starts = vec![0];
-        for (i, &b) in bytes.iter().enumerate() {
-            let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-            if ends_line {
-                starts.push(i + 1);
-            }
+        LineIndex {
+            text,
+            starts: line_starts(text).into(),
         }
-        LineIndex { text, starts }
     }
 
     fn position(&self, offset: usize) -> Position {
@@ -489,6 +606,19 @@ impl<'t> LineIndex<'t> {
     fn range(&self, start: usize, end: usize) -> Range {
         Range::new(self.position(start), self.position(end))
     }
+}
+
+/// Where each line of `text` starts: after `\n`, `\r\n` or a lone `\r`.
+fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (i, &b) in bytes.iter().enumerate() {
+        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(i + 1);
+        }
+    }
+    starts
 }
 
 #[cfg(test)]
