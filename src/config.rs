@@ -220,13 +220,25 @@ pub struct Config {
 /// (or `/dev/zero`) is refused rather than read until memory runs out.
 pub const MAX_CONFIG_FILE: u64 = 1024 * 1024;
 
-/// A config file that cannot be used: one line, naming the file and line.
+/// A config file that cannot be used: every mistake found in it, a line
+/// each, naming the file and line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub String);
+pub struct ConfigError(pub Vec<String>);
+
+impl ConfigError {
+    fn one(line: String) -> ConfigError {
+        ConfigError(vec![line])
+    }
+
+    /// The mistakes, a line each.
+    pub fn lines(&self) -> &[String] {
+        &self.0
+    }
+}
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.0.join("\n"))
     }
 }
 
@@ -323,7 +335,7 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Config, ConfigError> {
 
 /// Reads a config file.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let cannot = |why: &str| ConfigError(format!("cannot read {}: {why}", path.display()));
+    let cannot = |why: &str| ConfigError::one(format!("cannot read {}: {why}", path.display()));
     let bytes = crate::exclude::read_regular_file(path, MAX_CONFIG_FILE)
         .map_err(|why| cannot(&why))?
         .ok_or_else(|| cannot("No such file or directory"))?;
@@ -336,78 +348,115 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
 pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     let at = |span: Option<std::ops::Range<usize>>, message: &str| {
         let line = span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        ConfigError(format!("{}:{line}: {message}", path.display()))
+        format!("{}:{line}: {message}", path.display())
     };
-    let raw: RawConfig = toml::from_str(text).map_err(|e| at(e.span(), e.message().trim()))?;
-    let base_url = match raw.base_url {
-        Some(value) => Some(
-            crate::secret::masked(&Url::parse(value.get_ref()).map_err(|e| {
-                at(
-                    Some(value.span()),
-                    &format!(
-                        "base-url \"{}\" is not an absolute URL ({e})",
-                        crate::secret::mask_text(value.get_ref())
-                    ),
-                )
-            })?)
-            .into(),
-        ),
-        None => None,
-    };
-    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>| -> Result<Settings, ConfigError> {
+    let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::one(at(e.span(), e.message().trim())))?;
+    // Every mistake past the syntax is collected, and all are said at once.
+    let mut errors: Vec<String> = Vec::new();
+    let base_url = raw.base_url.and_then(|value| match Url::parse(value.get_ref()) {
+        Ok(url) => Some(crate::secret::masked(&url).into()),
+        Err(e) => {
+            errors.push(at(
+                Some(value.span()),
+                &format!(
+                    "base-url \"{}\" is not an absolute URL ({e})",
+                    crate::secret::mask_text(value.get_ref())
+                ),
+            ));
+            None
+        }
+    });
+    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>, errors: &mut Vec<String>| -> Settings {
         let mut settings = Settings::default();
         for (id, level) in table {
-            let rule: RuleId = id
-                .get_ref()
-                .parse()
-                .map_err(|e: UnknownRule| at(Some(id.span()), &e.to_string()))?;
-            let setting = match level.get_ref().as_str() {
-                "off" => None,
-                word => Some(Level::parse(word).ok_or_else(|| {
-                    at(
-                        Some(level.span()),
-                        &format!("invalid level '{word}' for rule '{rule}'; accepted: {LEVEL_WORDS}"),
-                    )
-                })?),
+            let rule: RuleId = match id.get_ref().parse() {
+                Ok(rule) => rule,
+                Err(e) => {
+                    errors.push(at(Some(id.span()), &UnknownRule::to_string(&e)));
+                    continue;
+                }
             };
-            settings[rule] = Some(setting);
+            settings[rule] = match level.get_ref().as_str() {
+                "off" => Some(None),
+                // As on the command line: --warn.
+                "warn" => Some(Some(Level::Warning)),
+                word => match Level::parse(word) {
+                    Some(level) => Some(Some(level)),
+                    None => {
+                        errors.push(at(
+                            Some(level.span()),
+                            &format!("invalid level '{word}' for rule '{rule}'; accepted: {LEVEL_WORDS}"),
+                        ));
+                        continue;
+                    }
+                },
+            };
         }
-        Ok(settings)
+        settings
     };
-    let selectors = |words: &[Spanned<String>]| -> Result<Vec<Selector>, ConfigError> {
+    let selectors = |words: &[Spanned<String>], errors: &mut Vec<String>| -> Vec<Selector> {
         words
             .iter()
-            .map(|word| Selector::parse(word.get_ref()).map_err(|e| at(Some(word.span()), &e.to_string())))
+            .filter_map(|word| match Selector::parse(word.get_ref()) {
+                Ok(selector) => Some(selector),
+                Err(e) => {
+                    errors.push(at(Some(word.span()), &e.to_string()));
+                    None
+                }
+            })
             .collect()
     };
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let root = std::path::absolute(directory).map_err(|e| ConfigError(e.to_string()))?;
+    let root = std::path::absolute(directory).map_err(|e| ConfigError::one(e.to_string()))?;
     let mut overrides = Vec::new();
     for raw_override in raw.overrides {
         let mut files = GlobSetBuilder::new();
         if raw_override.files.get_ref().is_empty() {
-            return Err(at(
+            errors.push(at(
                 Some(raw_override.files.span()),
                 "an override needs at least one glob in files",
             ));
         }
         for glob in raw_override.files.get_ref() {
-            let parsed = Glob::new(glob.get_ref()).map_err(|e| {
-                at(
+            match Glob::new(glob.get_ref()) {
+                Ok(parsed) => {
+                    files.add(parsed);
+                }
+                Err(e) => errors.push(at(
                     Some(glob.span()),
                     &format!("invalid glob \"{}\": {}", glob.get_ref(), e.kind()),
-                )
-            })?;
-            files.add(parsed);
+                )),
+            }
         }
-        let files = files.build().map_err(|e| ConfigError(e.to_string()))?;
-        overrides.push(Override {
-            files,
-            rules: settings(raw_override.rules)?,
-        });
+        let rules = settings(raw_override.rules, &mut errors);
+        match files.build() {
+            Ok(files) => overrides.push(Override { files, rules }),
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    let mut exclude = Vec::with_capacity(raw.exclude.len());
+    for glob in raw.exclude {
+        match crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref())) {
+            Ok(()) => exclude.push(glob.into_inner()),
+            Err(e) => errors.push(at(Some(glob.span()), &e.replace("--exclude", "exclude"))),
+        }
+    }
+    let file = settings(raw.rules, &mut errors);
+    let selection = Selection {
+        select: raw.select.map(|words| selectors(&words, &mut errors)),
+        ignore: selectors(&raw.ignore, &mut errors),
+    };
+    if !errors.is_empty() {
+        // In the order of the file's lines (each starts "PATH:LINE: ").
+        let line_of = |error: &String| -> usize {
+            let rest = error.strip_prefix(&format!("{}:", path.display())).unwrap_or_default();
+            rest.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(0)
+        };
+        errors.sort_by_key(line_of);
+        return Err(ConfigError(errors));
     }
     Ok(Config {
         more_bases: Vec::new(),
@@ -416,28 +465,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             Some(relative) => root.join(relative.get_ref()),
             None => root.clone(),
         }),
-        excludes: {
-            let mut exclude = Vec::with_capacity(raw.exclude.len());
-            for glob in raw.exclude {
-                crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref()))
-                    .map_err(|e| at(Some(glob.span()), &e.replace("--exclude", "exclude")))?;
-                exclude.push(glob.into_inner());
-            }
-            if exclude.is_empty() {
-                Vec::new()
-            } else {
-                vec![(root.clone(), exclude)]
-            }
+        excludes: if exclude.is_empty() {
+            Vec::new()
+        } else {
+            vec![(root.clone(), exclude)]
         },
         base_url,
         levels: Levels {
             layers: vec![Layer {
                 root: root.clone(),
-                file: settings(raw.rules)?,
-                selection: Selection {
-                    select: raw.select.map(|words| selectors(&words)).transpose()?,
-                    ignore: selectors(&raw.ignore)?,
-                },
+                file,
+                selection,
                 overrides,
             }],
             ..Levels::default()
@@ -496,7 +534,7 @@ mod tests {
 
     #[test]
     fn errors_name_the_file_line_and_accepted_values() {
-        let error = |text: &str| parse(text, Path::new("feedlint.toml")).unwrap_err().0;
+        let error = |text: &str| parse(text, Path::new("feedlint.toml")).unwrap_err().to_string();
         assert_eq!(
             error("[rules]\n\nnope = \"off\"\n"),
             "feedlint.toml:3: unknown rule 'nope' (see 'feedlint rules' for the accepted ids)"
@@ -515,5 +553,24 @@ mod tests {
         assert!(error("base-url = \"example.org\"\n")
             .starts_with("feedlint.toml:1: base-url \"example.org\" is not an absolute URL"));
         assert!(error("[[overrides]]\nfiles = [\"a/[\"]\n").starts_with("feedlint.toml:2: invalid glob"));
+    }
+
+    #[test]
+    fn every_mistake_is_said_at_once_and_warn_is_a_level() {
+        let text = "base-url = \"example.org\"\nselect = [\"rfc5006\"]\n[rules]\nnope = \"off\"\narchive-order = \"fatal\"\narchive-orphan = \"warn\"\n";
+        let error = parse(text, Path::new("feedlint.toml")).unwrap_err();
+        let lines: Vec<&str> = error.lines().iter().map(|l| &l[..l.find(' ').unwrap()]).collect();
+        assert_eq!(
+            lines,
+            [
+                "feedlint.toml:1:",
+                "feedlint.toml:2:",
+                "feedlint.toml:4:",
+                "feedlint.toml:5:"
+            ],
+            "{error}"
+        );
+        let config = parse("[rules]\narchive-orphan = \"warn\"\n", Path::new("feedlint.toml")).unwrap();
+        assert_eq!(config.levels.level(rule("archive-orphan")), Some(Level::Warning));
     }
 }

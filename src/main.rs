@@ -34,8 +34,8 @@ enum Command {
     },
     /// Print a rule's documentation.
     Explain {
-        /// The rule id, e.g. next-archive-unsealed.
-        rule: String,
+        /// The rule id, e.g. next-archive-unsealed (none: the rule ids).
+        rule: Option<String>,
     },
     /// Print a shell completion script, e.g.
     /// `feedlint completions bash > ~/.local/share/bash-completion/completions/feedlint`.
@@ -298,7 +298,8 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Rules { format }) => list_rules(format),
-        Some(Command::Explain { rule }) => explain(&rule),
+        Some(Command::Explain { rule: Some(rule) }) => explain(&rule),
+        Some(Command::Explain { rule: None }) => explain_usage(),
         Some(Command::Completions { shell }) => {
             // Made in memory first: clap_complete panics on a failed write
             // (a closed pipe), and feedlint never panics.
@@ -344,16 +345,45 @@ fn one_line(error: &clap::Error) -> String {
             context(ContextKind::ValidValue).unwrap_or_default()
         ),
         ErrorKind::UnknownArgument => {
-            let options: Vec<String> = Cli::command()
-                .get_arguments()
-                .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            let invalid = context(ContextKind::InvalidArg).unwrap_or_default();
+            let option = invalid.split('=').next().unwrap_or_default();
+            let command = Cli::command();
+            let given = subcommand_given(&command);
+            let here = given
+                .as_deref()
+                .and_then(|name| command.find_subcommand(name))
+                .unwrap_or(&command);
+            let name_of = |taker: &clap::Command| match taker.get_name() {
+                "feedlint" => "linting (feedlint [OPTIONS] [PATHS]...)".to_owned(),
+                name => format!("'feedlint {name}'"),
+            };
+            // An option of linting or of another subcommand, given where
+            // it means nothing: the message says which takes it.
+            let takers: Vec<String> = std::iter::once(&command)
+                .chain(command.get_subcommands())
+                .filter(|taker| taker.get_name() != here.get_name())
+                .filter(|taker| long_options(taker).iter().any(|long| long == option))
+                .map(name_of)
                 .collect();
-            format!(
-                "unknown option '{}'; {}accepted: {}, --help, --version",
-                context(ContextKind::InvalidArg).unwrap_or_default(),
-                suggestion(ContextKind::SuggestedArg),
-                options.join(", ")
-            )
+            let here_name = name_of(here);
+            let accepted = long_options(here);
+            let accepted = match accepted.is_empty() {
+                true => "only --help".to_owned(),
+                false => format!("{}, --help", accepted.join(", ")),
+            };
+            // Other linters' names for feedlint's options.
+            let suggestion = match option {
+                "--output-format" => "did you mean '--format'? ".to_owned(),
+                _ => suggestion(ContextKind::SuggestedArg),
+            };
+            if takers.is_empty() {
+                format!("unknown option '{invalid}'; {suggestion}accepted: {accepted}, --help, --version")
+            } else {
+                format!(
+                    "'{option}' is an option of {}, not of {here_name}; {here_name} accepts {accepted}",
+                    takers.join(" and ")
+                )
+            }
         }
         _ => {
             let text = error.to_string();
@@ -361,6 +391,24 @@ fn one_line(error: &clap::Error) -> String {
             first.trim_start_matches("error: ").to_owned()
         }
     }
+}
+
+/// The subcommand named on the command line, if any (the first word that
+/// is one, before any `--`).
+fn subcommand_given(command: &clap::Command) -> Option<String> {
+    let names: Vec<&str> = command.get_subcommands().map(clap::Command::get_name).collect();
+    std::env::args()
+        .skip(1)
+        .take_while(|arg| arg != "--")
+        .find(|arg| names.contains(&arg.as_str()))
+}
+
+/// A command's long options, as `--name`.
+fn long_options(command: &clap::Command) -> Vec<String> {
+    command
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .collect()
 }
 
 fn list_rules(format: ListFormat) -> ExitCode {
@@ -414,6 +462,24 @@ fn list_rules(format: ListFormat) -> ExitCode {
     })
 }
 
+/// `feedlint explain` without a rule: how to call it, and the rule ids.
+fn explain_usage() -> ExitCode {
+    write_out(ExitCode::SUCCESS, |out| {
+        writeln!(
+            out,
+            "Usage: feedlint explain RULE\n\nPrints a rule's documentation. The rules:\n"
+        )?;
+        let width = rules::RULES
+            .iter()
+            .map(|rule| rule.id.as_str().len())
+            .max()
+            .unwrap_or(0);
+        rules::RULES
+            .iter()
+            .try_for_each(|rule| writeln!(out, "  {:<width$}  {}", rule.id, rule.summary))
+    })
+}
+
 fn explain(id: &str) -> ExitCode {
     match id.parse::<RuleId>() {
         Ok(id) => write_out(ExitCode::SUCCESS, |out| out.write_all(id.doc().as_bytes())),
@@ -423,9 +489,9 @@ fn explain(id: &str) -> ExitCode {
 
 /// The config file's settings: the one named, else those of the nearest
 /// config above each path linted (see [`config::for_paths`]).
-fn config(args: &LintArgs) -> Result<Config, String> {
+fn config(args: &LintArgs) -> Result<Config, config::ConfigError> {
     if let Some(path) = &args.config {
-        return config::load(path).map_err(|e| e.to_string());
+        return config::load(path);
     }
     let paths: Vec<PathBuf> = args
         .paths
@@ -439,7 +505,7 @@ fn config(args: &LintArgs) -> Result<Config, String> {
             }
         })
         .collect();
-    config::for_paths(&paths).map_err(|e| e.to_string())
+    config::for_paths(&paths)
 }
 
 /// Rule levels in command-line order, so that a later flag wins, over the
@@ -465,9 +531,21 @@ fn levels(args: &LintArgs, matches: &ArgMatches, mut levels: Levels) -> Result<L
 }
 
 fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
+    if args.statistics && matches!(args.format, OutputFormat::Sarif | OutputFormat::Github) {
+        return fail(&format!(
+            "--statistics counts findings by rule in the text, concise, json and json-lines formats; {} has no place for it (drop one of the two)",
+            if matches!(args.format, OutputFormat::Sarif) { "--format sarif" } else { "--format github" }
+        ));
+    }
     let config = match config(&args) {
         Ok(config) => config,
-        Err(message) => return fail(&message),
+        // Every mistake of the config at once, a line each.
+        Err(error) => {
+            for line in error.lines() {
+                say(format_args!("error: {line}"));
+            }
+            return ExitCode::from(USAGE_ERROR);
+        }
     };
     for warning in &config.warnings {
         say(format_args!("warning: {warning}"));
@@ -485,6 +563,18 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         p.to_str()
             .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://"))
     };
+    // A URL of another scheme is named as such, not as a missing file.
+    if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {
+        let scheme = p.split_once("://").map(|(scheme, _)| scheme);
+        scheme.is_some_and(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)))
+            && !is_url(&OsString::from(*p))
+            && !Path::new(p).exists()
+    }) {
+        let scheme = other.split_once("://").map_or("", |(scheme, _)| scheme);
+        return fail(&format!(
+            "{other} is not fetched: feedlint fetches http:// and https:// URLs only, not {scheme}://; download it and lint the file"
+        ));
+    }
     if paths.iter().any(is_url) {
         return fetch_and_lint(&args, &paths, levels, is_url);
     }
@@ -612,7 +702,16 @@ fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report
         },
     };
     say_warnings_and_failures(&report);
+    say_concise_totals(args, &report);
     written
+}
+
+/// The concise format's totals, on standard error after the findings (its
+/// standard output stays one line a finding): unless `--quiet`.
+fn say_concise_totals(args: &LintArgs, report: &feedlint::Report) {
+    if matches!(args.format, OutputFormat::Concise) && !args.quiet && !args.statistics {
+        say(report::concise_totals(report));
+    }
 }
 
 /// Where a streamed report goes.
@@ -849,5 +948,6 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         None => write_out(ExitCode::from(status), render),
     };
     say_warnings_and_failures(report);
+    say_concise_totals(args, report);
     written
 }

@@ -1338,3 +1338,105 @@ fn suppressions_carry_reasons_and_malformed_ones_say_the_accepted_forms() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The command line's messages say what to do.
+#[test]
+fn cli_messages_say_what_to_do() {
+    // `explain` without a rule: how to call it, and the rules.
+    let explain = feedlint(&["explain"]);
+    assert_eq!(code(&explain), 0);
+    assert!(stdout(&explain).starts_with("Usage: feedlint explain RULE"));
+    assert!(stdout(&explain).contains("  next-archive-unsealed "));
+    // An option of another command says which takes it.
+    let wrong = feedlint(&["rules", "--base-url", "https://example.org/"]);
+    assert_eq!(code(&wrong), 2);
+    assert!(
+        stderr(&wrong).contains("'--base-url' is an option of linting (feedlint [OPTIONS] [PATHS]...), not of 'feedlint rules'; 'feedlint rules' accepts --format, --help"),
+        "{}",
+        stderr(&wrong)
+    );
+    let wrong = feedlint(&["explain", "--format", "json", "archive-orphan"]);
+    assert!(
+        stderr(&wrong)
+            .contains("'--format' is an option of linting (feedlint [OPTIONS] [PATHS]...) and 'feedlint rules'"),
+        "{}",
+        stderr(&wrong)
+    );
+    // ruff's spelling of --format.
+    let ruff = feedlint(&["--output-format", "json", WARNING_ONLY]);
+    assert_eq!(code(&ruff), 2);
+    assert!(stderr(&ruff).contains("did you mean '--format'?"), "{}", stderr(&ruff));
+    // --statistics where it has no place is a usage error.
+    for format in ["sarif", "github"] {
+        let output = feedlint(&["--statistics", "--format", format, WARNING_ONLY]);
+        assert_eq!(code(&output), 2, "{format}");
+        assert!(stderr(&output).contains("--statistics"), "{}", stderr(&output));
+    }
+    // Other schemes are said not to be fetched.
+    let ftp = feedlint(&["ftp://example.org/feed.atom"]);
+    assert_eq!(code(&ftp), 2);
+    assert!(
+        stderr(&ftp)
+            .contains("ftp://example.org/feed.atom is not fetched: feedlint fetches http:// and https:// URLs only"),
+        "{}",
+        stderr(&ftp)
+    );
+    // An empty directory: "no feed found", and the summary says it failed,
+    // as the exit status does.
+    let empty = scratch("empty-dir");
+    let output = feedlint(&[empty.to_str().unwrap()]);
+    assert_eq!(code(&output), 2);
+    assert!(stdout(&output).starts_with("feedlint: failed: "), "{}", stdout(&output));
+    assert!(stderr(&output).contains("no feed found in"), "{}", stderr(&output));
+}
+
+#[test]
+fn concise_ends_with_the_totals_on_standard_error_and_honours_color() {
+    let output = feedlint(&["--format", "concise", "examples/site"]);
+    assert!(
+        !stdout(&output).contains("feedlint: found"),
+        "standard output is one line a finding"
+    );
+    assert!(
+        stderr(&output).trim_end().ends_with("feedlint: found: 2 errors, 6 warnings and 1 info in 5 documents; examples/site/ is published at https://example.org/, as the self links say"),
+        "{}",
+        stderr(&output)
+    );
+    let quiet = feedlint(&["--format", "concise", "--quiet", "examples/site"]);
+    assert!(!stderr(&quiet).contains("found"), "{}", stderr(&quiet));
+    let colored = feedlint(&["--format", "concise", "--color", "always", "examples/site"]);
+    assert!(
+        stdout(&colored).contains("\u{1b}[1;31merror[next-archive-unsealed]\u{1b}[0m"),
+        "{}",
+        stdout(&colored)
+    );
+    assert!(!stdout(&output).contains('\u{1b}'));
+}
+
+#[test]
+fn config_mistakes_are_said_at_once() {
+    let dir = scratch("config-mistakes");
+    std::fs::copy(WARNING_ONLY, dir.join("feed.atom")).unwrap();
+    std::fs::write(
+        dir.join("feedlint.toml"),
+        "[rules]\narchive-missing-current = \"warn\"\nnope = \"off\"\narchive-order = \"fatal\"\n",
+    )
+    .unwrap();
+    let output = feedlint(&[dir.join("feed.atom").to_str().unwrap()]);
+    assert_eq!(code(&output), 2);
+    let said = stderr(&output);
+    let errors: Vec<&str> = said.lines().filter(|l| l.starts_with("feedlint: error: ")).collect();
+    assert_eq!(errors.len(), 2, "{}", stderr(&output));
+    assert!(errors[0].contains("feedlint.toml:3: unknown rule 'nope'"));
+    assert!(errors[1].contains("feedlint.toml:4: invalid level 'fatal'"));
+    std::fs::write(
+        dir.join("feedlint.toml"),
+        "[rules]\narchive-missing-current = \"warn\"\n",
+    )
+    .unwrap();
+    assert_eq!(
+        code(&feedlint(&[dir.join("feed.atom").to_str().unwrap()])),
+        0,
+        "warn is a level"
+    );
+}

@@ -33,7 +33,7 @@ pub enum Format {
 pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Text => write_text(report, color, out),
-        Format::Concise => write_concise(report, out),
+        Format::Concise => write_concise_findings(report, &report.diagnostics, color, out),
         Format::Json => write_json(report, out),
         Format::JsonLines => write_json_lines(report, out),
         Format::Sarif => write_sarif(report, out),
@@ -47,7 +47,9 @@ pub enum LineWriter {
     Text {
         color: bool,
     },
-    Concise,
+    Concise {
+        color: bool,
+    },
     JsonLines,
     /// With GitHub's paths of the documents, made once they are all known.
     Github {
@@ -60,7 +62,7 @@ impl LineWriter {
     pub fn new(format: Format, color: bool) -> Option<LineWriter> {
         match format {
             Format::Text => Some(LineWriter::Text { color }),
-            Format::Concise => Some(LineWriter::Concise),
+            Format::Concise => Some(LineWriter::Concise { color }),
             Format::JsonLines => Some(LineWriter::JsonLines),
             Format::Github => Some(LineWriter::Github { paths: None }),
             Format::Json | Format::Sarif => None,
@@ -71,7 +73,7 @@ impl LineWriter {
     pub fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
         match self {
             LineWriter::Text { color } => text::write_text_findings(report, findings, *color, out),
-            LineWriter::Concise => write_concise_findings(report, findings, out),
+            LineWriter::Concise { color } => write_concise_findings(report, findings, *color, out),
             LineWriter::JsonLines => json::write_json_lines_findings(report, findings, out),
             LineWriter::Github { paths } => {
                 let paths = paths.get_or_insert_with(|| github::annotation_paths(report));
@@ -84,7 +86,8 @@ impl LineWriter {
     pub fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
         match self {
             LineWriter::Text { .. } => text::write_text_end(report, out),
-            LineWriter::Concise => Ok(()),
+            // The totals go to standard error (see `concise_totals`).
+            LineWriter::Concise { .. } => Ok(()),
             LineWriter::JsonLines => json::write_json_lines_end(report, out),
             LineWriter::Github { .. } => github::write_github_end(report, out),
         }
@@ -207,15 +210,28 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
 
 /// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
 pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    write_concise_findings(report, &report.diagnostics, out)
+    write_concise_findings(report, &report.diagnostics, false, out)
 }
 
-fn write_concise_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+/// The concise lines of `findings`, the level coloured as the text format
+/// colours it when `color` is on.
+fn write_concise_findings(
+    report: &Report,
+    findings: &[Diagnostic],
+    color: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     for diagnostic in findings {
         let span = diagnostic.primary();
+        let (on, off) = match (color, diagnostic.level) {
+            (false, _) => ("", ""),
+            (true, Level::Error) => ("\x1b[1;31m", "\x1b[0m"),
+            (true, Level::Warning) => ("\x1b[1;33m", "\x1b[0m"),
+            (true, Level::Info) => ("\x1b[1;36m", "\x1b[0m"),
+        };
         writeln!(
             out,
-            "{}:{}:{}: {}[{}] {}",
+            "{}:{}:{}: {on}{}[{}]{off} {}",
             file_of(report, span),
             span.line_start,
             span.column_start,
@@ -225,6 +241,24 @@ fn write_concise_findings(report: &Report, findings: &[Diagnostic], out: &mut dy
         )?;
     }
     Ok(())
+}
+
+/// The totals line the concise format ends with, on standard error (its
+/// standard output stays one line a finding, for tools): "found: ...".
+pub fn concise_totals(report: &Report) -> String {
+    format!("{}: {}", status_word(report), summary_line(report))
+}
+
+/// How the summary line starts: "failed" when something named could not
+/// be linted (the exit status is 2), else whether anything was found.
+pub(crate) fn status_word(report: &Report) -> &'static str {
+    if !report.failures.is_empty() {
+        "failed"
+    } else if report.shown() == 0 {
+        "no findings"
+    } else {
+        "found"
+    }
 }
 
 /// The name of a span's document as a line format shows it (JSON and

@@ -41,8 +41,12 @@ pub(super) fn write_text_findings(
 
 /// The summary line.
 pub(super) fn write_text_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let status = if report.shown() == 0 { "no findings" } else { "found" };
-    writeln!(out, "feedlint: {status}: {}", summary_line(report))
+    writeln!(
+        out,
+        "feedlint: {}: {}",
+        super::status_word(report),
+        summary_line(report)
+    )
 }
 
 fn write_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
