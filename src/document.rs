@@ -44,6 +44,9 @@ pub struct Document {
     pub(crate) placement: Option<Placement>,
     /// The self link places its folder elsewhere than the run publishes it.
     pub(crate) misplaced: Option<Misplaced>,
+    /// The whole text, as decoded, where the run keeps it
+    /// ([`crate::Options::keep_texts`]).
+    pub(crate) text: Option<String>,
 }
 
 /// How the run publishes a document whose self link says otherwise: at
@@ -59,5 +62,10 @@ impl Document {
     /// Where the document is published, if known.
     pub fn url(&self) -> Option<&str> {
         self.url.as_ref().map(Url::as_str)
+    }
+
+    /// The document's text as decoded, where the run kept it.
+    pub fn text(&self) -> Option<&str> {
+        self.text.as_deref()
     }
 }

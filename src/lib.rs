@@ -82,6 +82,7 @@ pub mod source;
 pub mod summary;
 pub mod suppress;
 pub mod syntax;
+pub mod web;
 pub mod xml;
 
 pub use assemble::{Failure, Report, Sink};

@@ -47,6 +47,30 @@ enum Command {
     /// editors: diagnostics as you type, fixes as code actions, rule docs
     /// on hover.
     Server,
+    /// Serve the validator as a web page and a JSON API (POST /api/lint):
+    /// check a feed by URL, by pasting it, or by uploading its files.
+    Serve(ServeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// The address to listen on (port 0: any free port).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    listen: std::net::SocketAddr,
+    /// Let checked URLs reach private, loopback and link-local addresses
+    /// (refused by default: the server would fetch inside its network).
+    #[arg(long)]
+    allow_private_addresses: bool,
+    /// Lint jobs at once [default: the number of cores]; as many again
+    /// times four may wait, and more are answered 503.
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// The largest request body, in bytes (a paste, an upload, an API call).
+    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    max_body: usize,
+    /// The config file whose rule settings apply to every check.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -307,6 +331,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "feedlint", &mut script);
             write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
         }
+        Some(Command::Serve(args)) => serve(&args),
         Some(Command::Server) => match feedlint::server::run() {
             Ok(feedlint::server::Ended::Shutdown) => ExitCode::SUCCESS,
             // LSP: "exit" without "shutdown" before it exits with 1.
@@ -460,6 +485,31 @@ fn list_rules(format: ListFormat) -> ExitCode {
             writeln!(out, "{}", serde_json::json!({ "rules": list, "groups": groups }))
         }
     })
+}
+
+/// `feedlint serve`: the web page and the API, until stopped.
+fn serve(args: &ServeArgs) -> ExitCode {
+    let mut options = feedlint::web::ServeOptions::new(args.listen);
+    options.limits.allow_private_addresses = args.allow_private_addresses;
+    options.max_body = args.max_body;
+    if let Some(jobs) = args.jobs.filter(|jobs| *jobs > 0) {
+        options.jobs = jobs;
+        options.queue = 4 * jobs;
+    }
+    if let Some(path) = &args.config {
+        match config::load(path) {
+            Ok(config) => options.lint.levels = config.levels,
+            Err(error) => return fail(&error.to_string()),
+        }
+    }
+    let ready = |address: std::net::SocketAddr| {
+        // The URL, on a line of its own, for people and for scripts.
+        let _ = writeln!(io::stdout().lock(), "feedlint: serving on http://{address}/");
+    };
+    match feedlint::web::serve(options, ready) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&format!("cannot serve on {}: {error}", args.listen)),
+    }
 }
 
 /// `feedlint explain` without a rule: how to call it, and the rule ids.
@@ -856,6 +906,7 @@ fn fetch_and_lint(args: &LintArgs, paths: &[OsString], levels: Levels, is_url: i
         same_origin: args.same_origin,
         allow_private_addresses: args.allow_private_addresses,
         jobs: usize::from(args.jobs),
+        trust_start: true,
     };
     let format = output_format(args);
     let mut options = Options::default();

@@ -26,6 +26,9 @@ pub struct Options {
     /// Keep windows of the documents' lines, for the text renderer's
     /// snippets (set findings show snippets of several documents).
     pub keep_sources: bool,
+    /// Keep each document's whole text (the web page shows the lines
+    /// around every finding and the diff of every fix).
+    pub keep_texts: bool,
     /// Files larger than this are not read (`--max-file-size`); 0 means the
     /// default, [`DEFAULT_MAX_FILE_SIZE`].
     pub max_file_size: u64,
@@ -56,6 +59,7 @@ impl Default for Options {
             more_bases: Vec::new(),
             url: None,
             keep_sources: false,
+            keep_texts: false,
             max_file_size: 0,
             max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
             max_findings: DEFAULT_MAX_FINDINGS,

@@ -80,9 +80,12 @@ fn agent(limits: &Limits, policy: Option<Arc<AddressPolicy>>) -> ureq::Agent {
 
 impl Client {
     pub fn new(limits: &Limits, policy: AddressPolicy, start: &[Url], credentials: Credentials) -> Self {
+        let policy = Arc::new(policy);
         Client {
-            start: agent(limits, None),
-            followed: agent(limits, Some(Arc::new(policy))),
+            // The user's own start URLs go where they point; a stranger's
+            // meet the policy like any link.
+            start: agent(limits, (!limits.trust_start).then(|| Arc::clone(&policy))),
+            followed: agent(limits, Some(policy)),
             limits: limits.clone(),
             origins: start.iter().map(Url::origin).collect(),
             credentials,

@@ -59,6 +59,11 @@ pub struct Limits {
     /// Requests in flight at once (`--jobs`), at most [`PER_HOST`] to one
     /// origin.
     pub jobs: usize,
+    /// The start URLs are the user's own (the command line): their first
+    /// request goes where they point, and their address space (loopback, a
+    /// private network) opens to their links. Not so for URLs strangers
+    /// give a server (`feedlint serve`): every request meets the policy.
+    pub trust_start: bool,
 }
 
 impl Default for Limits {
@@ -72,6 +77,7 @@ impl Default for Limits {
             same_origin: false,
             allow_private_addresses: false,
             jobs: 8,
+            trust_start: true,
         }
     }
 }
@@ -109,7 +115,11 @@ pub fn lint_urls(
     let deadline = Instant::now() + limits.max_time;
     let credentials = Credentials::default();
     let start: Vec<Url> = start.iter().map(|url| credentials.mask(url)).collect();
-    let policy = AddressPolicy::for_start(&start, limits.allow_private_addresses);
+    let policy = if limits.trust_start {
+        AddressPolicy::for_start(&start, limits.allow_private_addresses)
+    } else {
+        AddressPolicy::new(limits.allow_private_addresses)
+    };
     let client = Client::new(limits, policy, &start, credentials);
     let mut walk = Walk {
         queue: start

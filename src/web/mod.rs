@@ -1,0 +1,607 @@
+//! `feedlint serve`: the validator as a web page and a JSON API, served by
+//! the binary itself, safe to put in front of strangers.
+//!
+//! Built on axum (on tokio and hyper, the most used and best kept HTTP
+//! stack of the Rust ecosystem), with pages from maud templates, which
+//! escape every value by default. Three ways in, as the W3C Feed
+//! Validation Service has and more: a URL (fetched with the command line's
+//! fetch stack, its address policy and limits, following archive and
+//! paging chains), a pasted document, uploaded files (linted as one set).
+//!
+//! What a request may cost is bounded: its body (`max_body`), its files
+//! (`max_files`), its fetches (the URL limits, per request), its time
+//! (`time_limit`), and how many run at once (`jobs`) or wait (`queue`):
+//! a request past those is answered `503` with `Retry-After` before its
+//! body is read. Nothing is read from or written to the server's file
+//! system but its own assets, which are in the binary.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Multipart, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Extension, Form, Router};
+use serde::Deserialize;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use url::Url;
+
+use crate::assemble::{Failure, Report};
+use crate::fetch::Limits;
+use crate::options::Options;
+use crate::report::Format;
+use crate::rule_id::RuleId;
+use crate::{lint_in_memory, InMemory};
+
+mod page;
+
+/// What `feedlint serve` is started with.
+#[derive(Clone)]
+pub struct ServeOptions {
+    pub listen: SocketAddr,
+    /// Rule levels and the like, as for every run.
+    pub lint: Options,
+    /// The limits of each request's fetches (and its address policy).
+    pub limits: Limits,
+    /// The largest request body, in bytes.
+    pub max_body: usize,
+    /// The most files one upload holds.
+    pub max_files: usize,
+    /// Lint jobs run at once.
+    pub jobs: usize,
+    /// Requests that may wait for a job; more are answered 503 at once.
+    pub queue: usize,
+    /// How long a request waits for a job before it is answered 503.
+    pub wait: Duration,
+    /// The longest a request may take.
+    pub time_limit: Duration,
+}
+
+impl ServeOptions {
+    /// The defaults, listening on `listen`.
+    pub fn new(listen: SocketAddr) -> ServeOptions {
+        let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
+        // The page shows every finding's lines: the texts are kept; a run's
+        // findings are bounded to what a page can show.
+        let lint = Options {
+            keep_texts: true,
+            max_findings: 2_000,
+            ..Options::default()
+        };
+        ServeOptions {
+            listen,
+            lint,
+            limits: Limits {
+                max_documents: 50,
+                max_time: Duration::from_secs(30),
+                trust_start: false,
+                ..Limits::default()
+            },
+            max_body: 8 * 1024 * 1024,
+            max_files: 50,
+            jobs,
+            queue: 4 * jobs,
+            wait: Duration::from_secs(10),
+            time_limit: Duration::from_secs(60),
+        }
+    }
+}
+
+/// Serves until the process is stopped; `ready` is told the address it
+/// listens on (port 0 in `listen` picks a free one).
+pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(options.listen).await?;
+        ready(listener.local_addr()?);
+        axum::serve(listener, app(options)).await
+    })
+}
+
+/// The server's state: its settings, its job slots, and the reports of the
+/// last runs (for their JSON and SARIF downloads).
+struct App {
+    options: ServeOptions,
+    /// Requests in a job or waiting for one.
+    admitted: Arc<Semaphore>,
+    jobs: Arc<Semaphore>,
+    runs: Mutex<Runs>,
+}
+
+/// The router, for `serve` and for tests.
+pub fn app(options: ServeOptions) -> Router {
+    let app = Arc::new(App {
+        admitted: Arc::new(Semaphore::new(options.jobs + options.queue)),
+        jobs: Arc::new(Semaphore::new(options.jobs)),
+        runs: Mutex::new(Runs::default()),
+        options,
+    });
+    let linting = Router::new()
+        .route("/check", get(check_url).post(check_text))
+        .route("/upload", post(check_upload))
+        .route("/api/lint", post(api_lint))
+        .layer(middleware::from_fn_with_state(Arc::clone(&app), admit));
+    Router::new()
+        .route("/", get(index))
+        .route("/api", get(api_page))
+        .route("/rules", get(|| async { html(page::rules()) }))
+        .route("/rules/{id}", get(rule_page))
+        .route("/runs/{id}/{file}", get(download))
+        .route("/assets/style.css", get(style))
+        .merge(linting)
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                html(page::problem("Not found", "There is no page here.")),
+            )
+        })
+        .layer(DefaultBodyLimit::max(app.options.max_body))
+        .with_state(app)
+}
+
+fn html(markup: maud::Markup) -> Html<String> {
+    Html(markup.into_string())
+}
+
+async fn index(State(app): State<Arc<App>>) -> Html<String> {
+    html(page::index(app.options.max_body, app.options.max_files))
+}
+
+async fn api_page(State(app): State<Arc<App>>) -> Html<String> {
+    html(page::api(app.options.max_body))
+}
+
+async fn rule_page(Path(id): Path<String>) -> Response {
+    match id.parse::<RuleId>() {
+        Ok(id) => html(page::rule(id)).into_response(),
+        Err(unknown) => (
+            StatusCode::NOT_FOUND,
+            html(page::problem("No such rule", &unknown.to_string())),
+        )
+            .into_response(),
+    }
+}
+
+async fn style() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "text/css; charset=utf-8"),
+            (header::CACHE_CONTROL, "max-age=3600"),
+        ],
+        include_str!("style.css"),
+    )
+}
+
+/// A job slot, taken before a linting request's body is read and held by
+/// the linting itself: if the request is abandoned (its client gone, its
+/// time up), the slot stays taken until the work it started ends.
+#[derive(Clone)]
+struct Slot(Arc<Mutex<Option<(OwnedSemaphorePermit, OwnedSemaphorePermit)>>>);
+
+impl Slot {
+    fn take(&self) -> Option<(OwnedSemaphorePermit, OwnedSemaphorePermit)> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+}
+
+/// Admits a linting request: at once into a job, or into the queue to wait
+/// for one; past the queue, or after waiting too long, `503` with
+/// `Retry-After`. The request then has `time_limit` to finish.
+async fn admit(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
+    let api = request.uri().path().starts_with("/api/");
+    let Ok(admitted) = Arc::clone(&app.admitted).try_acquire_owned() else {
+        return busy(api, "every job and every place in the queue is taken");
+    };
+    let job = match tokio::time::timeout(app.options.wait, Arc::clone(&app.jobs).acquire_owned()).await {
+        Ok(Ok(job)) => job,
+        _ => return busy(api, "no job came free in time"),
+    };
+    request
+        .extensions_mut()
+        .insert(Slot(Arc::new(Mutex::new(Some((admitted, job))))));
+    match tokio::time::timeout(app.options.time_limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => busy(api, "the check took longer than the server allows"),
+    }
+}
+
+/// `503 Service Unavailable` with `Retry-After`, in the caller's terms.
+fn busy(api: bool, why: &str) -> Response {
+    let message = format!("the server is busy: {why}; try again in a few seconds");
+    let mut response = if api {
+        (StatusCode::SERVICE_UNAVAILABLE, api_error(&message)).into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, html(page::problem("Busy", &message))).into_response()
+    };
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    response
+}
+
+fn api_error(message: &str) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        serde_json::json!({ "error": message }).to_string(),
+    )
+        .into_response()
+}
+
+/// What a request asks to lint.
+enum Work {
+    /// Fetch this URL and follow its chains.
+    Url(Url),
+    /// These documents, as one set.
+    Documents(Vec<InMemory>),
+}
+
+/// Lints on a blocking thread (linting is CPU work, fetching blocks), with
+/// the request's job slot held until the work ends.
+async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Report {
+    let options = app.options.clone();
+    let held = slot.take();
+    let linted = tokio::task::spawn_blocking(move || {
+        let _held = held;
+        match work {
+            Work::Url(url) => crate::fetch::lint_urls(
+                std::slice::from_ref(&url),
+                &options.limits,
+                &options.lint,
+                &mut |_, _| {},
+            )
+            .unwrap_or_else(failed),
+            Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(|invalid| {
+                failed(Failure::Unfetchable {
+                    url: invalid.url.clone(),
+                    message: invalid.to_string(),
+                })
+            }),
+        }
+    })
+    .await;
+    linted.unwrap_or_else(|_| {
+        failed(Failure::Unfetchable {
+            url: String::new(),
+            message: "the check failed unexpectedly".to_owned(),
+        })
+    })
+}
+
+/// A report of nothing linted, with why.
+fn failed(failure: Failure) -> Report {
+    let mut report = Report::default();
+    report.failures.push(failure);
+    report
+}
+
+/// A run's result page, its JSON and SARIF kept for download.
+fn result_page(app: &App, report: &Report, checked: &str) -> Html<String> {
+    let run = app
+        .runs
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .keep(render(report, Format::Json), render(report, Format::Sarif));
+    html(page::layout(
+        &format!("Results for {checked}"),
+        page::result(report, &run, checked),
+    ))
+}
+
+fn render(report: &Report, format: Format) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = crate::report::write(report, format, false, &mut out);
+    out
+}
+
+#[derive(Deserialize)]
+struct UrlQuery {
+    url: Option<String>,
+}
+
+/// `GET /check?url=URL`: the linkable result page for a URL.
+async fn check_url(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    Query(query): Query<UrlQuery>,
+) -> Response {
+    let Some(text) = query.url.filter(|url| !url.trim().is_empty()) else {
+        return (
+            StatusCode::BAD_REQUEST,
+            html(page::problem("No URL", "Give the URL of a feed to check.")),
+        )
+            .into_response();
+    };
+    let url = match Url::parse(text.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => url,
+        Ok(_) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                html(page::problem(
+                    "Not an http(s) URL",
+                    &format!("{text} is not fetched: feeds are checked from http:// and https:// URLs"),
+                )),
+            )
+                .into_response()
+        }
+        Err(error) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                html(page::problem("Not a URL", &format!("{text} is not a URL: {error}"))),
+            )
+                .into_response()
+        }
+    };
+    let shown = crate::secret::masked(&url).to_string();
+    let report = lint(&app, slot, Work::Url(url)).await;
+    result_page(&app, &report, &shown).into_response()
+}
+
+#[derive(Deserialize)]
+struct TextForm {
+    text: String,
+    #[serde(default)]
+    published: String,
+}
+
+/// `POST /check`: a pasted document.
+async fn check_text(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    Form(form): Form<TextForm>,
+) -> Response {
+    let published = form.published.trim();
+    let url = match published {
+        "" => None,
+        url => match Url::parse(url) {
+            Ok(url) => Some(url.to_string()),
+            Err(error) => {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    html(page::problem("Not a URL", &format!("{url} is not a URL: {error}"))),
+                )
+                    .into_response()
+            }
+        },
+    };
+    let document = InMemory {
+        name: "pasted document".to_owned(),
+        url,
+        bytes: form.text.into_bytes(),
+    };
+    let report = lint(&app, slot, Work::Documents(vec![document])).await;
+    result_page(&app, &report, "the pasted document").into_response()
+}
+
+/// `POST /upload`: files, linted as one set.
+async fn check_upload(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    mut multipart: Multipart,
+) -> Response {
+    let mut documents = Vec::new();
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(error) => {
+                return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
+            }
+        };
+        if field.name() != Some("files") {
+            continue;
+        }
+        if documents.len() == app.options.max_files {
+            let message = format!("at most {} files are checked at once", app.options.max_files);
+            return (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                html(page::problem("Too many files", &message)),
+            )
+                .into_response();
+        }
+        let name = field
+            .file_name()
+            .filter(|n| !n.is_empty())
+            .unwrap_or("upload")
+            .to_owned();
+        match field.bytes().await {
+            Ok(bytes) => documents.push(InMemory {
+                name,
+                url: None,
+                bytes: bytes.to_vec(),
+            }),
+            Err(error) => {
+                return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
+            }
+        }
+    }
+    if documents.is_empty() {
+        return (
+            StatusCode::BAD_REQUEST,
+            html(page::problem("No files", "Choose the feed files to check.")),
+        )
+            .into_response();
+    }
+    let checked = match documents.len() {
+        1 => documents[0].name.clone(),
+        n => format!("{n} uploaded files"),
+    };
+    let report = lint(&app, slot, Work::Documents(documents)).await;
+    result_page(&app, &report, &checked).into_response()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiRequest {
+    url: Option<String>,
+    documents: Option<Vec<ApiDocument>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ApiDocument {
+    name: String,
+    text: String,
+    url: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ApiQuery {
+    name: Option<String>,
+    url: Option<String>,
+}
+
+/// `POST /api/lint`: the JSON report, as `--format json` writes it.
+async fn api_lint(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    Query(query): Query<ApiQuery>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("application/json"));
+    let work = if json {
+        match serde_json::from_slice::<ApiRequest>(&body) {
+            Ok(ApiRequest {
+                url: Some(url),
+                documents: None,
+            }) => match Url::parse(&url) {
+                Ok(url) if matches!(url.scheme(), "http" | "https") => Work::Url(url),
+                _ => {
+                    return (
+                        StatusCode::BAD_REQUEST,
+                        api_error(&format!("{url} is not an http(s) URL")),
+                    )
+                        .into_response()
+                }
+            },
+            Ok(ApiRequest {
+                url: None,
+                documents: Some(documents),
+            }) if !documents.is_empty() && documents.len() <= app.options.max_files => Work::Documents(
+                documents
+                    .into_iter()
+                    .map(|d| InMemory {
+                        name: d.name,
+                        url: d.url,
+                        bytes: d.text.into_bytes(),
+                    })
+                    .collect(),
+            ),
+            Ok(_) => {
+                let message = format!("give either \"url\" or \"documents\" (1 to {})", app.options.max_files);
+                return (StatusCode::BAD_REQUEST, api_error(&message)).into_response();
+            }
+            Err(error) => {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    api_error(&format!("the body is not a lint request: {error}")),
+                )
+                    .into_response()
+            }
+        }
+    } else {
+        Work::Documents(vec![InMemory {
+            name: query.name.unwrap_or_else(|| "document".to_owned()),
+            url: query.url,
+            bytes: body.to_vec(),
+        }])
+    };
+    let report = lint(&app, slot, work).await;
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        render(&report, Format::Json),
+    )
+        .into_response()
+}
+
+/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report.
+async fn download(State(app): State<Arc<App>>, Path((id, file)): Path<(String, String)>) -> Response {
+    let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(run) = runs.get(&id) else {
+        return (
+            StatusCode::NOT_FOUND,
+            html(page::problem(
+                "No such report",
+                "Reports are kept for a while after a check; check the feed again.",
+            )),
+        )
+            .into_response();
+    };
+    let (bytes, kind) = match file.as_str() {
+        "report.json" => (run.json.clone(), "application/json"),
+        "report.sarif" => (run.sarif.clone(), "application/sarif+json"),
+        _ => {
+            return (
+                StatusCode::NOT_FOUND,
+                html(page::problem("Not found", "There is no page here.")),
+            )
+                .into_response()
+        }
+    };
+    let disposition = format!("attachment; filename=\"feedlint-{file}\"");
+    (
+        [
+            (header::CONTENT_TYPE, kind.to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        bytes,
+    )
+        .into_response()
+}
+
+/// The reports of the last runs, for their downloads: the oldest go first,
+/// past a number and a size.
+#[derive(Default)]
+struct Runs {
+    kept: VecDeque<Run>,
+    bytes: usize,
+    made: u64,
+}
+
+struct Run {
+    id: String,
+    json: Vec<u8>,
+    sarif: Vec<u8>,
+}
+
+/// At most this many reports are kept, and this many bytes of them.
+const MOST_RUNS: usize = 256;
+const MOST_RUN_BYTES: usize = 64 * 1024 * 1024;
+
+impl Runs {
+    /// Keeps a run's reports; its id, unguessable (a pasted document is
+    /// nobody else's business).
+    fn keep(&mut self, json: Vec<u8>, sarif: Vec<u8>) -> String {
+        use std::hash::BuildHasher;
+        self.made += 1;
+        let id = format!(
+            "{:016x}{:016x}",
+            std::collections::hash_map::RandomState::new().hash_one(self.made),
+            std::collections::hash_map::RandomState::new().hash_one(self.made)
+        );
+        self.bytes += json.len() + sarif.len();
+        self.kept.push_back(Run {
+            id: id.clone(),
+            json,
+            sarif,
+        });
+        while self.kept.len() > MOST_RUNS || (self.bytes > MOST_RUN_BYTES && self.kept.len() > 1) {
+            if let Some(old) = self.kept.pop_front() {
+                self.bytes -= old.json.len() + old.sarif.len();
+            }
+        }
+        id
+    }
+
+    fn get(&self, id: &str) -> Option<&Run> {
+        self.kept.iter().find(|run| run.id == id)
+    }
+}

@@ -1,0 +1,444 @@
+//! The web pages, as maud templates: every text a feed or a user gave
+//! (titles, URLs, file names, messages that quote them) goes through
+//! maud's escaping; only the rule documents, feedlint's own, are HTML made
+//! here (from Markdown, raw HTML in them escaped too).
+
+use maud::{html, Markup, PreEscaped, DOCTYPE};
+
+use crate::assemble::Report;
+use crate::diagnostic::{Diagnostic, Level};
+use crate::fix::{Applicability, ByteRange, Fix};
+use crate::rule_id::RuleId;
+
+/// The page around every page's content.
+pub fn layout(title: &str, content: Markup) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · feedlint" }
+                link rel="stylesheet" href="/assets/style.css";
+            }
+            body {
+                header.top {
+                    a.brand href="/" { "feedlint" }
+                    span.tagline { "Atom and RSS feeds, their archive and paging chains, and tombstones, checked by the letter" }
+                }
+                main { (content) }
+                footer {
+                    "feedlint " (env!("CARGO_PKG_VERSION")) " · "
+                    a href="/api" { "JSON API" } " · "
+                    a href="/rules" { "rules" }
+                }
+            }
+        }
+    }
+}
+
+/// The front page: three ways in.
+pub fn index(max_body: usize, max_files: usize) -> Markup {
+    layout(
+        "Check a feed",
+        html! {
+            h1 { "Check a feed" }
+            p.lead {
+                "Paste a feed's URL, its text, or upload its files. Archive and paging chains are followed and checked "
+                "across documents (RFC 5005), tombstones too (RFC 6721), and every finding points at its place in the source."
+            }
+            section.way id="by-url" {
+                h2 { "By URL" }
+                form method="get" action="/check" {
+                    label for="url" { "Feed URL" }
+                    input id="url" type="url" name="url" required placeholder="https://example.org/feed.atom";
+                    button type="submit" { "Check" }
+                }
+                p.hint { "Its archive and paging links are followed, within limits. The result page's address can be shared." }
+            }
+            section.way id="by-input" {
+                h2 { "By direct input" }
+                form method="post" action="/check" {
+                    label for="text" { "Feed" }
+                    textarea id="text" name="text" rows="12" required spellcheck="false" placeholder="<feed xmlns=\"http://www.w3.org/2005/Atom\">…" {}
+                    label for="published" { "Published at (optional)" }
+                    input id="published" type="url" name="published" placeholder="https://example.org/feed.atom";
+                    button type="submit" { "Check" }
+                }
+            }
+            section.way id="by-upload" {
+                h2 { "By upload" }
+                form method="post" action="/upload" enctype="multipart/form-data" {
+                    label for="files" { "Feed files" }
+                    input id="files" type="file" name="files" multiple required accept=".atom,.rss,.xml,.atomdeleted";
+                    button type="submit" { "Check" }
+                }
+                p.hint {
+                    "Several files are checked together, as the chains they form. At most " (max_files) " files, "
+                    (max_body / 1024 / 1024) " MiB in all; nothing is stored."
+                }
+            }
+        },
+    )
+}
+
+/// A page that says something went wrong, and what to do.
+pub fn problem(title: &str, message: &str) -> Markup {
+    layout(
+        title,
+        html! {
+            h1 { (title) }
+            p.problem { (message) }
+            p { a href="/" { "Check another feed" } }
+        },
+    )
+}
+
+/// The result of a run: the verdict, the downloads, then each document
+/// with its findings in source order.
+pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
+    let (errors, warnings, infos) = (
+        report.count(Level::Error),
+        report.count(Level::Warning),
+        report.count(Level::Info),
+    );
+    let valid = errors == 0 && report.failures.is_empty();
+    let documents: Vec<usize> = (0..report.documents.len())
+        .filter(|doc| !report.documents[*doc].context)
+        .collect();
+    html! {
+        h1 { "Results for " span.checked { (checked) } }
+        section class=(if valid { "verdict valid" } else { "verdict invalid" }) {
+            @if !report.failures.is_empty() {
+                p.big { "Could not be checked" }
+            } @else if valid && warnings + infos == 0 {
+                p.big { "Valid" }
+                p { "No findings in " (plural(documents.len(), "document")) "." }
+            } @else if valid {
+                p.big { "Valid, with remarks" }
+                p { (counts(errors, warnings, infos)) " in " (plural(documents.len(), "document")) "." }
+            } @else {
+                p.big { "Not valid" }
+                p { (counts(errors, warnings, infos)) " in " (plural(documents.len(), "document")) "." }
+            }
+            @let context = report.documents.len() - documents.len();
+            @if context > 0 {
+                p.context { (plural(context, "other document")) " read for the chains, not reported on." }
+            }
+        }
+        @for failure in &report.failures {
+            p.problem { (failure.to_string()) }
+        }
+        @for warning in &report.warnings {
+            p.warning-note { (warning) }
+        }
+        p.downloads {
+            "Download this report: "
+            a.button href=(format!("/runs/{run}/report.json")) download="feedlint-report.json" { "JSON" }
+            " "
+            a.button href=(format!("/runs/{run}/report.sarif")) download="feedlint-report.sarif" { "SARIF" }
+        }
+        @for doc in documents {
+            (document(report, doc))
+        }
+        p { a href="/" { "Check another feed" } }
+    }
+}
+
+fn counts(errors: usize, warnings: usize, infos: usize) -> String {
+    format!(
+        "{}, {}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning"),
+        plural(infos, "info")
+    )
+}
+
+fn plural(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    }
+}
+
+/// One document and its findings.
+fn document(report: &Report, doc: usize) -> Markup {
+    let document = &report.documents[doc];
+    let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
+    let lines = document.text().map(Lines::of);
+    html! {
+        section.document {
+            h2 { (document.name) }
+            @if let Some(url) = document.url().filter(|url| !url.starts_with("file:")) {
+                p.url { "Published at " code { (url) } }
+            }
+            @if findings.is_empty() {
+                p.ok { "No findings." }
+            }
+            @for (n, finding) in findings.iter().enumerate() {
+                (self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}")))
+            }
+        }
+    }
+}
+
+/// One finding: what, where (the lines around it, the span marked), why,
+/// what to do, and the fix as a diff.
+fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str) -> Markup {
+    let rule = crate::rules::by_id(finding.rule);
+    let primary = finding.primary();
+    html! {
+        article class=(format!("finding {}", finding.level)) id=(id) {
+            header {
+                span.level { (finding.level) }
+                " "
+                a.rule href=(format!("/rules/{}", finding.rule)) { (finding.rule) }
+                " "
+                span.place { "line " (primary.line_start) ", column " (primary.column_start) }
+            }
+            p.message { (finding.message) }
+            @if let Some(lines) = lines {
+                (source(lines, primary.byte_start, primary.byte_end, primary.label.as_deref()))
+            }
+            @let others: Vec<_> = finding.spans.iter().filter(|s| !s.is_primary).collect();
+            @if !others.is_empty() {
+                ul.related {
+                    @for span in others {
+                        li {
+                            (report.documents[span.doc].name) ":" (span.line_start) ": "
+                            (span.label.as_deref().unwrap_or("related"))
+                        }
+                    }
+                }
+            }
+            @if !finding.notes.is_empty() {
+                ul.notes {
+                    @for note in &finding.notes {
+                        li { (note) }
+                    }
+                }
+            }
+            @if let Some(help) = &finding.help {
+                p.help { strong { "Help: " } (help) }
+            }
+            p.spec { "Specification: " (rule.spec) }
+            @if let (Some(fix), Some(lines)) = (&finding.fix, lines) {
+                (fix_diff(fix, lines))
+            }
+        }
+    }
+}
+
+/// A document's text with where its lines start, made once per document:
+/// each finding's lines are then found in constant time.
+pub struct Lines<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+}
+
+impl<'t> Lines<'t> {
+    pub fn of(text: &'t str) -> Lines<'t> {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
+        Lines { text, starts }
+    }
+
+    /// The 0-based line of a byte offset.
+    fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset).saturating_sub(1)
+    }
+
+    /// The byte range of line `n` (0-based), without its line end.
+    fn range(&self, n: usize) -> std::ops::Range<usize> {
+        let start = self.starts[n];
+        let end = self.starts.get(n + 1).map_or(self.text.len(), |next| next - 1);
+        let end = if self.text[start..end].ends_with('\r') {
+            end - 1
+        } else {
+            end
+        };
+        start..end
+    }
+}
+
+/// Lines of context shown around a finding.
+const CONTEXT: usize = 2;
+/// The most characters of one line shown: a feed written on one line is
+/// shown around the span, not whole.
+const MOST_COLUMNS: usize = 160;
+
+/// The lines around a span, numbered, with the span marked.
+fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Markup {
+    let text = lines.text;
+    let (start, end) = (start.min(text.len()), end.min(text.len()).max(start.min(text.len())));
+    let (first, last) = (lines.line_of(start), lines.line_of(end.saturating_sub(1).max(start)));
+    let shown_first = first.saturating_sub(CONTEXT);
+    let shown_last = (last + CONTEXT).min(lines.starts.len() - 1);
+    html! {
+        pre.source {
+            code {
+                @for n in shown_first..=shown_last {
+                    @let range = lines.range(n);
+                    @let marked = start.max(range.start)..end.min(range.end);
+                    @let in_span = n >= first && n <= last;
+                    span.line-number { (n + 1) }
+                    (line_with_mark(text, range, in_span.then_some(marked)))
+                    "\n"
+                }
+            }
+            @if let Some(label) = label {
+                span.label { (label) }
+            }
+        }
+    }
+}
+
+/// One line of the source, the part `marked` covers (if any) in `<mark>`,
+/// cut to [`MOST_COLUMNS`] around the mark.
+fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::ops::Range<usize>>) -> Markup {
+    let floor = |at: usize| crate::snippet::floor_char_boundary(text, at);
+    let (from, to) = match &marked {
+        Some(mark) => {
+            let center = mark.start.max(line.start);
+            (
+                floor(center.saturating_sub(MOST_COLUMNS / 2).max(line.start)),
+                floor((center + MOST_COLUMNS).min(line.end)),
+            )
+        }
+        None => (line.start, floor((line.start + MOST_COLUMNS).min(line.end))),
+    };
+    let cut_before = from > line.start;
+    let cut_after = to < line.end;
+    let (mark_start, mark_end) = match &marked {
+        Some(mark) if mark.start <= mark.end => (floor(mark.start.clamp(from, to)), floor(mark.end.clamp(from, to))),
+        _ => (to, to),
+    };
+    html! {
+        @if cut_before { span.cut { "…" } }
+        (&text[from..mark_start])
+        @if marked.is_some() {
+            mark { (&text[mark_start..mark_end]) @if mark_start == mark_end { " " } }
+        }
+        (&text[mark_end..to])
+        @if cut_after { span.cut { "…" } }
+    }
+}
+
+/// A fix as the diff of the lines it changes, with a line of context.
+fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
+    let text = lines.text;
+    let Some(first) = fix.edits.iter().map(|e| e.at.byte_range().start).min() else {
+        return html! {};
+    };
+    let last = fix.edits.iter().map(|e| e.at.byte_range().end).max().unwrap_or(first);
+    let (from_line, to_line) = (
+        lines.line_of(first).saturating_sub(1),
+        (lines.line_of(last) + 1).min(lines.starts.len() - 1),
+    );
+    let region = lines.starts[from_line]..lines.starts.get(to_line + 1).copied().unwrap_or(text.len());
+    let old = &text[region.clone()];
+    // The edits, moved into the region, applied back to front.
+    let mut new = old.to_owned();
+    let mut edits: Vec<_> = fix.edits.iter().collect();
+    edits.sort_by_key(|edit| std::cmp::Reverse(edit.at.byte_range().start));
+    for edit in edits {
+        let at = edit.at.byte_range();
+        if at.start >= region.start && at.end <= region.end && at.start <= at.end {
+            new.replace_range(at.start - region.start..at.end - region.start, &edit.replacement);
+        }
+    }
+    let diff = similar::TextDiff::from_lines(old, new.as_str());
+    let applicability = match fix.applicability {
+        Applicability::Safe => "safe: --fix applies it",
+        Applicability::Unsafe => "unsafe: --fix --unsafe-fixes applies it",
+    };
+    html! {
+        details.fix open {
+            summary { "Fix: " (fix.title) " " span.applicability { "(" (applicability) ")" } }
+            pre.diff {
+                code {
+                    @for change in diff.iter_all_changes() {
+                        @let (class, sign) = match change.tag() {
+                            similar::ChangeTag::Delete => ("del", "-"),
+                            similar::ChangeTag::Insert => ("ins", "+"),
+                            similar::ChangeTag::Equal => ("same", " "),
+                        };
+                        span class=(class) { (sign) " " (cut(change.value().trim_end_matches(['\n', '\r']))) "\n" }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A line of a diff, cut to [`MOST_COLUMNS`] characters.
+fn cut(line: &str) -> String {
+    match line.char_indices().nth(MOST_COLUMNS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
+}
+
+/// A rule's documentation, `rules/ID.md` rendered: feedlint's own text,
+/// with any raw HTML in it escaped all the same.
+pub fn rule(id: RuleId) -> Markup {
+    use pulldown_cmark::{Event, Parser};
+    let events = Parser::new(id.doc()).map(|event| match event {
+        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        other => other,
+    });
+    let mut rendered = String::new();
+    pulldown_cmark::html::push_html(&mut rendered, events);
+    let rule = crate::rules::by_id(id);
+    layout(
+        id.as_str(),
+        html! {
+            article.rule-doc { (PreEscaped(rendered)) }
+            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::select::groups_of(id).join(", ")) }
+            p { a href="/rules" { "Every rule" } " · " a href="/" { "Check a feed" } }
+        },
+    )
+}
+
+/// Every rule, with its level and summary.
+pub fn rules() -> Markup {
+    layout(
+        "Rules",
+        html! {
+            h1 { "Rules" }
+            table.rules {
+                thead { tr { th { "rule" } th { "level" } th { "finds" } } }
+                tbody {
+                    @for rule in crate::rules::RULES {
+                        tr {
+                            td { a href=(format!("/rules/{}", rule.id)) { (rule.id) } }
+                            td { (rule.level) }
+                            td { (rule.summary) }
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
+
+/// How to call the JSON API.
+pub fn api(max_body: usize) -> Markup {
+    layout(
+        "JSON API",
+        html! {
+            h1 { "JSON API" }
+            p { code { "POST /api/lint" } " answers with the JSON report of " code { "feedlint --format json" } ", for:" }
+            ul {
+                li { "a URL to fetch, with its archive and paging chains: " code { "{\"url\": \"https://example.org/feed.atom\"}" } " (" code { "Content-Type: application/json" } ");" }
+                li { "documents, checked together: " code { "{\"documents\": [{\"name\": \"feed.atom\", \"text\": \"<feed …>\", \"url\": \"https://example.org/feed.atom\"}]}" } " (" code { "url" } ", where each is published, is optional);" }
+                li { "one document as the body, with any other content type (" code { "application/atom+xml" } "): " code { "?name=feed.atom&url=https://example.org/feed.atom" } " name it and say where it is published." }
+            }
+            p {
+                "Bodies are at most " (max_body / 1024 / 1024) " MiB. A server busy with other checks answers "
+                code { "503" } " with " code { "Retry-After" } "; a request it cannot read, " code { "400" } " with "
+                code { "{\"error\": …}" } "."
+            }
+        },
+    )
+}

@@ -1,0 +1,565 @@
+//! `feedlint serve`: the web page in a real headless Chromium (driven over
+//! WebDriver by chromedriver), through its three ways in, asserting what a
+//! person sees; and the JSON API and the server's limits over HTTP. Every
+//! request goes to loopback: the server under test, and a test server of
+//! feeds for the URL checks.
+//!
+//! The browser test needs Debian's `chromium` and `chromium-driver`; where
+//! they are missing it says it was skipped, unless
+//! `FEEDLINT_BROWSER_REQUIRED` is set (CI installs them and sets it).
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::{scratch, ATOM_HEAD};
+use serde_json::{json, Value};
+
+/// A `feedlint serve` on a free loopback port, stopped when dropped.
+struct Served {
+    child: Child,
+    base: String,
+}
+
+impl Served {
+    /// With `--allow-private-addresses`: the test's feeds are on loopback.
+    fn start(extra: &[&str]) -> Served {
+        Served::start_with(&[&["--allow-private-addresses"], extra].concat())
+    }
+
+    fn start_with(args: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("feedlint: serving on ")
+            .unwrap_or_else(|| panic!("no address said: {line:?}"))
+            .trim_end_matches('/')
+            .to_owned();
+        Served { child, base }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A loopback HTTP server of fixed documents, each answered after `delay`.
+fn feeds_server(documents: Vec<(&'static str, String)>, delay: Duration) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
+    let documents = Arc::new(documents);
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let documents = Arc::clone(&documents);
+            std::thread::spawn(move || answer(stream, &documents, delay));
+        }
+    });
+    base
+}
+
+fn answer(mut stream: TcpStream, documents: &[(&str, String)], delay: Duration) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut request = String::new();
+    if reader.read_line(&mut request).is_err() {
+        return;
+    }
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header).map_or(true, |n| n == 0) || header == "\r\n" {
+            break;
+        }
+    }
+    let path = request.split_whitespace().nth(1).unwrap_or("/");
+    std::thread::sleep(delay);
+    let reply = match documents.iter().find(|(p, _)| *p == path) {
+        Some((_, body)) => format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/atom+xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        ),
+        None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
+    };
+    let _ = stream.write_all(reply.as_bytes());
+}
+
+/// An HTTP client that hands back every status as it is.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+fn atom(self_href: &str, links: &[(&str, &str)], archive: bool, title: &str) -> String {
+    let links: String = links
+        .iter()
+        .map(|(rel, href)| format!("  <link rel=\"{rel}\" href=\"{href}\"/>\n"))
+        .collect();
+    let head = ATOM_HEAD.replace("<title>t</title>", &format!("<title>{title}</title>"));
+    format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:fh=\"http://purl.org/syndication/history/1.0\">\n  {head}\n  <link rel=\"self\" href=\"{self_href}\"/>\n{links}{}</feed>\n",
+        if archive { "  <fh:archive/>\n" } else { "" }
+    )
+}
+
+/// An archive whose next-archive names its subscription document: one
+/// error, with an unsafe fix (remove the link).
+fn unsealed() -> String {
+    atom(
+        "https://example.org/archive/2024-02.atom",
+        &[("current", "../index.atom"), ("next-archive", "../index.atom")],
+        true,
+        "t",
+    )
+}
+
+#[test]
+fn the_api_answers_with_the_json_report() {
+    let served = Served::start(&[]);
+    let agent = agent();
+    let mut response = agent
+        .post(format!("{}/api/lint?name=archive.atom", served.base))
+        .header("Content-Type", "application/atom+xml")
+        .send(unsealed().as_bytes())
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(report["diagnostics"][0]["rule"], "next-archive-unsealed");
+    assert_eq!(report["diagnostics"][0]["file"], "archive.atom");
+    assert_eq!(report["summary"]["errors"], 1);
+    // Several documents as one set: a chain finding across them.
+    let index = atom("https://example.org/index.atom", &[], false, "t");
+    let archive = atom(
+        "https://example.org/2003-11.atom",
+        &[("current", "https://example.org/index.atom")],
+        true,
+        "t",
+    );
+    let request = json!({ "documents": [
+        { "name": "index.atom", "text": index },
+        { "name": "2003-11.atom", "text": archive },
+    ]});
+    let mut response = agent
+        .post(format!("{}/api/lint", served.base))
+        .header("Content-Type", "application/json")
+        .send(request.to_string().as_bytes())
+        .unwrap();
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(report["diagnostics"][0]["rule"], "missing-prev-archive", "{report}");
+    assert_eq!(report["diagnostics"][0]["spans"][1]["file"], "2003-11.atom");
+    // A URL, fetched with its chain.
+    let feeds = feeds_server(
+        vec![
+            (
+                "/feed.atom",
+                atom("/feed.atom", &[("prev-archive", "/2024-01.atom")], false, "t"),
+            ),
+            (
+                "/2024-01.atom",
+                atom("/2024-01.atom", &[("current", "/feed.atom")], true, "t"),
+            ),
+        ],
+        Duration::ZERO,
+    );
+    let mut response = agent
+        .post(format!("{}/api/lint", served.base))
+        .header("Content-Type", "application/json")
+        .send(json!({ "url": format!("{feeds}/feed.atom") }).to_string().as_bytes())
+        .unwrap();
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(report["summary"]["documents"], 2, "{report}");
+    // A request it cannot read is 400, with the reason.
+    let mut response = agent
+        .post(format!("{}/api/lint", served.base))
+        .header("Content-Type", "application/json")
+        .send(b"{\"nothing\": 1}".as_slice())
+        .unwrap();
+    assert_eq!(response.status(), 400);
+    let error: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert!(error["error"].as_str().unwrap().contains("lint request"), "{error}");
+}
+
+#[test]
+fn the_server_bounds_bodies_and_jobs() {
+    let served = Served::start(&["--jobs", "1", "--max-body", "65536"]);
+    let agent = agent();
+    // A body over the limit is refused.
+    let big = vec![b'x'; 100_000];
+    let response = agent
+        .post(format!("{}/api/lint", served.base))
+        .header("Content-Type", "application/atom+xml")
+        .send(big.as_slice())
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    // One job, four waiting: of ten slow checks at once, some are told to
+    // come back later, with Retry-After, and the others are answered.
+    let slow = feeds_server(vec![("/slow.atom", unsealed())], Duration::from_millis(1500));
+    let handles: Vec<_> = (0..10)
+        .map(|_| {
+            let (agent, base, slow) = (agent.clone(), served.base.clone(), slow.clone());
+            std::thread::spawn(move || {
+                let response = agent
+                    .post(format!("{base}/api/lint"))
+                    .header("Content-Type", "application/json")
+                    .send(json!({ "url": format!("{slow}/slow.atom") }).to_string().as_bytes())
+                    .unwrap();
+                (
+                    response.status().as_u16(),
+                    response.headers().get("retry-after").is_some(),
+                )
+            })
+        })
+        .collect();
+    let answers: Vec<(u16, bool)> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let busy = answers.iter().filter(|(status, _)| *status == 503).count();
+    assert!(busy >= 1, "{answers:?}");
+    assert!(answers
+        .iter()
+        .filter(|(status, _)| *status == 503)
+        .all(|(_, retry)| *retry));
+    assert!(answers.iter().any(|(status, _)| *status == 200), "{answers:?}");
+    // A private address is refused unless the server allows it.
+    let strict = Served::start_with(&[]);
+    let mut response = agent
+        .post(format!("{}/api/lint", strict.base))
+        .header("Content-Type", "application/json")
+        .send(json!({ "url": format!("{slow}/slow.atom") }).to_string().as_bytes())
+        .unwrap();
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let refused = report["failures"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        refused.contains("refused to connect to 127.0.0.1, a loopback address"),
+        "{report}"
+    );
+}
+
+/// chromedriver on a free loopback port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn chromedriver() -> Option<Driver> {
+    let driver = ["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"]
+        .into_iter()
+        .find(|path| Path::new(path).is_file())?;
+    let port = TcpListener::bind("127.0.0.1:0").ok()?.local_addr().ok()?.port();
+    let child = Command::new(driver)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if started.elapsed() > Duration::from_secs(20) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(Driver {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_page_in_a_real_browser() {
+    let Some(driver) = chromedriver().filter(|_| Path::new("/usr/bin/chromium").is_file()) else {
+        assert!(
+            std::env::var_os("FEEDLINT_BROWSER_REQUIRED").is_none(),
+            "FEEDLINT_BROWSER_REQUIRED is set, but chromium or chromedriver is missing"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "web: skipped the browser test: Debian's chromium and chromium-driver are not installed"
+        );
+        return;
+    };
+    let served = Served::start(&[]);
+    let profile = scratch("chromium-profile");
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".to_owned(),
+        json!({
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--window-size=1200,1600", format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let client = fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session with headless Chromium");
+    let result = browse(&client, &served.base).await;
+    let _ = client.close().await;
+    drop(driver);
+    result.unwrap();
+}
+
+/// The text of the first element `css` finds, waiting for it to appear
+/// (after a click, the next page loads, and an element found on the page
+/// that is going away goes stale: it is looked for again).
+async fn text_of(client: &fantoccini::Client, css: &str) -> Result<String, fantoccini::error::CmdError> {
+    let started = Instant::now();
+    loop {
+        let found = client
+            .wait()
+            .at_most(Duration::from_secs(30))
+            .for_element(fantoccini::Locator::Css(css))
+            .await;
+        match found {
+            Ok(element) => match element.text().await {
+                Err(e) if e.is_stale_element_reference() && started.elapsed() < Duration::from_secs(30) => continue,
+                text => return text,
+            },
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Waits for the page at a path starting with `path` to be the one shown.
+async fn wait_for_page(client: &fantoccini::Client, path: &str) -> Result<(), fantoccini::error::CmdError> {
+    let started = Instant::now();
+    while !client.current_url().await?.path().starts_with(path) {
+        if started.elapsed() > Duration::from_secs(30) {
+            panic!("no page at {path} came: {}", client.current_url().await?);
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css("footer"))
+        .await?;
+    Ok(())
+}
+
+/// Fills a field through the DOM (typing a whole feed key by key would only
+/// be slower), then submits its form with a click, as a person would.
+async fn fill_and_submit(
+    client: &fantoccini::Client,
+    field: &str,
+    value: &str,
+) -> Result<(), fantoccini::error::CmdError> {
+    client
+        .execute(
+            "document.getElementById(arguments[0]).value = arguments[1];",
+            vec![json!(field), json!(value)],
+        )
+        .await?;
+    let form = client
+        .find(fantoccini::Locator::Css(&format!("#{field}")))
+        .await?
+        .find(fantoccini::Locator::XPath("ancestor::form"))
+        .await?;
+    form.find(fantoccini::Locator::Css("button[type=submit]"))
+        .await?
+        .click()
+        .await
+}
+
+async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    // 1. By direct input: the verdict, the rule id linked to its
+    // documentation, the marked source line, the fix as a diff.
+    client.goto(&format!("{base}/")).await?;
+    assert_eq!(text_of(client, "h1").await?, "Check a feed");
+    fill_and_submit(client, "text", &unsealed()).await?;
+    wait_for_page(client, "/check").await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Not valid");
+    let rule = client.find(fantoccini::Locator::Css("article.finding a.rule")).await?;
+    assert_eq!(rule.text().await?, "next-archive-unsealed");
+    assert_eq!(
+        rule.attr("href").await?.as_deref(),
+        Some("/rules/next-archive-unsealed")
+    );
+    assert_eq!(
+        text_of(client, "article.finding pre.source mark").await?,
+        "../index.atom"
+    );
+    let marked_line = client
+        .execute(
+            "return document.querySelector('article.finding pre.source mark').parentElement.textContent.split('\\n').find(l => l.includes('../index.atom') && l.includes('next-archive'));",
+            vec![],
+        )
+        .await?;
+    assert!(
+        marked_line
+            .as_str()
+            .unwrap()
+            .contains("<link rel=\"next-archive\" href=\"../index.atom\"/>"),
+        "{marked_line}"
+    );
+    let removed = text_of(client, "details.fix pre.diff .del").await?;
+    assert!(
+        removed.starts_with('-') && removed.contains("next-archive"),
+        "{removed}"
+    );
+    let screenshot = client.screenshot().await?;
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("result-page.png"), &screenshot).unwrap();
+    if std::env::var_os("FEEDLINT_UPDATE_SCREENSHOT").is_some() {
+        std::fs::write(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/result-page.png"),
+            &screenshot,
+        )
+        .unwrap();
+    }
+    // The JSON download is the same run's report.
+    let json_link = client
+        .find(fantoccini::Locator::Css(".downloads a[href$='report.json']"))
+        .await?
+        .attr("href")
+        .await?
+        .unwrap();
+    let mut response = agent().get(format!("{base}{json_link}")).call().unwrap();
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(report["diagnostics"][0]["rule"], "next-archive-unsealed");
+    // The rule's documentation, served by the binary.
+    client.goto(&format!("{base}/rules/next-archive-unsealed")).await?;
+    assert_eq!(text_of(client, "article.rule-doc h1").await?, "next-archive-unsealed");
+
+    // 2. By upload: two files checked together, a chain finding across them.
+    let dir = scratch("web-upload");
+    let index = dir.join("index.atom");
+    let archive = dir.join("2003-11.atom");
+    std::fs::write(&index, atom("https://example.org/index.atom", &[], false, "t")).unwrap();
+    std::fs::write(
+        &archive,
+        atom(
+            "https://example.org/2003-11.atom",
+            &[("current", "https://example.org/index.atom")],
+            true,
+            "t",
+        ),
+    )
+    .unwrap();
+    client.goto(&format!("{base}/")).await?;
+    let files = client.find(fantoccini::Locator::Css("#files")).await?;
+    files
+        .send_keys(&format!("{}\n{}", index.display(), archive.display()))
+        .await?;
+    files
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await?;
+    assert_eq!(text_of(client, "h1 .checked").await?, "2 uploaded files");
+    assert_eq!(text_of(client, "article.finding a.rule").await?, "missing-prev-archive");
+    let related = text_of(client, "article.finding ul.related").await?;
+    assert!(related.contains("2003-11.atom"), "{related}");
+
+    // 3. By URL: a loopback server's feed, its archive followed; the page
+    // has an address that can be shared.
+    let feeds = feeds_server(
+        vec![
+            (
+                "/feed.atom",
+                atom("/feed.atom", &[("prev-archive", "/2024-01.atom")], false, "t"),
+            ),
+            (
+                "/2024-01.atom",
+                atom(
+                    "/2024-01.atom",
+                    &[("current", "/feed.atom"), ("next-archive", "/feed.atom")],
+                    true,
+                    "t",
+                ),
+            ),
+        ],
+        Duration::ZERO,
+    );
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "url", &format!("{feeds}/feed.atom")).await?;
+    wait_for_page(client, "/check").await?;
+    let address = client.current_url().await?;
+    assert!(address.as_str().starts_with(&format!("{base}/check?url=")), "{address}");
+    assert_eq!(text_of(client, ".verdict .big").await?, "Not valid");
+    let documents = client.find_all(fantoccini::Locator::Css("section.document h2")).await?;
+    assert_eq!(documents.len(), 2, "the archive is followed");
+    assert_eq!(
+        text_of(client, "article.finding a.rule").await?,
+        "next-archive-unsealed"
+    );
+
+    // 4. Markup in a feed, a file name or a URL is shown as text, never run.
+    let hostile = atom(
+        "https://example.org/index.atom",
+        &[("prev-archive", "https://example.org/index.atom")],
+        false,
+        "<![CDATA[<script>window.__pwned = 1</script>]]>",
+    );
+    let nothing_ran = "return [window.__pwned, document.querySelectorAll('script, img').length];";
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "text", &hostile).await?;
+    wait_for_page(client, "/check").await?;
+    let page_text = text_of(client, "main").await?;
+    assert!(
+        page_text.contains("<script>window.__pwned = 1</script>"),
+        "shown as text: {page_text}"
+    );
+    assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
+    let named = dir.join("<img src=x onerror=window.__pwned=1>.atom");
+    std::fs::write(&named, &hostile).unwrap();
+    client.goto(&format!("{base}/")).await?;
+    let files = client.find(fantoccini::Locator::Css("#files")).await?;
+    files.send_keys(&named.display().to_string()).await?;
+    files
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await?;
+    assert!(text_of(client, "h1 .checked").await?.contains("<img src=x onerror"));
+    assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
+    for (query, shown) in [
+        // Not a URL: said so, the text as given.
+        (
+            "%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+            "<script>window.__pwned=1</script>",
+        ),
+        // A URL: shown as it parses, percent-encoded.
+        (
+            "http://127.0.0.1:1/%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+            "/%3Cscript%3Ewindow.__pwned=1%3C/script%3E",
+        ),
+    ] {
+        client.goto(&format!("{base}/check?url={query}")).await?;
+        let text = text_of(client, "main").await?;
+        assert!(text.contains(shown), "{text}");
+        assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
