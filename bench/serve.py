@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""feedlint serve under load: `python3 bench/serve.py`.
+
+Starts `feedlint serve` (release build) on a loopback port and posts a
+generated Atom feed of about 50 KB to `POST /api/lint`, from 1, 8 and 64
+clients at once (each level bounded in requests and seconds), then from
+256 clients at once, past the server's job cap and queue. Prints, per
+level: requests per second answered 200, the p50 and p99 latency of those,
+how many were answered 503 (busy, with Retry-After), how many connections
+the server closed while the client was still sending (a request refused
+before its body is read), and the server's resident memory (VmRSS now,
+VmHWM the peak so far). Loopback only.
+Options: --requests N (per level, default 400), --seconds N (per level,
+default 20), --jobs N (the server's job cap; default its own: the cores).
+"""
+
+import argparse
+import http.client
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from run import entry  # noqa: E402  (the benchmark corpus's entries)
+
+
+def feed_of_about(size):
+    """An Atom feed of about `size` bytes, with one finding per entry kind."""
+    rng = random.Random(28)
+    head = ('<?xml version="1.0" encoding="utf-8"?>\n'
+            '<feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.org/load/">\n'
+            '  <title>Load</title>\n  <id>tag:example.org,2024:load</id>\n'
+            '  <updated>2025-01-01T00:00:00Z</updated>\n  <author><name>Load</name></author>\n'
+            '  <link rel="self" href="feed.atom"/>\n')
+    entries, n = [], 0
+    while len(head) + sum(map(len, entries)) < size:
+        entries.append(entry(rng, "load", n, "2024-12-01T00:00:00Z"))
+        n += 1
+    return (head + "".join(entries) + "</feed>\n").encode()
+
+
+def memory(pid):
+    """VmRSS and VmHWM of a process, in MiB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0]) / 1024
+    return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
+
+
+def load(port, body, clients, requests, seconds):
+    """`clients` threads posting `body` until `requests` are sent or
+    `seconds` pass: latencies of the 200s, and the count of 503s."""
+    lock = threading.Lock()
+    latencies, busy, errors = [], [0], [0]
+    left = [requests]
+    deadline = time.monotonic() + seconds
+
+    def client():
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        while True:
+            with lock:
+                if left[0] == 0 or time.monotonic() > deadline:
+                    return
+                left[0] -= 1
+            started = time.perf_counter()
+            try:
+                connection.request("POST", "/api/lint?name=feed.atom", body=body,
+                                   headers={"Content-Type": "application/atom+xml"})
+                response = connection.getresponse()
+                response.read()
+                status = response.status
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                with lock:
+                    errors[0] += 1
+                continue
+            took = time.perf_counter() - started
+            with lock:
+                if status == 200:
+                    latencies.append(took)
+                elif status == 503:
+                    busy[0] += 1
+                else:
+                    errors[0] += 1
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started, latencies, busy[0], errors[0]
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--jobs", type=int)
+    args = parser.parse_args()
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint"], cwd=ROOT, check=True)
+    command = [str(ROOT / "target" / "release" / "feedlint"), "serve", "--listen", "127.0.0.1:0"]
+    if args.jobs:
+        command += ["--jobs", str(args.jobs)]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline()
+        port = int(line.strip().rstrip("/").rsplit(":", 1)[1])
+        body = feed_of_about(50 * 1024)
+        print(f"machine: {os.cpu_count()} cores; feed: {len(body) / 1024:.1f} KiB; "
+              f"POST /api/lint, at most {args.requests} requests and {args.seconds:.0f} s a level\n")
+        print(f"{'clients':>8} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'503s':>6} {'reset':>7} {'RSS MiB':>8} {'peak MiB':>9}")
+        load(port, body, 2, 20, 10)  # warm up
+        for clients in (1, 8, 64, 256):
+            took, latencies, busy, errors = load(port, body, clients, args.requests, args.seconds)
+            rss, peak = memory(server.pid)
+            print(f"{clients:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
+                  f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")
+    finally:
+        server.terminate()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
