@@ -247,11 +247,6 @@ impl Published {
             .map(|(tree, _)| tree)
     }
 
-    /// The URL a canonical path is published at, if a tree says.
-    pub(crate) fn published_url(&self, canonical: &Path) -> Option<Url> {
-        self.url_of(canonical)
-    }
-
     /// The directories whose every feed the set checks should see, with
     /// the URL each is published at: the folders the self links publish,
     /// and the base URL's directory where it was given or placed. A run
@@ -308,8 +303,8 @@ impl Published {
             .collect()
     }
 
-    /// The published URL of a canonical path.
-    fn url_of(&self, canonical: &Path) -> Option<Url> {
+    /// The URL a canonical path is published at, if a tree says.
+    pub(crate) fn url_of(&self, canonical: &Path) -> Option<Url> {
         let tree = self.tree_of(canonical)?;
         joined(tree.base.as_ref()?, &segments(canonical.strip_prefix(&tree.root).ok()?))
     }

@@ -51,16 +51,7 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
         let again = learn_sites(&mut run.done, published);
         analyze_again(again, options, &mut run.done, &mut run.budget);
     }
-    // Without a base URL, a document is also named by the URL a
-    // root-relative link gives it.
-    for outcome in &mut run.done {
-        let alias = outcome
-            .document
-            .url
-            .as_ref()
-            .and_then(|url| published.as_ref()?.tree_alias(url));
-        outcome.document.aliases.extend(alias);
-    }
+    run.alias(0, published.as_ref());
     run.reading = Reading::of(&run.done, published.as_ref());
     run.linked(Vec::new(), 0, published.as_ref());
     // The folders the self links place, once the files the named ones
@@ -162,6 +153,15 @@ impl<'o> Run<'o> {
         }
     }
 
+    /// Without a base URL, a document is also named by the URL a
+    /// root-relative link gives it: the documents from `from` on get theirs.
+    fn alias(&mut self, from: usize, published: Option<&discover::Published>) {
+        for outcome in &mut self.done[from..] {
+            let alias = outcome.document.url.as_ref().and_then(|url| published?.tree_alias(url));
+            outcome.document.aliases.extend(alias);
+        }
+    }
+
     /// Reads and analyzes documents as context.
     fn context(&mut self, jobs: Vec<Job>) {
         run_jobs(
@@ -185,12 +185,7 @@ impl<'o> Run<'o> {
             if !batch.is_empty() {
                 let from = self.done.len();
                 self.context(std::mem::take(&mut batch));
-                // Without a base URL, a document is also named by the URL
-                // a root-relative link gives it.
-                for outcome in &mut self.done[from..] {
-                    let alias = outcome.document.url.as_ref().and_then(|url| published?.tree_alias(url));
-                    outcome.document.aliases.extend(alias);
-                }
+                self.alias(from, published);
             }
             for outcome in &self.done[start..] {
                 let Some(summary) = outcome.document.summary.as_ref() else {
@@ -251,6 +246,7 @@ impl<'o> Run<'o> {
             let jobs: Vec<Job> = jobs.into_iter().filter(|job| self.reading.peek_new(job)).collect();
             let start = self.done.len();
             self.context(jobs);
+            self.alias(start, Some(published));
             trials.push((root, start..self.done.len()));
         }
         published.confirm(&self.done, directories);
@@ -326,7 +322,7 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
             .document
             .canonical
             .as_deref()
-            .is_some_and(|canonical| published.published_url(canonical).is_some())
+            .is_some_and(|canonical| published.url_of(canonical).is_some())
     });
     let mut misplaced: Vec<(usize, Misplaced)> = given
         .iter()
@@ -336,7 +332,7 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
                 .canonical
                 .as_deref()
                 .unwrap_or(std::path::Path::new(""));
-            let (Some(given), Some(says)) = (published.published_url(canonical), placement.url_of(canonical)) else {
+            let (Some(given), Some(says)) = (published.url_of(canonical), placement.url_of(canonical)) else {
                 return false;
             };
             iri::comparison_key(&given) != iri::comparison_key(&says)
@@ -359,7 +355,7 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
         let document = &mut outcome.document;
         let Some(canonical) = &document.canonical else { continue };
         let Some(url) = published
-            .published_url(canonical)
+            .url_of(canonical)
             .or_else(|| Url::from_file_path(canonical).ok())
         else {
             continue;

@@ -108,6 +108,20 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// Posts a JSON request to the API: the status, and the body as JSON.
+fn post_api(agent: &ureq::Agent, base: &str, request: &Value) -> (u16, Value) {
+    let mut response = agent
+        .post(format!("{base}/api/lint"))
+        .header("Content-Type", "application/json")
+        .send(request.to_string().as_bytes())
+        .unwrap();
+    let status = response.status().as_u16();
+    (
+        status,
+        serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap(),
+    )
+}
+
 fn atom(self_href: &str, links: &[(&str, &str)], archive: bool, title: &str) -> String {
     let links: String = links
         .iter()
@@ -157,12 +171,7 @@ fn the_api_answers_with_the_json_report() {
         { "name": "index.atom", "text": index },
         { "name": "2003-11.atom", "text": archive },
     ]});
-    let mut response = agent
-        .post(format!("{}/api/lint", served.base))
-        .header("Content-Type", "application/json")
-        .send(request.to_string().as_bytes())
-        .unwrap();
-    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let (_, report) = post_api(&agent, &served.base, &request);
     assert_eq!(report["diagnostics"][0]["rule"], "missing-prev-archive", "{report}");
     assert_eq!(report["diagnostics"][0]["spans"][1]["file"], "2003-11.atom");
     // A URL, fetched with its chain.
@@ -179,21 +188,11 @@ fn the_api_answers_with_the_json_report() {
         ],
         Duration::ZERO,
     );
-    let mut response = agent
-        .post(format!("{}/api/lint", served.base))
-        .header("Content-Type", "application/json")
-        .send(json!({ "url": format!("{feeds}/feed.atom") }).to_string().as_bytes())
-        .unwrap();
-    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let (_, report) = post_api(&agent, &served.base, &json!({ "url": format!("{feeds}/feed.atom") }));
     assert_eq!(report["summary"]["documents"], 2, "{report}");
     // A request it cannot read is 400, with the reason.
-    let mut response = agent
-        .post(format!("{}/api/lint", served.base))
-        .header("Content-Type", "application/json")
-        .send(b"{\"nothing\": 1}".as_slice())
-        .unwrap();
-    assert_eq!(response.status(), 400);
-    let error: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let (status, error) = post_api(&agent, &served.base, &json!({ "nothing": 1 }));
+    assert_eq!(status, 400);
     assert!(error["error"].as_str().unwrap().contains("lint request"), "{error}");
 }
 
@@ -238,12 +237,7 @@ fn the_server_bounds_bodies_and_jobs() {
     assert!(answers.iter().any(|(status, _)| *status == 200), "{answers:?}");
     // A private address is refused unless the server allows it.
     let strict = Served::start_with(&[]);
-    let mut response = agent
-        .post(format!("{}/api/lint", strict.base))
-        .header("Content-Type", "application/json")
-        .send(json!({ "url": format!("{slow}/slow.atom") }).to_string().as_bytes())
-        .unwrap();
-    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    let (_, report) = post_api(&agent, &strict.base, &json!({ "url": format!("{slow}/slow.atom") }));
     let refused = report["failures"][0]["message"].as_str().unwrap_or_default();
     assert!(
         refused.contains("refused to connect to 127.0.0.1, a loopback address"),
