@@ -57,10 +57,11 @@ pub(crate) struct Published {
     more: Vec<Tree>,
     /// Folders the documents' `self` links publish (see [`crate::site`]).
     learned: Vec<Tree>,
-    /// Which of `learned` more than one document places, or a linted
-    /// directory holds ([`Published::confirm`]): trees the run reads whole
-    /// and judges links into. One feed's self link alone (a feed saved to
-    /// a downloads folder) makes no site of its folder.
+    /// Which of `learned` more than one document places, whose documents
+    /// link to each other, or a linted directory holds
+    /// ([`Published::confirm`]): trees the run reads whole and judges links
+    /// into. One feed's self link alone (a feed saved to a downloads
+    /// folder) makes no site of its folder.
     confirmed: Vec<bool>,
     /// `learned` by folder and by base URL: there may be one a folder of
     /// the run, and each file and link target looks its own up.
@@ -183,6 +184,14 @@ impl Published {
         }
     }
 
+    /// Forgets the folders learned, to learn them again from more documents.
+    pub(crate) fn forget_learned(&mut self) {
+        self.learned.clear();
+        self.confirmed.clear();
+        self.learned_by_folder.clear();
+        self.learned_by_base.clear();
+    }
+
     /// Folders published where the self links say.
     pub(crate) fn learn(&mut self, placements: impl IntoIterator<Item = Placement>) {
         for placement in placements {
@@ -213,12 +222,39 @@ impl Published {
                 .is_some_and(|base| crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix));
             placing[i] += usize::from(same);
         }
+        // Documents of one tree that link to each other (a feed and its
+        // archive) make a site of it too, whichever of them has a self link.
+        let by_url: FastMap<&str, usize> = done
+            .iter()
+            .enumerate()
+            .filter_map(|(i, outcome)| Some((outcome.document.url.as_ref()?.as_str(), i)))
+            .collect();
+        let mut linked = vec![false; self.learned.len()];
+        for (from, outcome) in done.iter().enumerate() {
+            let Some(summary) = &outcome.document.summary else {
+                continue;
+            };
+            for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
+                let Some(&to) = by_url.get(target.as_str()) else {
+                    continue;
+                };
+                if to == from {
+                    continue;
+                }
+                if let Some((tree, _)) = self.tree_below(target.as_str()) {
+                    if let Some(&i) = self.learned_by_folder.get(&tree.root) {
+                        linked[i] = true;
+                    }
+                }
+            }
+        }
         let linted: Vec<PathBuf> = directories
             .iter()
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .collect();
         for (i, tree) in self.learned.iter().enumerate() {
-            self.confirmed[i] = placing[i] > 1 || linted.iter().any(|directory| tree.root.starts_with(directory));
+            self.confirmed[i] =
+                placing[i] > 1 || linked[i] || linted.iter().any(|directory| tree.root.starts_with(directory));
         }
     }
 

@@ -47,13 +47,24 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
         &mut run.warnings,
     );
     run_jobs(jobs, false, options, &mut run.done, &mut run.failures, &mut run.budget);
-    if let Some(published) = published.as_mut() {
-        let again = learn_sites(&mut run.done, published);
-        analyze_again(again, options, &mut run.done, &mut run.budget);
+    // Where the self links say the trees are published, then the files the
+    // documents link to; again with what those say, until a round reads
+    // nothing new (a few rounds: each placement is a folder of the run).
+    for _ in 0..LEARNING_ROUNDS {
+        let read = run.done.len();
+        if let Some(published) = published.as_mut() {
+            let again = learn_sites(&mut run.done, published);
+            analyze_again(again, options, &mut run.done, &mut run.budget);
+        }
+        run.alias(0, published.as_ref());
+        for outcome in &run.done {
+            run.reading.saw(outcome, published.as_ref());
+        }
+        run.linked(Vec::new(), 0, published.as_ref());
+        if run.done.len() == read {
+            break;
+        }
     }
-    run.alias(0, published.as_ref());
-    run.reading = Reading::of(&run.done, published.as_ref());
-    run.linked(Vec::new(), 0, published.as_ref());
     // The folders the self links place, once the files the named ones
     // link to are read too: the trees now known are read whole.
     if let Some(published) = published.as_mut() {
@@ -91,14 +102,6 @@ struct Reading {
 }
 
 impl Reading {
-    fn of(done: &[Outcome], published: Option<&discover::Published>) -> Reading {
-        let mut reading = Reading::default();
-        for outcome in done {
-            reading.saw(outcome, published);
-        }
-        reading
-    }
-
     fn see_url(&mut self, url: &Url, published: Option<&discover::Published>) -> bool {
         let alias = published.and_then(|p| p.tree_alias(url));
         self.urls.extend(alias.map(String::from));
@@ -158,7 +161,7 @@ impl<'o> Run<'o> {
     fn alias(&mut self, from: usize, published: Option<&discover::Published>) {
         for outcome in &mut self.done[from..] {
             let alias = outcome.document.url.as_ref().and_then(|url| published?.tree_alias(url));
-            outcome.document.aliases.extend(alias);
+            outcome.document.aliases = alias.into_iter().collect();
         }
     }
 
@@ -300,6 +303,10 @@ impl<'o> Run<'o> {
 /// analysis read their old URL (a relative link resolved against it), to
 /// be analyzed again at the new one.
 fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec<(usize, Url)> {
+    published.forget_learned();
+    for outcome in done.iter_mut() {
+        outcome.document.misplaced = None;
+    }
     let placed: Vec<(usize, &site::Placement)> = done
         .iter()
         .enumerate()
@@ -411,18 +418,32 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
             })
         })
         .collect();
-    let mut redone = Vec::with_capacity(jobs.len());
     for (i, _) in &again {
         budget.refund(&done[*i]);
     }
-    run_jobs(jobs, false, options, &mut redone, &mut Vec::new(), budget);
-    for ((i, _), mut outcome) in again.into_iter().zip(redone) {
+    // Documents read as context stay context (no rule runs on them).
+    let mut redone = Vec::with_capacity(jobs.len());
+    let (context, named): (Vec<_>, Vec<_>) = again
+        .into_iter()
+        .zip(jobs)
+        .partition(|((i, _), _)| done[*i].document.context);
+    for (group, as_context) in [(named, false), (context, true)] {
+        let (places, jobs): (Vec<_>, Vec<_>) = group.into_iter().unzip();
+        let mut outcomes = Vec::with_capacity(jobs.len());
+        run_jobs(jobs, as_context, options, &mut outcomes, &mut Vec::new(), budget);
+        redone.extend(places.into_iter().zip(outcomes));
+    }
+    for ((i, _), mut outcome) in redone {
         let old = &done[i].document;
         outcome.document.placement = old.placement.clone();
         outcome.document.misplaced = old.misplaced.clone();
         done[i] = outcome;
     }
 }
+
+/// The most rounds of learning where trees are published and reading what
+/// their documents link to.
+const LEARNING_ROUNDS: usize = 4;
 
 /// At most this many files are read to confirm a folder that one
 /// document's self link places (a feed saved alone to a big folder is

@@ -419,3 +419,62 @@ fn a_file_named_as_a_feed_that_is_none_is_an_error() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn archives_without_self_links_take_their_folder_s_place_in_every_subset() {
+    // Only the subscription document has a self link; the archive links
+    // back relatively. Each file alone gets the whole site's verdict.
+    let dir = scratch("no-self-archives");
+    write(
+        &dir.join("public/feed.atom"),
+        &atom(
+            "https://example.org/feed.atom",
+            &[("prev-archive", "https://example.org/archive/1.atom")],
+            false,
+        ),
+    );
+    let archive = atom("x", &[("current", "../feed.atom"), ("prev-archive", "0.atom")], true)
+        .replace("  <link rel=\"self\" href=\"x\"/>\n", "");
+    write(&dir.join("public/archive/1.atom"), &archive);
+    let concise = |args: &[&str]| {
+        let mut all = vec!["--format", "concise"];
+        all.extend(args);
+        stdout(&feedlint_in(&dir, &all))
+    };
+    let whole = concise(&["public"]);
+    assert!(
+        whole.contains("warning[archive-link-dangling] prev-archive names public/archive/0.atom"),
+        "{whole}"
+    );
+    assert!(!whole.contains("archive-orphan"), "the archive is reached: {whole}");
+    assert_eq!(concise(&["public/archive/1.atom"]), whole, "the archive alone");
+    assert_eq!(concise(&["public/feed.atom"]), "", "the feed alone");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_feed_saved_alone_to_a_folder_makes_no_site_of_it() {
+    // A feed downloaded into a folder of other things: its links into the
+    // folder its self link would publish are not judged.
+    let dir = scratch("downloads");
+    write(
+        &dir.join("Downloads/feed.atom"),
+        &atom(
+            "https://example.org/feed.atom",
+            &[("prev-archive", "https://example.org/feed-2.atom")],
+            false,
+        ),
+    );
+    write(
+        &dir.join("Downloads/other.atom"),
+        &atom(
+            "https://news.example.net/other.atom",
+            &[("prev-archive", "https://news.example.net/older.atom")],
+            false,
+        ),
+    );
+    let output = feedlint_in(&dir, &["--format", "concise", "Downloads/feed.atom"]);
+    assert_eq!(stdout(&output), "", "{}", stderr(&output));
+    assert_eq!(output.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
