@@ -382,6 +382,20 @@ async fn fill_and_submit(
         .await
 }
 
+/// Chooses files in the upload form, as a person picks them, and sends them.
+async fn upload(client: &fantoccini::Client, base: &str, files: &[&Path]) -> Result<(), fantoccini::error::CmdError> {
+    client.goto(&format!("{base}/")).await?;
+    let field = client.find(fantoccini::Locator::Css("#files")).await?;
+    let paths: Vec<String> = files.iter().map(|path| path.display().to_string()).collect();
+    field.send_keys(&paths.join("\n")).await?;
+    field
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await
+}
+
 async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
     // 1. By direct input: the verdict, the rule id linked to its
     // documentation, the marked source line, the fix as a diff.
@@ -458,17 +472,7 @@ async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccin
         ),
     )
     .unwrap();
-    client.goto(&format!("{base}/")).await?;
-    let files = client.find(fantoccini::Locator::Css("#files")).await?;
-    files
-        .send_keys(&format!("{}\n{}", index.display(), archive.display()))
-        .await?;
-    files
-        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
-        .await?
-        .click()
-        .await?;
-    wait_for_page(client, "/upload").await?;
+    upload(client, base, &[&index, &archive]).await?;
     assert_eq!(text_of(client, "h1 .checked").await?, "2 uploaded files");
     assert_eq!(text_of(client, "article.finding a.rule").await?, "missing-prev-archive");
     let related = text_of(client, "article.finding ul.related").await?;
@@ -526,15 +530,7 @@ async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccin
     assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
     let named = dir.join("<img src=x onerror=window.__pwned=1>.atom");
     std::fs::write(&named, &hostile).unwrap();
-    client.goto(&format!("{base}/")).await?;
-    let files = client.find(fantoccini::Locator::Css("#files")).await?;
-    files.send_keys(&named.display().to_string()).await?;
-    files
-        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
-        .await?
-        .click()
-        .await?;
-    wait_for_page(client, "/upload").await?;
+    upload(client, base, &[&named]).await?;
     assert!(text_of(client, "h1 .checked").await?.contains("<img src=x onerror"));
     assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
     for (query, shown) in [
