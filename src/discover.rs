@@ -342,7 +342,7 @@ impl Published {
     /// The URL a canonical path is published at, if a tree says.
     pub(crate) fn url_of(&self, canonical: &Path) -> Option<Url> {
         let tree = self.tree_of(canonical)?;
-        joined(tree.base.as_ref()?, &segments(canonical.strip_prefix(&tree.root).ok()?))
+        site::url_below(tree.base.as_ref()?, canonical.strip_prefix(&tree.root).ok()?)
     }
 
     /// Without a base URL, the URL a root-relative link gives a document
@@ -404,14 +404,6 @@ fn common_directory(dirs: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
             .find(|ancestor| dir.starts_with(ancestor))
             .map_or_else(PathBuf::new, Path::to_path_buf)
     })
-}
-
-/// A relative path's parts, as URL path segments.
-fn segments(relative: &Path) -> Vec<String> {
-    relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect()
 }
 
 /// Where documents are expected to exist: under each linted directory's
@@ -625,9 +617,7 @@ fn walk(
         }
         let path = entry.into_path();
         let below = path.strip_prefix(root).unwrap_or(Path::new(""));
-        let url = root_url
-            .as_ref()
-            .and_then(|root_url| joined(root_url, &segments(below)));
+        let url = root_url.as_ref().and_then(|root_url| site::url_below(root_url, below));
         let canonical = canonical.as_ref().map(|root| root.join(below));
         let learning = match (published, &canonical) {
             (Some(published), Some(canonical)) => published.learning_for(canonical),
@@ -654,13 +644,6 @@ fn has_feed_extension(path: &Path) -> bool {
     path.extension().is_some_and(|e| {
         e.eq_ignore_ascii_case("atom") || e.eq_ignore_ascii_case("rss") || e.eq_ignore_ascii_case("atomdeleted")
     })
-}
-
-/// A directory URL with path segments added.
-fn joined(directory: &Url, segments: &[String]) -> Option<Url> {
-    let mut url = directory.clone();
-    url.path_segments_mut().ok()?.pop_if_empty().extend(segments);
-    Some(url)
 }
 
 /// The URL with a trailing `/`, so that it names a directory.

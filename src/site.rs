@@ -97,17 +97,22 @@ pub fn placement(self_url: &Url, canonical: &Path) -> Option<Placement> {
 impl Placement {
     /// The URL of a path below the folder.
     pub fn url_of(&self, canonical: &Path) -> Option<Url> {
-        let below = canonical.strip_prefix(&self.folder).ok()?;
-        let mut url = self.prefix.clone();
-        {
-            let mut path = url.path_segments_mut().ok()?;
-            path.pop_if_empty();
-            for component in below.components() {
-                path.push(&component.as_os_str().to_string_lossy());
-            }
-        }
-        Some(url)
+        url_below(&self.prefix, canonical.strip_prefix(&self.folder).ok()?)
     }
+}
+
+/// The URL of a relative path below a directory's URL: each component a
+/// path segment, percent-encoded as it needs.
+pub(crate) fn url_below(directory: &Url, relative: &Path) -> Option<Url> {
+    let mut url = directory.clone();
+    {
+        let mut path = url.path_segments_mut().ok()?;
+        path.pop_if_empty();
+        for component in relative.components() {
+            path.push(&component.as_os_str().to_string_lossy());
+        }
+    }
+    Some(url)
 }
 
 /// What the run's self links say together.
