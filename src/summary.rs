@@ -82,10 +82,12 @@ pub struct DocSummary {
     /// Feed-level update time: `atom:updated`, or RSS `lastBuildDate`.
     pub feed_updated: Option<Located<Instant>>,
     pub entries: Vec<EntrySummary>,
-    /// The entries' ids, one after the other.
+    /// The entries' ids, then the tombstones' refs, one after the other.
     entry_ids: String,
-    /// The `ref` of every tombstone that is a child of the feed.
-    pub tombstone_refs: Vec<Located<String>>,
+    /// The `ref` of every tombstone that is a child of the feed: a range of
+    /// `entry_ids` (one allocation per document, as the entries' ids), and
+    /// where the value is written.
+    tombstone_refs: Vec<((u32, u32), Location)>,
 }
 
 impl DocSummary {
@@ -140,19 +142,6 @@ impl DocSummary {
                 value: text.value.to_owned(),
                 span: span(text.range),
             });
-        let tombstone_refs = feed
-            .everywhere
-            .tombstones
-            .iter()
-            .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
-            .filter_map(|t| {
-                let reference = t.attribute_node("ref")?;
-                Some(Located {
-                    value: reference.value().to_owned(),
-                    span: span(reference.range_value()),
-                })
-            })
-            .collect();
         // An Entry Document's entry is published on its own, beside the
         // feeds that hold it (an AtomPub member): it is no entry of a
         // chain, and no duplicate of theirs.
@@ -163,7 +152,22 @@ impl DocSummary {
                 .filter(|_| in_chains)
                 .filter_map(|entry| Some((entry, entry.id.as_ref()?)))
         };
-        let mut entry_ids = String::with_capacity(ids().map(|(_, id)| id.value.len()).sum());
+        let tombstone_refs = || {
+            feed.everywhere
+                .tombstones
+                .iter()
+                .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
+                .filter_map(|t| t.attribute_node("ref"))
+        };
+        let texts = ids().map(|(_, id)| id.value.len()).sum::<usize>()
+            + tombstone_refs().map(|r| r.value().len()).sum::<usize>();
+        let mut entry_ids = String::with_capacity(texts);
+        let mut refs = Vec::with_capacity(tombstone_refs().count());
+        for reference in tombstone_refs() {
+            let start = entry_ids.len();
+            entry_ids.push_str(reference.value());
+            refs.push(((small(start), small(entry_ids.len())), span(reference.range_value())));
+        }
         let mut entries = Vec::with_capacity(feed.entries.len());
         let hasher = FastState::default();
         for (entry, id) in ids() {
@@ -188,8 +192,16 @@ impl DocSummary {
             feed_updated,
             entries,
             entry_ids,
-            tombstone_refs,
+            tombstone_refs: refs,
         }
+    }
+
+    /// The `ref` of every tombstone that is a child of the feed, and where
+    /// it is written.
+    pub fn tombstone_refs(&self) -> impl Iterator<Item = (&str, &Location)> {
+        self.tombstone_refs
+            .iter()
+            .map(|&((start, end), ref at)| (&self.entry_ids[start as usize..end as usize], at))
     }
 
     /// An entry's id.
@@ -233,7 +245,7 @@ impl DocSummary {
             .chain(self.links.iter().map(|l| &l.span))
             .chain(self.feed_id.iter().map(|l| &l.span))
             .chain(self.feed_updated.iter().map(|l| &l.span))
-            .chain(self.tombstone_refs.iter().map(|t| &t.span))
+            .chain(self.tombstone_refs.iter().map(|(_, at)| at))
             .chain(self.entries.iter().map(|e| &e.at))
             .map(Location::start_place)
     }

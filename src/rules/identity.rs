@@ -96,6 +96,16 @@ pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
     spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
 );
 
+/// What makes two entries of one document duplicates: the same atom:id and
+/// the same atom:updated instant (or none; an unparsable time compares by
+/// its text).
+fn duplicate_key<'d>(entry: &'d crate::feed::Entry) -> Option<(&'d str, Option<&'d date::Instant>, Option<&'d str>)> {
+    let id = entry.id.as_ref()?;
+    let instant = entry.updated_at.as_ref();
+    let updated = entry.updated.as_ref().map(|u| u.value);
+    Some((id.value, instant, if instant.is_some() { None } else { updated }))
+}
+
 fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let feed = cx.feed;
     // Two items of one RSS document with one guid are rss-invalid-guid's:
@@ -103,23 +113,41 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     if feed.kind == DocKind::Rss {
         return;
     }
-    // Atom: the same atom:id and the same atom:updated instant (or none).
-    // RSS items have no update time, so the same guid is always ambiguous.
-    let mut first_of: FastMap<(&str, Option<&date::Instant>, Option<&str>), &crate::feed::Entry> =
+    // A hash and an index per entry, entries whose keys hash alike chained
+    // and compared in full: keys with their strings would make the table
+    // as large as the entries themselves.
+    let hasher = FastState::default();
+    let mut first_with_hash: FastMap<u64, u32> =
         FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
-    for entry in &feed.entries {
-        let Some(id) = &entry.id else { continue };
-        let updated = entry.updated.as_ref().map(|u| u.value);
-        let instant = entry.updated_at.as_ref();
-        // An unparsable time compares by its text.
-        let key = (id.value, instant, if instant.is_some() { None } else { updated });
-        let Some(first) = first_of.get(&key) else {
-            first_of.insert(key, entry);
+    let mut next_with_hash: Vec<u32> = vec![NO_ENTRY; feed.entries.len()];
+    for (index, entry) in feed.entries.iter().enumerate() {
+        let Some(key) = duplicate_key(entry) else { continue };
+        let id = entry.id.as_ref().expect("keyed by id");
+        let hash = hasher.hash_one(key);
+        let mut candidate = first_with_hash.get(&hash).copied();
+        let mut last_alike = None;
+        let mut first = None;
+        while let Some(seen) = candidate {
+            let seen_entry = &feed.entries[seen as usize];
+            if duplicate_key(seen_entry) == Some(key) {
+                first = Some(seen_entry);
+                break;
+            }
+            last_alike = Some(seen);
+            candidate = Some(next_with_hash[seen as usize]).filter(|&next| next != NO_ENTRY);
+        }
+        let Some(first) = first else {
+            match last_alike {
+                Some(last) => next_with_hash[last as usize] = index as u32,
+                None => {
+                    first_with_hash.insert(hash, index as u32);
+                }
+            }
             continue;
         };
         let (what, same_time) = match feed.kind {
             DocKind::Rss => ("guid", ""),
-            _ if updated.is_some() => ("atom:id", " and the same atom:updated"),
+            _ if entry.updated.is_some() => ("atom:id", " and the same atom:updated"),
             _ => ("atom:id", " and neither has atom:updated"),
         };
         let first_id = first.id.as_ref().expect("keyed by id");

@@ -393,12 +393,30 @@ fn deleted_entry_mac_signature(cx: &mut Checker) {
     }
 }
 
-/// For each `ref` of a placed tombstone with a valid `when`, the tombstone
-/// with the latest `when` (the first of equals, in document order).
-fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instant, Node<'a, 'i>)> {
+/// The ids that entries and placed tombstones may share: those of the
+/// shorter of the two lists. The maps that pair entries with tombstones
+/// keep only these, so they grow with the shorter list (a feed of a
+/// million tombstones and no entries keeps nothing).
+fn pairable_ids<'a>(feed: &FeedDoc<'a, '_>) -> FastSet<&'a str> {
+    let entry_ids = || feed.entries.iter().filter_map(|entry| Some(entry.id.as_ref()?.value));
+    let refs = || placed(feed).filter_map(|tombstone| tombstone.attribute("ref"));
+    if entry_ids().count() <= refs().count() {
+        entry_ids().collect()
+    } else {
+        refs().collect()
+    }
+}
+
+/// For each `ref` of a placed tombstone with a valid `when` that is one of
+/// `ids`, the tombstone with the latest `when` (the first of equals, in
+/// document order).
+fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>, ids: &FastSet<&str>) -> FastMap<&'a str, (Instant, Node<'a, 'i>)> {
     let mut latest: FastMap<&str, (Instant, Node)> = FastMap::default();
     for tombstone in placed(feed) {
-        let (Some(reference), Some(when)) = (tombstone.attribute("ref"), when_of(tombstone)) else {
+        let Some(reference) = tombstone.attribute("ref").filter(|r| ids.contains(r)) else {
+            continue;
+        };
+        let Some(when) = when_of(tombstone) else {
             continue;
         };
         let slot = latest.entry(reference).or_insert((when.clone(), tombstone));
@@ -409,14 +427,20 @@ fn latest_tombstones<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> FastMap<&'a str, (Instan
     latest
 }
 
-/// For each entry id with a valid update time, the entry updated last (the
-/// first of equals, in document order).
-fn latest_entries<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>) -> FastMap<&'a str, (&'d Instant, &'d Entry<'a, 'i>)> {
+/// For each entry id with a valid update time that is one of `ids`, the
+/// entry updated last (the first of equals, in document order).
+fn latest_entries<'d, 'a, 'i>(
+    feed: &'d FeedDoc<'a, 'i>,
+    ids: &FastSet<&str>,
+) -> FastMap<&'a str, (&'d Instant, &'d Entry<'a, 'i>)> {
     let mut latest: FastMap<&str, (&Instant, &Entry)> = FastMap::default();
     for entry in &feed.entries {
         let (Some(id), Some(updated)) = (&entry.id, &entry.updated_at) else {
             continue;
         };
+        if !ids.contains(id.value) {
+            continue;
+        }
         let slot = latest.entry(id.value).or_insert((updated, entry));
         if *updated > *slot.0 {
             *slot = (updated, entry);
@@ -437,7 +461,7 @@ fn deleted_entry_still_present(cx: &mut Checker) {
     if placed(cx.feed).next().is_none() {
         return;
     }
-    let latest = latest_tombstones(cx.feed);
+    let latest = latest_tombstones(cx.feed, &pairable_ids(cx.feed));
     for entry in &cx.feed.entries {
         let (Some(id), Some(updated), Some(updated_at)) = (&entry.id, &entry.updated, &entry.updated_at) else {
             continue;
@@ -471,7 +495,7 @@ fn deleted_entry_superseded(cx: &mut Checker) {
     if placed(cx.feed).next().is_none() {
         return;
     }
-    let latest = latest_entries(cx.feed);
+    let latest = latest_entries(cx.feed, &pairable_ids(cx.feed));
     for tombstone in placed(cx.feed) {
         let (Some(reference), Some(when)) = (tombstone.attribute("ref"), when_of(tombstone)) else {
             continue;
@@ -546,14 +570,9 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
             })
             .collect();
         for doc in &documents {
-            for reference in set
-                .summary(*doc)
-                .tombstone_refs
-                .iter()
-                .filter(|r| !ids.contains(r.value.as_str()))
-            {
+            for (reference, at) in set.summary(*doc).tombstone_refs().filter(|(r, _)| !ids.contains(r)) {
                 cx.report(
-                    SetChecker::at(*doc, &reference.span, format!("no document of this complete archive chain has an entry \"{}\"", shorten(&reference.value)))
+                    SetChecker::at(*doc, at, format!("no document of this complete archive chain has an entry \"{}\"", shorten(reference)))
                         .label("deletes an unknown entry")
                         .note("RFC 6721 §7: processors are advised to ignore deletions of entries they do not know; this one deletes nothing")
                         .help("check the ref against the deleted entry's atom:id"),
