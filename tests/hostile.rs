@@ -490,10 +490,10 @@ fn a_feed_of_tombstones_alone_keeps_no_pairing_maps() {
     let path = generated("tombstones-alone.atom", |out| {
         out.write_all(TOMBSTONE_FEED_START.as_bytes()).unwrap();
         for n in 0..120_000 {
-            write!(
+            writeln!(
                 out,
                 "<at:deleted-entry ref=\"tag:example.org,2024:{n}\" when=\"2023-01-01T00:00:00Z\">\
-                 <at:by><name>a</name></at:by><at:comment>removed</at:comment></at:deleted-entry>\n"
+                 <at:by><name>a</name></at:by><at:comment>removed</at:comment></at:deleted-entry>"
             )
             .unwrap();
         }

@@ -159,8 +159,11 @@ impl NodeData {
 
 pub(super) const NONE: u32 = u32::MAX;
 
-/// An attribute in 16 bytes: its name and flags, where its value is
-/// written, and where its normalized value is kept when it differs.
+/// An attribute in 12 bytes: its name and flags, and where its value is
+/// written. A value that differs from what is written (references, white
+/// space normalized) is kept in `Document::attribute_values`: most values
+/// are written as they are, and an attribute-heavy document would pay a
+/// word for each.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct AttributeData {
     /// The name's id, and the `SPECIFIED`, `LAST` and `NORMALIZED` flags in
@@ -171,8 +174,6 @@ pub(super) struct AttributeData {
     /// that made the element.
     pub value_start: u32,
     pub value_end: u32,
-    /// With `NORMALIZED`: the value's index in `Document::attribute_values`.
-    normalized: u32,
 }
 
 /// Written in the start tag (or made by an entity), not defaulted by the DTD.
@@ -187,23 +188,21 @@ const NAME_BITS: u32 = SPECIFIED - 1;
 pub(super) const MAX_NAMES: u32 = NAME_BITS;
 
 impl AttributeData {
-    /// `normalized` is the value's index in `Document::attribute_values`
-    /// when the value is not the text written between `value_start` and
-    /// `value_end`.
-    pub fn new(name: u32, (value_start, value_end): (u32, u32), normalized: Option<u32>, specified: bool) -> Self {
+    /// `normalized`: the value is not the text written between
+    /// `value_start` and `value_end` (it is in `Document::attribute_values`).
+    pub fn new(name: u32, (value_start, value_end): (u32, u32), normalized: bool, specified: bool) -> Self {
         debug_assert!(name <= NAME_BITS);
         let mut name_and_flags = name;
         if specified {
             name_and_flags |= SPECIFIED;
         }
-        if normalized.is_some() {
+        if normalized {
             name_and_flags |= NORMALIZED;
         }
         AttributeData {
             name_and_flags,
             value_start,
             value_end,
-            normalized: normalized.unwrap_or(0),
         }
     }
 
@@ -240,8 +239,9 @@ pub struct Document<'input> {
     pub(super) nodes: Vec<NodeData>,
     pub(super) attributes: Vec<AttributeData>,
     /// Attribute values that differ from what is written (references,
-    /// white space normalized), in the arena.
-    pub(super) attribute_values: Vec<Str>,
+    /// white space normalized), in the arena, by the attribute's index in
+    /// `attributes` (ascending: attributes are added in order).
+    pub(super) attribute_values: Vec<(u32, Str)>,
     pub(super) names: Vec<NameData>,
     /// How many elements have each name: what a reader of the tree can
     /// size its lists by before it walks.
@@ -793,10 +793,23 @@ impl<'a> Attribute<'a, '_> {
     /// The normalized value (XML 1.0 §3.3.3).
     pub fn value(&self) -> &'a str {
         if self.data.name_and_flags & NORMALIZED != 0 {
-            self.doc.str(self.doc.attribute_values[self.data.normalized as usize])
+            let values = &self.doc.attribute_values;
+            let at = values
+                .binary_search_by_key(&self.index(), |&(attribute, _)| attribute)
+                .expect("a normalized value is kept for each attribute marked so");
+            self.doc.str(values[at].1)
         } else {
             &self.doc.text[self.range_value()]
         }
+    }
+
+    /// The attribute's index in the document's attributes: where its data
+    /// stands in that slice (the handle holds a reference into it).
+    fn index(&self) -> u32 {
+        let first = self.doc.attributes.as_ptr() as usize;
+        let index = (self.data as *const AttributeData as usize - first) / std::mem::size_of::<AttributeData>();
+        debug_assert!(index < self.doc.attributes.len());
+        index as u32
     }
 
     /// `name="value"`. (A defaulted attribute covers the default's literal;

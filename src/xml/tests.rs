@@ -165,6 +165,39 @@ fn attribute_values_are_normalized_and_defaulted() {
 }
 
 #[test]
+fn normalized_values_are_found_among_plain_ones_on_every_element() {
+    // Values that differ from what is written are kept apart, by attribute:
+    // each must still be found, whichever element and place it has.
+    let text = "<a p='1' q='&amp;' r='3'><b s='x&lt;' t='y'/><c u='plain'/><d v='&#65;' w='&#66;'/></a>";
+    let doc = parse(text).unwrap();
+    let values: Vec<(String, String)> = doc
+        .root_element()
+        .descendants()
+        .flat_map(|element| {
+            element
+                .attributes()
+                .map(|a| (a.name().to_owned(), a.value().to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let expected = [
+        ("p", "1"),
+        ("q", "&"),
+        ("r", "3"),
+        ("s", "x<"),
+        ("t", "y"),
+        ("u", "plain"),
+        ("v", "A"),
+        ("w", "B"),
+    ];
+    let expected: Vec<(String, String)> = expected.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    assert_eq!(values, expected);
+    // Twelve bytes an attribute: an attribute-heavy feed's tree is most of
+    // its peak memory.
+    assert_eq!(std::mem::size_of::<dom::AttributeData>(), 12);
+}
+
+#[test]
 fn text_keeps_line_ends_normalized_and_skips_blank_runs() {
     let doc = parse("<a>\r\n  <b>x\r\ny<![CDATA[<&]]></b>\n</a>").unwrap();
     let root = doc.root_element();

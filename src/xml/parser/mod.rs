@@ -1095,12 +1095,11 @@ impl<'input> Parser<'input> {
             let attribute = &self.attributes[i];
             let value = attribute.value;
             let written = (attribute.value_start, attribute.value_end);
-            let normalized = if !value.in_arena && (value.start, value.end) == written {
-                None
-            } else {
-                self.doc.attribute_values.push(value);
-                Some(self.doc.attribute_values.len() as u32 - 1)
-            };
+            let normalized = value.in_arena || (value.start, value.end) != written;
+            if normalized {
+                let index = self.doc.attributes.len() as u32;
+                self.doc.attribute_values.push((index, value));
+            }
             let data = AttributeData::new(name, written, normalized, attribute.specified);
             self.doc.attributes.push(data);
         }
