@@ -1,6 +1,7 @@
 //! Reading a document: encoding detection, transcoding to UTF-8, and the
 //! lines and columns of byte offsets.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use encoding_rs::Encoding;
@@ -299,7 +300,7 @@ fn decode_as(
         Err((text, DecodeError { offset: 0, message }))
     };
     match encoding {
-        Some(XmlEncoding::Latin1) => Ok(latin1(&bytes)),
+        Some(XmlEncoding::Latin1) => Ok(latin1(bytes)),
         Some(XmlEncoding::Ascii) => match bytes.iter().position(|b| !b.is_ascii()) {
             None => Ok(String::from_utf8(bytes).expect("ASCII is UTF-8")),
             Some(offset) => {
@@ -323,23 +324,13 @@ fn decode_as(
 }
 
 /// ISO-8859-1 bytes as text: each byte is the code point of its value.
-/// Runs of ASCII, most of a feed, are copied whole; the bytes above 0x7F
-/// become two bytes each, which the string is sized for up front.
-fn latin1(bytes: &[u8]) -> String {
-    let high = bytes.iter().filter(|b| !b.is_ascii()).count();
-    let mut text = String::with_capacity(bytes.len() + high);
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let ascii = rest.iter().position(|b| !b.is_ascii()).unwrap_or(rest.len());
-        text.push_str(std::str::from_utf8(&rest[..ascii]).expect("ASCII is UTF-8"));
-        if let Some(&high) = rest.get(ascii) {
-            text.push(char::from(high));
-            rest = &rest[ascii + 1..];
-        } else {
-            rest = &[];
-        }
+/// encoding_rs converts with vector instructions; text that is all ASCII
+/// (most of a feed declared Latin-1) is the bytes themselves, not copied.
+fn latin1(bytes: Vec<u8>) -> String {
+    match encoding_rs::mem::decode_latin1(&bytes) {
+        Cow::Owned(text) => text,
+        Cow::Borrowed(_) => String::from_utf8(bytes).expect("ASCII is UTF-8"),
     }
-    text
 }
 
 /// Whether decoding may leave these bytes as they are: no byte order mark,
@@ -511,7 +502,11 @@ fn transcode(encoding: &'static Encoding, bytes: Vec<u8>) -> Result<String, (Str
         };
     }
     let (text, had_errors) = encoding.decode_without_bom_handling(&bytes);
-    let text = text.into_owned();
+    // Text that is the bytes themselves (ASCII) is not copied.
+    let text = match text {
+        Cow::Owned(text) => text,
+        Cow::Borrowed(_) => String::from_utf8(bytes).expect("encoding_rs borrows only what is UTF-8"),
+    };
     if had_errors {
         let offset = text.find('\u{FFFD}').unwrap_or(0);
         let message = format!(
