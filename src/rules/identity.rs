@@ -268,32 +268,34 @@ fn malformed_uuid_urn(cx: &mut Checker) {
             .get(..9)
             .is_some_and(|p| p.eq_ignore_ascii_case("urn:uuid:"))
     };
-    let mut ids: Vec<(&str, Text)> = feed
+    let atom_ids = feed
         .everywhere
         .remarkable_atom_ids()
         .filter(|n| looks_like_uuid(n.text().unwrap_or_default()))
-        .map(|n| ("atom:id", Text::of(n)))
-        .collect();
-    if feed.kind == DocKind::Rss {
-        ids.extend(feed.entries.iter().filter_map(|e| e.id.clone()).map(|t| ("guid", t)));
-    }
-    for tombstone in feed
+        .map(|n| ("atom:id", Text::of(n)));
+    let guids = feed
+        .entries
+        .iter()
+        .filter(|_| feed.kind == DocKind::Rss)
+        .filter_map(|e| e.id.clone())
+        .map(|t| ("guid", t));
+    let refs = feed
         .everywhere
         .tombstones
         .iter()
         .filter(|t| is(*t, AT_NS, "deleted-entry"))
-    {
-        if let Some(reference) = tombstone.attribute_node("ref") {
-            ids.push((
-                "ref",
-                Text {
-                    value: reference.value(),
-                    range: reference.range_value(),
-                },
-            ));
-        }
-    }
-    for (what, id) in ids {
+        .filter_map(|tombstone| tombstone.attribute_node("ref"))
+        .filter(|reference| looks_like_uuid(reference.value()))
+        .map(|reference| {
+            let id = Text {
+                value: reference.value(),
+                range: reference.range_value(),
+            };
+            ("ref", id)
+        });
+    // Walked, not gathered: a feed of a million tombstones would otherwise
+    // hold a list of every ref to find the few UUIDs among them.
+    for (what, id) in atom_ids.chain(guids).chain(refs) {
         let Some(prefix) = id.value.get(..9).filter(|p| p.eq_ignore_ascii_case("urn:uuid:")) else {
             continue;
         };
