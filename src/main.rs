@@ -718,8 +718,21 @@ fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     }
     match report::LineWriter::new(format, use_color(&args)) {
         Some(writer) if !args.statistics => stream(&args, inputs, &options, writer),
-        _ => finish(&args, format, &feedlint::lint(inputs, &options)),
+        _ => {
+            let report = feedlint::lint(inputs, &options);
+            let status = finish(&args, format, &report);
+            exit_without_freeing(report);
+            status
+        }
     }
+}
+
+/// The run's report is left to the end of the process: the memory goes
+/// back whole, without a walk over every finding and summary to free them
+/// one by one (2% of a run with 78,000 findings). The report holds plain
+/// data only: nothing is left unflushed or open.
+fn exit_without_freeing(report: feedlint::Report) {
+    std::mem::forget(report);
 }
 
 /// Lints, writing the findings as they are assembled (the line formats).
@@ -753,6 +766,7 @@ fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report
     };
     say_warnings_and_failures(&report);
     say_concise_totals(args, &report);
+    exit_without_freeing(report);
     written
 }
 
