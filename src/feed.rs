@@ -350,13 +350,16 @@ pub fn child_text<'a>(parent: Node<'a, '_>, namespace: Option<&str>, name: &str)
 }
 
 /// An Atom entry or an RSS item, with its identity and update time.
+/// A feed keeps one per entry while it is checked, so the id and update
+/// time are kept as their elements (a word each), their texts read when
+/// asked: 64 bytes an entry instead of 112.
 #[derive(Debug, Clone)]
 pub struct Entry<'a, 'input> {
     pub node: Node<'a, 'input>,
     /// `atom:id`, or the RSS `guid`.
-    pub id: Option<Text<'a>>,
+    id_element: Option<NodeId>,
     /// `atom:updated`; RSS defines no update time for items.
-    pub updated: Option<Text<'a>>,
+    updated_element: Option<NodeId>,
     /// `updated` as an instant, when it is a valid date.
     pub updated_at: Option<Instant>,
 }
@@ -400,9 +403,9 @@ impl<'a, 'input> Entry<'a, 'input> {
                 continue;
             };
             if name == names.id && id.is_none() {
-                id = Some(Text::of(child));
+                id = Some(child);
             } else if name == names.updated && updated.is_none() {
-                updated = Some(Text::of(child));
+                updated = Some(child);
             }
             if id.is_some() && (updated.is_some() || names.updated.is_none()) {
                 break;
@@ -410,10 +413,29 @@ impl<'a, 'input> Entry<'a, 'input> {
         }
         Some(Entry {
             node,
-            id,
-            updated_at: updated.as_ref().and_then(|u: &Text| date::parse_rfc3339(u.value).ok()),
-            updated,
+            id_element: id.map(|id| id.id()),
+            updated_element: updated.map(|updated| updated.id()),
+            updated_at: updated.and_then(|u| date::parse_rfc3339(Text::of(u).value).ok()),
         })
+    }
+
+    /// `atom:id`, or the RSS `guid`.
+    pub fn id(&self) -> Option<Text<'a>> {
+        self.id_element.map(|id| self.text_of(id))
+    }
+
+    /// `atom:updated`; RSS defines no update time for items.
+    pub fn updated(&self) -> Option<Text<'a>> {
+        self.updated_element.map(|updated| self.text_of(updated))
+    }
+
+    pub fn has_updated(&self) -> bool {
+        self.updated_element.is_some()
+    }
+
+    fn text_of(&self, element: NodeId) -> Text<'a> {
+        let element = self.node.document().get_node(element);
+        Text::of(element.expect("an element of the entry's own document"))
     }
 }
 
@@ -1429,6 +1451,30 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_reads_its_id_and_update_time_from_its_elements() {
+        let text = "<feed xmlns='http://www.w3.org/2005/Atom'><entry><title>t</title>\
+            <id> tag:example.org,2024:1 </id><updated>2024-01-02T03:04:05Z</updated></entry>\
+            <entry><id>tag:example.org,2024:2</id></entry></feed>";
+        let xml = crate::xml::parse(text).unwrap();
+        let feed = FeedDoc::new(&xml, DocKind::Atom, None);
+        let [first, second] = &feed.entries[..] else {
+            panic!("two entries: {:?}", feed.entries);
+        };
+        let id = first.id().unwrap();
+        assert_eq!(
+            (id.value, &text[id.range.clone()]),
+            ("tag:example.org,2024:1", "tag:example.org,2024:1")
+        );
+        assert_eq!(first.updated().unwrap().value, "2024-01-02T03:04:05Z");
+        assert!(first.updated_at.is_some() && first.has_updated());
+        assert_eq!(second.id().unwrap().value, "tag:example.org,2024:2");
+        assert!(second.updated().is_none() && second.updated_at.is_none() && !second.has_updated());
+        // Kept per entry of a feed while it is checked: two words for the
+        // id and update time, not two texts.
+        assert_eq!(std::mem::size_of::<Entry>(), 64);
+    }
 
     #[test]
     fn unremarkable_ids_are_valid_normalized_and_not_uuid_urns() {

@@ -150,7 +150,7 @@ impl DocSummary {
             feed.entries
                 .iter()
                 .filter(|_| in_chains)
-                .filter_map(|entry| Some((entry, entry.id.as_ref()?)))
+                .filter_map(|entry| Some((entry, entry.id()?)))
         };
         let tombstone_refs = || {
             feed.everywhere

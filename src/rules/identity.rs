@@ -99,11 +99,16 @@ pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
 /// What makes two entries of one document duplicates: the same atom:id and
 /// the same atom:updated instant (or none; an unparsable time compares by
 /// its text).
-fn duplicate_key<'d>(entry: &'d crate::feed::Entry) -> Option<(&'d str, Option<&'d date::Instant>, Option<&'d str>)> {
-    let id = entry.id.as_ref()?;
+fn duplicate_key<'d, 'a>(
+    entry: &'d crate::feed::Entry<'a, '_>,
+) -> Option<(&'a str, Option<&'d date::Instant>, Option<&'a str>)> {
+    let id = entry.id()?;
     let instant = entry.updated_at.as_ref();
-    let updated = entry.updated.as_ref().map(|u| u.value);
-    Some((id.value, instant, if instant.is_some() { None } else { updated }))
+    let updated = match instant {
+        Some(_) => None,
+        None => entry.updated().map(|u| u.value),
+    };
+    Some((id.value, instant, updated))
 }
 
 fn ambiguous_duplicate_entry(cx: &mut Checker) {
@@ -122,7 +127,7 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let mut next_with_hash: Vec<u32> = vec![NO_ENTRY; feed.entries.len()];
     for (index, entry) in feed.entries.iter().enumerate() {
         let Some(key) = duplicate_key(entry) else { continue };
-        let id = entry.id.as_ref().expect("keyed by id");
+        let id = entry.id().expect("keyed by id");
         let hash = hasher.hash_one(key);
         let mut candidate = first_with_hash.get(&hash).copied();
         let mut last_alike = None;
@@ -147,10 +152,10 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
         };
         let (what, same_time) = match feed.kind {
             DocKind::Rss => ("guid", ""),
-            _ if entry.updated.is_some() => ("atom:id", " and the same atom:updated"),
+            _ if entry.has_updated() => ("atom:id", " and the same atom:updated"),
             _ => ("atom:id", " and neither has atom:updated"),
         };
-        let first_id = first.id.as_ref().expect("keyed by id");
+        let first_id = first.id().expect("keyed by id");
         cx.report(
             Checker::at(id.range.clone(), format!("a second entry with {what} \"{}\"{same_time}: no rule says which one is current", shorten(id.value)))
                 .label("duplicate")
@@ -277,7 +282,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
         .entries
         .iter()
         .filter(|_| feed.kind == DocKind::Rss)
-        .filter_map(|e| e.id.clone())
+        .filter_map(|e| e.id())
         .map(|t| ("guid", t));
     let refs = feed
         .everywhere

@@ -398,7 +398,7 @@ fn deleted_entry_mac_signature(cx: &mut Checker) {
 /// keep only these, so they grow with the shorter list (a feed of a
 /// million tombstones and no entries keeps nothing).
 fn pairable_ids<'a>(feed: &FeedDoc<'a, '_>) -> FastSet<&'a str> {
-    let entry_ids = || feed.entries.iter().filter_map(|entry| Some(entry.id.as_ref()?.value));
+    let entry_ids = || feed.entries.iter().filter_map(|entry| Some(entry.id()?.value));
     let refs = || placed(feed).filter_map(|tombstone| tombstone.attribute("ref"));
     if entry_ids().count() <= refs().count() {
         entry_ids().collect()
@@ -435,7 +435,7 @@ fn latest_entries<'d, 'a, 'i>(
 ) -> FastMap<&'a str, (&'d Instant, &'d Entry<'a, 'i>)> {
     let mut latest: FastMap<&str, (&Instant, &Entry)> = FastMap::default();
     for entry in &feed.entries {
-        let (Some(id), Some(updated)) = (&entry.id, &entry.updated_at) else {
+        let (Some(id), Some(updated)) = (entry.id(), &entry.updated_at) else {
             continue;
         };
         if !ids.contains(id.value) {
@@ -463,10 +463,13 @@ fn deleted_entry_still_present(cx: &mut Checker) {
     }
     let latest = latest_tombstones(cx.feed, &pairable_ids(cx.feed));
     for entry in &cx.feed.entries {
-        let (Some(id), Some(updated), Some(updated_at)) = (&entry.id, &entry.updated, &entry.updated_at) else {
+        let (Some(updated_at), Some(id)) = (&entry.updated_at, entry.id()) else {
             continue;
         };
         let Some((when, tombstone)) = latest.get(id.value) else {
+            continue;
+        };
+        let Some(updated) = entry.updated() else {
             continue;
         };
         let tombstone = *tombstone;
@@ -506,7 +509,7 @@ fn deleted_entry_superseded(cx: &mut Checker) {
         if *updated_at <= when {
             continue;
         }
-        let updated = entry.updated.as_ref().expect("an update time was parsed");
+        let updated = entry.updated().expect("an update time was parsed");
         cx.report(
             Checker::at(attribute_value_range(tombstone, "when").unwrap_or_else(|| start_tag(tombstone)), "this tombstone is stale: the entry was republished after it was deleted")
                 .label("deleted here")
