@@ -429,6 +429,10 @@ impl<'a, 'input> Entry<'a, 'input> {
         self.updated_element.map(|updated| self.text_of(updated))
     }
 
+    pub fn has_id(&self) -> bool {
+        self.id_element.is_some()
+    }
+
     pub fn has_updated(&self) -> bool {
         self.updated_element.is_some()
     }

@@ -159,9 +159,9 @@ impl DocSummary {
                 .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
                 .filter_map(|t| t.attribute_node("ref"))
         };
-        let texts = ids().map(|(_, id)| id.value.len()).sum::<usize>()
-            + tombstone_refs().map(|r| r.value().len()).sum::<usize>();
-        let mut entry_ids = String::with_capacity(texts);
+        // Grown as the ids come (each is read once), then trimmed to its
+        // length: a run keeps it to its end.
+        let mut entry_ids = String::with_capacity(tombstone_refs().map(|r| r.value().len()).sum::<usize>());
         let mut refs = Vec::with_capacity(tombstone_refs().count());
         for reference in tombstone_refs() {
             let start = entry_ids.len();
@@ -180,6 +180,7 @@ impl DocSummary {
                 at: span(id.range.clone()),
             });
         }
+        entry_ids.shrink_to_fit();
         DocSummary {
             kind: feed.kind,
             root,

@@ -127,7 +127,6 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     let mut next_with_hash: Vec<u32> = vec![NO_ENTRY; feed.entries.len()];
     for (index, entry) in feed.entries.iter().enumerate() {
         let Some(key) = duplicate_key(entry) else { continue };
-        let id = entry.id().expect("keyed by id");
         let hash = hasher.hash_one(key);
         let mut candidate = first_with_hash.get(&hash).copied();
         let mut last_alike = None;
@@ -155,6 +154,7 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
             _ if entry.has_updated() => ("atom:id", " and the same atom:updated"),
             _ => ("atom:id", " and neither has atom:updated"),
         };
+        let id = entry.id().expect("keyed by id");
         let first_id = first.id().expect("keyed by id");
         cx.report(
             Checker::at(id.range.clone(), format!("a second entry with {what} \"{}\"{same_time}: no rule says which one is current", shorten(id.value)))

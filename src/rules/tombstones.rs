@@ -400,7 +400,7 @@ fn deleted_entry_mac_signature(cx: &mut Checker) {
 fn pairable_ids<'a>(feed: &FeedDoc<'a, '_>) -> FastSet<&'a str> {
     let entry_ids = || feed.entries.iter().filter_map(|entry| Some(entry.id()?.value));
     let refs = || placed(feed).filter_map(|tombstone| tombstone.attribute("ref"));
-    if entry_ids().count() <= refs().count() {
+    if feed.entries.iter().filter(|entry| entry.has_id()).count() <= refs().count() {
         entry_ids().collect()
     } else {
         refs().collect()
