@@ -24,8 +24,9 @@ pub struct Instant {
     pub leap: bool,
     pub nanos: u32,
     /// Fraction digits past the ninth, without trailing zeros; rare, so
-    /// boxed (an instant is kept per entry of every document).
-    pub beyond_nanos: Option<Box<str>>,
+    /// boxed behind one thin pointer (an instant is kept per entry of every
+    /// document: 24 bytes, where a boxed `str` would make it 32).
+    pub beyond_nanos: Option<Box<Box<str>>>,
 }
 
 impl Instant {
@@ -378,7 +379,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
 }
 
 /// A fraction's digits as nanoseconds and the exact digits past them.
-fn split_fraction(digits: &str) -> (u32, Option<Box<str>>) {
+fn split_fraction(digits: &str) -> (u32, Option<Box<Box<str>>>) {
     let (first, rest) = digits.split_at(digits.len().min(9));
     let nanos = first
         .bytes()
@@ -386,7 +387,7 @@ fn split_fraction(digits: &str) -> (u32, Option<Box<str>>) {
         .take(9)
         .fold(0, |value, digit| value * 10 + u32::from(digit - b'0'));
     let rest = rest.trim_end_matches('0');
-    (nanos, (!rest.is_empty()).then(|| rest.into()))
+    (nanos, (!rest.is_empty()).then(|| Box::new(rest.into())))
 }
 
 const DAY_NAMES: [&str; 7] = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -652,6 +653,9 @@ mod tests {
         );
         assert!(ok3339("2003-12-13T18:30:02.123456789Z") < ok3339("2003-12-13T18:30:02.1234567890001Z"));
         assert!(ok3339("2003-12-13T18:30:02.9999999999999999999Z") < ok3339("2003-12-13T18:30:03Z"));
+        // Kept per entry of every document: the rare digits past the ninth
+        // behind one thin pointer.
+        assert_eq!(std::mem::size_of::<Option<Instant>>(), 24);
         ok3339("2004-02-29T00:00:00Z");
         ok3339("2000-02-29T00:00:00Z");
     }
