@@ -33,13 +33,13 @@ pub struct Located<T> {
 }
 
 /// An entry's identity and update time. A run keeps one per entry of every
-/// document, so it is small and its id lives in the `entry_ids` of its
+/// document, so it is small and its id lives in the `id_text` of its
 /// document's summary (one allocation per document, not per entry:
 /// many small long-lived allocations scattered among each freed DOM would
 /// keep its pages in use).
 #[derive(Debug, Clone)]
 pub struct EntrySummary {
-    /// `atom:id`, or the RSS `guid`: a range of `entry_ids`.
+    /// `atom:id`, or the RSS `guid`: a range of `id_text`.
     id: (u32, u32),
     /// The id's hash ([`FastState`]), taken while its text is at hand: the
     /// set rules look every entry of a run up by id, and hashing the text
@@ -83,9 +83,9 @@ pub struct DocSummary {
     pub feed_updated: Option<Located<Instant>>,
     pub entries: Vec<EntrySummary>,
     /// The entries' ids, then the tombstones' refs, one after the other.
-    entry_ids: String,
+    id_text: String,
     /// The `ref` of every tombstone that is a child of the feed: a range of
-    /// `entry_ids` (one allocation per document, as the entries' ids), and
+    /// `id_text` (one allocation per document, as the entries' ids), and
     /// where the value is written.
     tombstone_refs: Vec<((u32, u32), Location)>,
 }
@@ -161,26 +161,26 @@ impl DocSummary {
         };
         // Grown as the ids come (each is read once), then trimmed to its
         // length: a run keeps it to its end.
-        let mut entry_ids = String::with_capacity(tombstone_refs().map(|r| r.value().len()).sum::<usize>());
+        let mut id_text = String::with_capacity(tombstone_refs().map(|r| r.value().len()).sum::<usize>());
         let mut refs = Vec::with_capacity(tombstone_refs().count());
         for reference in tombstone_refs() {
-            let start = entry_ids.len();
-            entry_ids.push_str(reference.value());
-            refs.push(((small(start), small(entry_ids.len())), span(reference.range_value())));
+            let start = id_text.len();
+            id_text.push_str(reference.value());
+            refs.push(((small(start), small(id_text.len())), span(reference.range_value())));
         }
         let mut entries = Vec::with_capacity(feed.entries.len());
         let hasher = FastState::default();
         for (entry, id) in ids() {
-            let start = entry_ids.len();
-            entry_ids.push_str(id.value);
+            let start = id_text.len();
+            id_text.push_str(id.value);
             entries.push(EntrySummary {
-                id: (small(start), small(entry_ids.len())),
+                id: (small(start), small(id_text.len())),
                 id_hash: hasher.hash_one(id.value),
                 updated: entry.updated_at.clone(),
                 at: span(id.range.clone()),
             });
         }
-        entry_ids.shrink_to_fit();
+        id_text.shrink_to_fit();
         DocSummary {
             kind: feed.kind,
             root,
@@ -192,7 +192,7 @@ impl DocSummary {
             feed_id,
             feed_updated,
             entries,
-            entry_ids,
+            id_text,
             tombstone_refs: refs,
         }
     }
@@ -202,13 +202,13 @@ impl DocSummary {
     pub fn tombstone_refs(&self) -> impl Iterator<Item = (&str, &Location)> {
         self.tombstone_refs
             .iter()
-            .map(|&((start, end), ref at)| (&self.entry_ids[start as usize..end as usize], at))
+            .map(|&((start, end), ref at)| (&self.id_text[start as usize..end as usize], at))
     }
 
     /// An entry's id.
     pub fn id(&self, entry: &EntrySummary) -> &str {
         let (start, end) = entry.id;
-        &self.entry_ids[start as usize..end as usize]
+        &self.id_text[start as usize..end as usize]
     }
 
     /// The first navigation link with this relation.
