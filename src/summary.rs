@@ -82,7 +82,7 @@ pub struct DocSummary {
     /// Feed-level update time: `atom:updated`, or RSS `lastBuildDate`.
     pub feed_updated: Option<Located<Instant>>,
     pub entries: Vec<EntrySummary>,
-    /// The entries' ids, then the tombstones' refs, one after the other.
+    /// The tombstones' refs, then the entries' ids, one after the other.
     id_text: String,
     /// The `ref` of every tombstone that is a child of the feed: a range of
     /// `id_text` (one allocation per document, as the entries' ids), and
