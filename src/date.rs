@@ -654,8 +654,10 @@ mod tests {
         assert!(ok3339("2003-12-13T18:30:02.123456789Z") < ok3339("2003-12-13T18:30:02.1234567890001Z"));
         assert!(ok3339("2003-12-13T18:30:02.9999999999999999999Z") < ok3339("2003-12-13T18:30:03Z"));
         // Kept per entry of every document: the rare digits past the ninth
-        // behind one thin pointer.
-        assert_eq!(std::mem::size_of::<Option<Instant>>(), 24);
+        // behind one thin pointer (the size of a 64-bit target).
+        if cfg!(target_pointer_width = "64") {
+            assert_eq!(std::mem::size_of::<Option<Instant>>(), 24);
+        }
         ok3339("2004-02-29T00:00:00Z");
         ok3339("2000-02-29T00:00:00Z");
     }

@@ -1476,8 +1476,10 @@ mod tests {
         assert_eq!(second.id().unwrap().value, "tag:example.org,2024:2");
         assert!(second.updated().is_none() && second.updated_at.is_none() && !second.has_updated());
         // Kept per entry of a feed while it is checked: two words for the
-        // id and update time, not two texts.
-        assert_eq!(std::mem::size_of::<Entry>(), 56);
+        // id and update time, not two texts (sizes of a 64-bit target).
+        if cfg!(target_pointer_width = "64") {
+            assert_eq!(std::mem::size_of::<Entry>(), 56);
+        }
     }
 
     #[test]
