@@ -472,13 +472,11 @@ fn deleted_entry_still_present(cx: &mut Checker) {
         let Some((when, tombstone)) = latest.get(id.value) else {
             continue;
         };
-        let Some(updated) = entry.updated() else {
-            continue;
-        };
         let tombstone = *tombstone;
         if updated_at > when {
             continue;
         }
+        let updated = entry.updated().expect("an update time was parsed");
         cx.report(
             Checker::at(id.range.clone(), "this entry is deleted by a tombstone in the same feed, but is still published")
                 .label("deleted entry")
