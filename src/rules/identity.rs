@@ -170,7 +170,6 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
 /// id and update time in its archive group, and the next one seen whose key
 /// hashed alike.
 struct SeenEntry<'r> {
-    group: DocId,
     doc: DocId,
     entry: &'r EntrySummary,
     next: u32,
@@ -182,14 +181,28 @@ const NO_ENTRY: u32 = u32::MAX;
 /// whose feed-level update times do not decide either (RFC 5005 §4.2).
 fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     let set = cx.set;
-    // Only documents that share an archive chain with another can disagree.
-    let mut group_sizes: FastMap<DocId, usize> = FastMap::default();
+    // Only documents that share an archive chain with another can disagree,
+    // and only with the documents of their own group: the groups are
+    // checked apart, in parallel, in the order of their first documents.
+    let mut group_index: FastMap<DocId, usize> = FastMap::default();
+    let mut groups: Vec<Vec<DocId>> = Vec::new();
     for (doc, _) in set.feeds() {
-        *group_sizes.entry(set.group_of(doc)).or_default() += 1;
+        let index = *group_index.entry(set.group_of(doc)).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[index].push(doc);
     }
-    let shared = || set.feeds().filter(|(d, _)| group_sizes[&set.group_of(*d)] > 1);
-    let entries = shared().map(|(_, summary)| summary.entries.len()).sum();
-    // Every entry of a run is looked up here, so the table is kept small
+    groups.retain(|group| group.len() > 1);
+    cx.for_each_part(&groups, |cx, group| duplicates_in_group(cx, group));
+}
+
+/// [`ambiguous_duplicate_entry_in_set`] over the documents of one archive
+/// group.
+fn duplicates_in_group(cx: &mut SetChecker, group: &[DocId]) {
+    let set = cx.set;
+    let entries = group.iter().map(|doc| set.summary(*doc).entries.len()).sum();
+    // Every entry of the group is looked up here, so the table is kept small
     // (a hash and an index per entry: a run's entries would not fit the
     // cache as keys with their strings) and hashes the id's hash the
     // summary took, not its text. Entries whose keys hash alike are chained
@@ -197,13 +210,12 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
     let hasher = FastState::default();
     let mut first_with_hash: FastMap<u64, u32> = FastMap::with_capacity_and_hasher(entries, FastState::default());
     let mut seen: Vec<SeenEntry> = Vec::with_capacity(entries);
-    for (doc, summary) in shared() {
-        let group = set.group_of(doc);
+    for &doc in group {
+        let summary = set.summary(doc);
         for entry in &summary.entries {
-            let key = hasher.hash_one((group, entry.id_hash, entry.updated.as_ref()));
+            let key = hasher.hash_one((entry.id_hash, entry.updated.as_ref()));
             let same = |s: &SeenEntry| {
-                s.group == group
-                    && s.entry.id_hash == entry.id_hash
+                s.entry.id_hash == entry.id_hash
                     && s.entry.updated == entry.updated
                     && set.summary(s.doc).id(s.entry) == summary.id(entry)
             };
@@ -214,12 +226,7 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
             }
             if at == NO_ENTRY {
                 first_with_hash.insert(key, seen.len() as u32);
-                seen.push(SeenEntry {
-                    group,
-                    doc,
-                    entry,
-                    next: head,
-                });
+                seen.push(SeenEntry { doc, entry, next: head });
                 continue;
             }
             let SeenEntry {

@@ -459,6 +459,29 @@ impl<'s, 'r> SetChecker<'s, 'r> {
         self.found.push((self.rule, finding));
     }
 
+    /// Runs `check` on each of `parts` (groups of documents that the rule
+    /// checks independently: chains, archive groups) in parallel, each
+    /// part with a checker of its own, and reports their findings in the
+    /// order of the parts. The set stage waits for every document; a rule
+    /// that looks at every entry of the run would otherwise keep one core
+    /// busy while the others wait.
+    pub fn for_each_part<T: Sync>(&mut self, parts: &[T], check: impl Fn(&mut SetChecker<'s, 'r>, &T) + Sync) {
+        let (set, rule) = (self.set, self.rule);
+        let found: Vec<Vec<_>> = parts
+            .par_iter()
+            .map(|part| {
+                let mut checker = SetChecker {
+                    set,
+                    rule,
+                    found: Vec::new(),
+                };
+                check(&mut checker, part);
+                checker.found
+            })
+            .collect();
+        self.found.extend(found.into_iter().flatten());
+    }
+
     /// A finding at a place of document `doc`'s summary.
     pub fn at(doc: DocId, at: &Location, message: impl Into<String>) -> Pending<Span> {
         Pending::new(at.in_doc(doc), message)

@@ -13,6 +13,7 @@ use crate::feed::{
 use crate::fix::Fix;
 use crate::hash::{FastMap, FastSet, FastState};
 use crate::iri;
+use crate::set::Chain;
 use std::hash::BuildHasher;
 
 fn children<'a, 'i>(node: Node<'a, 'i>, namespace: &'a str, name: &'a str) -> impl Iterator<Item = Node<'a, 'i>> {
@@ -562,7 +563,12 @@ pub static DELETED_ENTRY_UNKNOWN_REF: Rule = rule!(
 fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
     let set = cx.set;
     // Only a chain whose walk reached the oldest archive holds every entry.
-    for chain in set.chains.iter().filter(|c| c.complete && !c.archives.is_empty()) {
+    let complete: Vec<&Chain> = set
+        .chains
+        .iter()
+        .filter(|c| c.complete && !c.archives.is_empty())
+        .collect();
+    cx.for_each_part(&complete, |cx, chain| {
         let documents: Vec<DocId> = std::iter::once(chain.subscription)
             .chain(chain.archives.iter().copied())
             .collect();
@@ -583,7 +589,7 @@ fn deleted_entry_unknown_ref(cx: &mut SetChecker) {
                 );
             }
         }
-    }
+    });
 }
 
 #[cfg(test)]
