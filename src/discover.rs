@@ -3,6 +3,7 @@
 //! read within `--max-file-size`. Directories are walked; walked files that
 //! do not look like XML are skipped unread.
 
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 use url::Url;
@@ -211,16 +212,21 @@ impl Published {
     /// Confirms the learned trees that more than one document of `done`
     /// places, or that a linted directory holds.
     pub(crate) fn confirm(&mut self, done: &[crate::analyze::Outcome], directories: &[PathBuf]) {
+        // The documents are looked at in parallel, and what they say is
+        // counted after: this runs once every document is read, when
+        // nothing else keeps the cores busy.
+        let placing_trees: Vec<usize> = done
+            .par_iter()
+            .filter_map(|outcome| {
+                let placement = outcome.document.placement.as_ref()?;
+                let &i = self.learned_by_folder.get(&placement.folder)?;
+                let base = self.learned[i].base.as_ref()?;
+                (crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix)).then_some(i)
+            })
+            .collect();
         let mut placing: Vec<usize> = vec![0; self.learned.len()];
-        for placement in done.iter().filter_map(|outcome| outcome.document.placement.as_ref()) {
-            let Some(&i) = self.learned_by_folder.get(&placement.folder) else {
-                continue;
-            };
-            let same = self.learned[i]
-                .base
-                .as_ref()
-                .is_some_and(|base| crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix));
-            placing[i] += usize::from(same);
+        for i in placing_trees {
+            placing[i] += 1;
         }
         // Documents of one tree that link to each other (a feed and its
         // archive) make a site of it too, whichever of them has a self link.
@@ -229,24 +235,27 @@ impl Published {
             .enumerate()
             .filter_map(|(i, outcome)| Some((outcome.document.url.as_ref()?.as_str(), i)))
             .collect();
-        let mut linked = vec![false; self.learned.len()];
-        for (from, outcome) in done.iter().enumerate() {
-            let Some(summary) = &outcome.document.summary else {
-                continue;
-            };
-            for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
-                let Some(&to) = by_url.get(target.as_str()) else {
-                    continue;
-                };
-                if to == from {
-                    continue;
-                }
-                if let Some((tree, _)) = self.tree_below(target.as_str()) {
-                    if let Some(&i) = self.learned_by_folder.get(&tree.root) {
-                        linked[i] = true;
+        let this = &*self;
+        let linked_trees: Vec<usize> = done
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(from, outcome)| {
+                let links = outcome.document.summary.as_ref().map(|summary| &summary.links[..]);
+                let by_url = &by_url;
+                links.unwrap_or_default().iter().filter_map(move |link| {
+                    let target = link.target.as_ref()?;
+                    let &to = by_url.get(target.as_str())?;
+                    if to == from {
+                        return None;
                     }
-                }
-            }
+                    let (tree, _) = this.tree_below(target.as_str())?;
+                    this.learned_by_folder.get(&tree.root).copied()
+                })
+            })
+            .collect();
+        let mut linked = vec![false; self.learned.len()];
+        for i in linked_trees {
+            linked[i] = true;
         }
         let linted: Vec<PathBuf> = directories
             .iter()

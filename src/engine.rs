@@ -324,7 +324,7 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
     // A self link in a tree whose base URL is given disagrees with it
     // where it places the file elsewhere; the others agree among
     // themselves, folder by folder.
-    let (given, free): (Vec<_>, Vec<_>) = placed.into_iter().partition(|(i, _)| {
+    let (given, free): (Vec<_>, Vec<_>) = placed.into_par_iter().partition(|(i, _)| {
         done[*i]
             .document
             .canonical
@@ -332,7 +332,7 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
             .is_some_and(|canonical| published.url_of(canonical).is_some())
     });
     let mut misplaced: Vec<(usize, Misplaced)> = given
-        .iter()
+        .par_iter()
         .filter(|(i, placement)| {
             let canonical = done[*i]
                 .document
@@ -357,24 +357,32 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
     for (doc, how) in misplaced {
         done[doc].document.misplaced = Some(how);
     }
+    // Each document's URL as the sites now place it, worked out in
+    // parallel (a URL built and compared per document: a serial step of
+    // every run over a tree), then set in order.
+    let moved: Vec<(usize, Url, bool)> = done
+        .par_iter()
+        .enumerate()
+        .filter_map(|(i, outcome)| {
+            let document = &outcome.document;
+            let canonical = document.canonical.as_ref()?;
+            let url = published
+                .url_of(canonical)
+                .or_else(|| Url::from_file_path(canonical).ok())?;
+            let old = document.url.as_ref()?;
+            if iri::comparison_key(old) == iri::comparison_key(&url) {
+                return None;
+            }
+            let read = read_its_url(document.summary.as_ref(), old, &url);
+            Some((i, url, read))
+        })
+        .collect();
     let mut again = Vec::new();
-    for (i, outcome) in done.iter_mut().enumerate() {
-        let document = &mut outcome.document;
-        let Some(canonical) = &document.canonical else { continue };
-        let Some(url) = published
-            .url_of(canonical)
-            .or_else(|| Url::from_file_path(canonical).ok())
-        else {
-            continue;
-        };
-        let Some(old) = document.url.as_ref() else { continue };
-        if iri::comparison_key(old) == iri::comparison_key(&url) {
-            continue;
-        }
-        if read_its_url(document.summary.as_ref(), old, &url) {
+    for (i, url, read) in moved {
+        if read {
             again.push((i, url));
         } else {
-            document.url = Some(url);
+            done[i].document.url = Some(url);
         }
     }
     again
