@@ -39,15 +39,19 @@ fn findings_are_given_a_chunk_at_a_time_in_report_order() {
     let dir = scratch("pipeline-chunks");
     // 700 feeds with findings of their own (guids that are not links, one
     // suppressed, one suppression unused) and of the set (each names a
-    // previous archive that is not there).
+    // previous archive that is not there): more findings than one chunk
+    // takes.
     for n in 0..700 {
+        let more: String = (0..30)
+            .map(|i| format!("<item><title>m</title><guid>tag:example.org,2024:{n}/m{i}</guid></item>"))
+            .collect();
         let feed = format!(
             "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description>\
              <atom:link xmlns:atom=\"http://www.w3.org/2005/Atom\" rel=\"prev-archive\" href=\"https://example.org/gone-{n}.rss\"/>\
              <item><title>a</title><guid>tag:example.org,2024:{n}/a</guid></item>\
              <!-- feedlint-disable-next rss-invalid-guid --><item><title>b</title><guid>tag:example.org,2024:{n}/b</guid></item>\
              <!-- feedlint-disable-next rss-invalid-date --><item><title>c</title><guid>tag:example.org,2024:{n}/c</guid></item>\
-             </channel></rss>"
+             {more}</channel></rss>"
         );
         std::fs::write(dir.join(format!("{n:04}.rss")), feed).unwrap();
     }
@@ -69,10 +73,14 @@ fn findings_are_given_a_chunk_at_a_time_in_report_order() {
         "{rules:?}"
     );
     assert!(rules.len() >= 3, "a set rule's finding too: {rules:?}");
-    assert!(recorder.chunks.len() >= 3, "{} chunks", recorder.chunks.len());
+    // A chunk ends at 4,096 documents or past 16,384 findings (with the
+    // findings of the document that passes the mark).
+    assert!(given.len() > 20_000, "{} findings", given.len());
+    assert!(recorder.chunks.len() >= 2, "{} chunks", recorder.chunks.len());
     for chunk in &recorder.chunks {
         let documents: std::collections::BTreeSet<&str> = chunk.iter().map(|(name, _, _)| name.as_str()).collect();
-        assert!(documents.len() <= 256, "{} documents in one chunk", documents.len());
+        assert!(documents.len() <= 4096, "{} documents in one chunk", documents.len());
+        assert!(chunk.len() < 16_384 + 40, "{} findings in one chunk", chunk.len());
     }
     for level in [Level::Error, Level::Warning, Level::Info] {
         assert_eq!(streamed.count(level), kept.count(level));
