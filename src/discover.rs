@@ -448,7 +448,7 @@ pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published
         &shown,
         options,
         Some(published),
-        &mut jobs,
+        &mut |job| jobs.push(job),
         &mut Vec::new(),
         &mut warnings,
         most.saturating_add(1),
@@ -465,18 +465,27 @@ pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published
     Some(jobs)
 }
 
+/// The jobs the inputs name, in order, each given to `emit` as soon as it
+/// is known (a walked tree's files as the walk finds them, so that they
+/// are analyzed while the walk goes on), or all at the end where several
+/// inputs may name one file twice.
 pub(crate) fn gather(
     inputs: Vec<Input>,
     options: &Options,
     published: Option<&Published>,
+    emit: &mut dyn FnMut(Job),
     failures: &mut Vec<Failure>,
     warnings: &mut Vec<String>,
-) -> Vec<Job> {
+) {
     let overlap_possible = inputs.iter().filter(|i| matches!(i, Input::Path(_))).count() > 1;
     let mut jobs = Vec::new();
+    let mut push = |job: Job| match overlap_possible {
+        true => jobs.push(job),
+        false => emit(job),
+    };
     for input in inputs {
         match input {
-            Input::Stdin(bytes) => jobs.push(Job {
+            Input::Stdin(bytes) => push(Job {
                 name: "-".to_owned(),
                 url: options.url.clone(),
                 origin: Origin::Bytes(bytes),
@@ -485,7 +494,7 @@ pub(crate) fn gather(
                 learning: Learning::Off,
             }),
             Input::Path(path) if path.is_dir() => {
-                walk(&path, options, published, &mut jobs, failures, warnings, usize::MAX)
+                walk(&path, options, published, &mut push, failures, warnings, usize::MAX)
             }
             Input::Path(path) => {
                 let canonical = canonical_file(&path);
@@ -497,7 +506,7 @@ pub(crate) fn gather(
                     .url
                     .clone()
                     .or_else(|| url_of_canonical(canonical.as_deref()?, published));
-                jobs.push(Job {
+                push(Job {
                     name: path.display().to_string(),
                     url,
                     origin: Origin::File(path),
@@ -509,9 +518,8 @@ pub(crate) fn gather(
         }
     }
     if overlap_possible {
-        jobs = without_duplicates(jobs);
+        without_duplicates(jobs).into_iter().for_each(emit);
     }
-    jobs
 }
 
 /// Each file once, however many inputs reach it (`feedlint DIR DIR`,
@@ -544,12 +552,12 @@ fn walk(
     root: &Path,
     options: &Options,
     published: Option<&Published>,
-    jobs: &mut Vec<Job>,
+    emit: &mut dyn FnMut(Job),
     failures: &mut Vec<Failure>,
     warnings: &mut Vec<String>,
     most: usize,
 ) {
-    let stop_at = jobs.len().saturating_add(most);
+    let mut found = 0;
     // The root is made canonical once; files below it get their URLs by
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
@@ -608,7 +616,7 @@ fn walk(
         }
     }
     for entry in builder.build() {
-        if jobs.len() >= stop_at {
+        if found >= most {
             break;
         }
         let entry = match entry {
@@ -632,7 +640,8 @@ fn walk(
             (Some(published), Some(canonical)) => published.learning_for(canonical),
             _ => Learning::Off,
         };
-        jobs.push(Job {
+        found += 1;
+        emit(Job {
             name: path.display().to_string(),
             url,
             explicit: has_feed_extension(&path),
