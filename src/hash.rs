@@ -117,9 +117,62 @@ impl BuildHasher for FastState {
 pub type FastMap<K, V> = HashMap<K, V, FastState>;
 pub type FastSet<K> = HashSet<K, FastState>;
 
+/// The first item of each key among items seen one after another, kept as
+/// a hash and an index per item: a table of keys with their strings would
+/// be as large as the items. Items whose keys hash alike are chained, and
+/// the caller compares them in full, so a collision costs a comparison,
+/// never a wrong match.
+pub struct FirstOfKey {
+    first_with_hash: FastMap<u64, u32>,
+    /// By item: the next first item whose key hashed alike.
+    next_with_hash: Vec<u32>,
+}
+
+const NO_ITEM: u32 = u32::MAX;
+
+impl FirstOfKey {
+    pub fn with_capacity(items: usize) -> Self {
+        FirstOfKey {
+            first_with_hash: FastMap::with_capacity_and_hasher(items, FastState::default()),
+            next_with_hash: Vec::with_capacity(items),
+        }
+    }
+
+    /// The first item seen before with this key hash whose key `same`
+    /// finds equal to `item`'s; or, when there is none, `item` is kept as
+    /// the first of its key. Items are numbered by the caller, in order.
+    pub fn first_or_keep(&mut self, item: u32, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
+        let head = self.first_with_hash.get(&hash).copied().unwrap_or(NO_ITEM);
+        let mut at = head;
+        while at != NO_ITEM {
+            if same(at) {
+                return Some(at);
+            }
+            at = self.next_with_hash[at as usize];
+        }
+        self.first_with_hash.insert(hash, item);
+        if self.next_with_hash.len() <= item as usize {
+            self.next_with_hash.resize(item as usize + 1, NO_ITEM);
+        }
+        self.next_with_hash[item as usize] = head;
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_of_each_key_is_found_through_chained_hashes() {
+        let keys = ["a", "b", "a", "c", "b", "a"];
+        // Every key hashes alike: the chain tells them apart by comparison.
+        let mut firsts = FirstOfKey::with_capacity(keys.len());
+        let found: Vec<Option<u32>> = (0..keys.len() as u32)
+            .map(|item| firsts.first_or_keep(item, 7, |seen| keys[seen as usize] == keys[item as usize]))
+            .collect();
+        assert_eq!(found, [None, None, Some(0), None, Some(1), Some(0)]);
+    }
 
     #[test]
     fn equal_keys_hash_equal_and_near_keys_apart() {

@@ -327,9 +327,16 @@ fn decode_as(
 /// encoding_rs converts with vector instructions; text that is all ASCII
 /// (most of a feed declared Latin-1) is the bytes themselves, not copied.
 fn latin1(bytes: Vec<u8>) -> String {
-    match encoding_rs::mem::decode_latin1(&bytes) {
+    owned_text(bytes, encoding_rs::mem::decode_latin1)
+}
+
+/// What `decode` makes of `bytes`, owned: the bytes themselves where it
+/// borrowed them (encoding_rs borrows only text that is already UTF-8),
+/// so that text needing no change is not copied.
+fn owned_text(bytes: Vec<u8>, decode: impl for<'b> FnOnce(&'b [u8]) -> Cow<'b, str>) -> String {
+    match decode(&bytes) {
         Cow::Owned(text) => text,
-        Cow::Borrowed(_) => String::from_utf8(bytes).expect("ASCII is UTF-8"),
+        Cow::Borrowed(_) => String::from_utf8(bytes).expect("encoding_rs borrows only what is UTF-8"),
     }
 }
 
@@ -501,12 +508,12 @@ fn transcode(encoding: &'static Encoding, bytes: Vec<u8>) -> Result<String, (Str
             }
         };
     }
-    let (text, had_errors) = encoding.decode_without_bom_handling(&bytes);
-    // Text that is the bytes themselves (ASCII) is not copied.
-    let text = match text {
-        Cow::Owned(text) => text,
-        Cow::Borrowed(_) => String::from_utf8(bytes).expect("encoding_rs borrows only what is UTF-8"),
-    };
+    let mut had_errors = false;
+    let text = owned_text(bytes, |bytes| {
+        let (text, errors) = encoding.decode_without_bom_handling(bytes);
+        had_errors = errors;
+        text
+    });
     if had_errors {
         let offset = text.find('\u{FFFD}').unwrap_or(0);
         let message = format!(

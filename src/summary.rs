@@ -202,12 +202,16 @@ impl DocSummary {
     pub fn tombstone_refs(&self) -> impl Iterator<Item = (&str, &Location)> {
         self.tombstone_refs
             .iter()
-            .map(|&((start, end), ref at)| (&self.id_text[start as usize..end as usize], at))
+            .map(|&(range, ref at)| (self.id_text(range), at))
     }
 
     /// An entry's id.
     pub fn id(&self, entry: &EntrySummary) -> &str {
-        let (start, end) = entry.id;
+        self.id_text(entry.id)
+    }
+
+    /// A range of `id_text`.
+    fn id_text(&self, (start, end): (u32, u32)) -> &str {
         &self.id_text[start as usize..end as usize]
     }
 

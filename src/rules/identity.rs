@@ -3,7 +3,7 @@
 
 use std::hash::BuildHasher;
 
-use crate::hash::{FastMap, FastState};
+use crate::hash::{FastMap, FastState, FirstOfKey};
 
 use super::SetChecker;
 use super::{rule, Checker, Rule};
@@ -118,37 +118,16 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
     if feed.kind == DocKind::Rss {
         return;
     }
-    // A hash and an index per entry, entries whose keys hash alike chained
-    // and compared in full: keys with their strings would make the table
-    // as large as the entries themselves.
+    // Duplicates are found through a hash and an index per entry.
     let hasher = FastState::default();
-    let mut first_with_hash: FastMap<u64, u32> =
-        FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
-    let mut next_with_hash: Vec<u32> = vec![NO_ENTRY; feed.entries.len()];
+    let mut firsts = FirstOfKey::with_capacity(feed.entries.len());
     for (index, entry) in feed.entries.iter().enumerate() {
         let Some(key) = duplicate_key(entry) else { continue };
-        let hash = hasher.hash_one(key);
-        let mut candidate = first_with_hash.get(&hash).copied();
-        let mut last_alike = None;
-        let mut first = None;
-        while let Some(seen) = candidate {
-            let seen_entry = &feed.entries[seen as usize];
-            if duplicate_key(seen_entry) == Some(key) {
-                first = Some(seen_entry);
-                break;
-            }
-            last_alike = Some(seen);
-            candidate = Some(next_with_hash[seen as usize]).filter(|&next| next != NO_ENTRY);
-        }
-        let Some(first) = first else {
-            match last_alike {
-                Some(last) => next_with_hash[last as usize] = index as u32,
-                None => {
-                    first_with_hash.insert(hash, index as u32);
-                }
-            }
+        let same = |seen: u32| duplicate_key(&feed.entries[seen as usize]) == Some(key);
+        let Some(first) = firsts.first_or_keep(index as u32, hasher.hash_one(key), same) else {
             continue;
         };
+        let first = &feed.entries[first as usize];
         let (what, same_time) = match feed.kind {
             DocKind::Rss => ("guid", ""),
             _ if entry.has_updated() => ("atom:id", " and the same atom:updated"),
@@ -165,17 +144,6 @@ fn ambiguous_duplicate_entry(cx: &mut Checker) {
         );
     }
 }
-
-/// An entry seen by [`ambiguous_duplicate_entry_in_set`]: the first of its
-/// id and update time in its archive group, and the next one seen whose key
-/// hashed alike.
-struct SeenEntry<'r> {
-    doc: DocId,
-    entry: &'r EntrySummary,
-    next: u32,
-}
-
-const NO_ENTRY: u32 = u32::MAX;
 
 /// The set part: the same entry in two documents of one archive chain
 /// whose feed-level update times do not decide either (RFC 5005 §4.2).
@@ -202,38 +170,26 @@ fn ambiguous_duplicate_entry_in_set(cx: &mut SetChecker) {
 fn duplicates_in_group(cx: &mut SetChecker, group: &[DocId]) {
     let set = cx.set;
     let entries = group.iter().map(|doc| set.summary(*doc).entries.len()).sum();
-    // Every entry of the group is looked up here, so the table is kept small
-    // (a hash and an index per entry: a run's entries would not fit the
-    // cache as keys with their strings) and hashes the id's hash the
-    // summary took, not its text. Entries whose keys hash alike are chained
-    // and compared in full, so a collision costs a comparison, not a finding.
+    // Every entry of the group is looked up here, by the id's hash the
+    // summary took, not by its text.
     let hasher = FastState::default();
-    let mut first_with_hash: FastMap<u64, u32> = FastMap::with_capacity_and_hasher(entries, FastState::default());
-    let mut seen: Vec<SeenEntry> = Vec::with_capacity(entries);
+    let mut firsts = FirstOfKey::with_capacity(entries);
+    let mut seen: Vec<(DocId, &EntrySummary)> = Vec::with_capacity(entries);
     for &doc in group {
         let summary = set.summary(doc);
         for entry in &summary.entries {
             let key = hasher.hash_one((entry.id_hash, entry.updated.as_ref()));
-            let same = |s: &SeenEntry| {
-                s.entry.id_hash == entry.id_hash
-                    && s.entry.updated == entry.updated
-                    && set.summary(s.doc).id(s.entry) == summary.id(entry)
+            let same = |at: u32| {
+                let (seen_doc, seen_entry) = seen[at as usize];
+                seen_entry.id_hash == entry.id_hash
+                    && seen_entry.updated == entry.updated
+                    && set.summary(seen_doc).id(seen_entry) == summary.id(entry)
             };
-            let head = first_with_hash.get(&key).copied().unwrap_or(NO_ENTRY);
-            let mut at = head;
-            while at != NO_ENTRY && !same(&seen[at as usize]) {
-                at = seen[at as usize].next;
-            }
-            if at == NO_ENTRY {
-                first_with_hash.insert(key, seen.len() as u32);
-                seen.push(SeenEntry { doc, entry, next: head });
+            let Some(at) = firsts.first_or_keep(seen.len() as u32, key, same) else {
+                seen.push((doc, entry));
                 continue;
-            }
-            let SeenEntry {
-                doc: first_doc,
-                entry: first,
-                ..
-            } = seen[at as usize];
+            };
+            let (first_doc, first) = seen[at as usize];
             if first_doc == doc {
                 continue; // the document part reports duplicates within a document
             }
