@@ -285,3 +285,22 @@ fn duplicates_among_many_attributes_are_found_by_marks() {
     // The same names on the next element are no duplicates.
     assert!(parse(&format!("<r><x{many}/><x{many}/></r>")).is_ok());
 }
+
+#[test]
+fn namespace_names_are_interned_when_a_name_first_uses_them() {
+    // A thousand prefixes declared, two used: two namespace names kept
+    // (besides "no namespace" and the xml one), each resolved rightly,
+    // the one used twice once.
+    let declared: String = (0..1000).map(|i| format!(" xmlns:p{i}='urn:{i}'")).collect();
+    let text = format!("<r{declared}><p7:a/><p900:b p7:c=''/></r>");
+    let doc = parse(&text).unwrap();
+    assert_eq!(doc.namespaces.len(), 4);
+    let names: Vec<(Option<&str>, &str)> = doc
+        .descendants()
+        .skip(1)
+        .map(|n| (n.tag_name().namespace(), n.tag_name().name()))
+        .collect();
+    assert_eq!(names, [(None, "r"), (Some("urn:7"), "a"), (Some("urn:900"), "b")]);
+    let b = doc.descendants().nth(3).unwrap();
+    assert_eq!(b.attribute(("urn:7", "c")), Some(""));
+}

@@ -999,11 +999,7 @@ impl<'input> Parser<'input> {
             if let Some(problem) = problem {
                 return Err(c.error_at(at, format!("{problem} (Namespaces in XML §3)")));
             }
-            let namespace = if uri.is_empty() {
-                0
-            } else {
-                self.namespaces.namespace_id(uri)
-            };
+            let uri = (!uri.is_empty()).then_some(attribute.value);
             let prefix = self.namespaces.prefix_id(prefix);
             if self.prefix_marks.len() <= prefix as usize {
                 self.prefix_marks.resize(prefix as usize + 1, NONE);
@@ -1012,7 +1008,7 @@ impl<'input> Parser<'input> {
                 return Err(c.error_at(at, format!("attribute \"{}\" is given twice", shorten(qname))));
             }
             self.prefix_marks[prefix as usize] = self.element_serial;
-            self.namespaces.bind(prefix, namespace);
+            self.namespaces.bind(prefix, uri);
         }
         Ok(())
     }
@@ -1028,7 +1024,7 @@ impl<'input> Parser<'input> {
                 "element names must not have the prefix \"xmlns\" (Namespaces in XML §3)",
             ));
         }
-        let Some(namespace) = self.namespaces.resolve(prefix) else {
+        let Some(namespace) = self.namespaces.resolve(&self.doc, prefix) else {
             return Err(c.error_at(
                 start,
                 format!(
@@ -1064,7 +1060,7 @@ impl<'input> Parser<'input> {
             let namespace = if prefix.is_empty() {
                 0
             } else {
-                self.namespaces.resolve(prefix).ok_or_else(|| {
+                self.namespaces.resolve(&self.doc, prefix).ok_or_else(|| {
                     c.error_at(
                         at,
                         format!(

@@ -18,9 +18,16 @@ pub(super) struct Namespaces {
 
 pub(super) struct Binding {
     pub(super) prefix: u32,
-    pub(super) namespace: u32,
+    /// The namespace's id; `UNINTERNED` until a name first uses the prefix
+    /// (a start tag may declare a million prefixes that no name uses: their
+    /// namespace names would fill a table as large, for nothing).
+    namespace: u32,
+    /// The namespace name as declared, while it is not interned.
+    uri: Str,
     pub(super) hidden: u32,
 }
+
+const UNINTERNED: u32 = u32::MAX;
 
 pub(super) const DEFAULT_PREFIX: u32 = 0;
 pub(super) const XML_NAMESPACE_ID: u32 = 1;
@@ -40,6 +47,7 @@ impl Namespaces {
         namespaces.bindings.push(Binding {
             prefix: xml,
             namespace: XML_NAMESPACE_ID,
+            uri: Str::input(0..0),
             hidden: NONE,
         });
         namespaces.current[xml as usize] = 0;
@@ -58,12 +66,15 @@ impl Namespaces {
         self.names.intern(uri)
     }
 
-    pub(super) fn bind(&mut self, prefix: u32, namespace: u32) {
+    /// Binds `prefix` to the namespace name `uri` (`None`: no namespace, an
+    /// undeclared default), interned when a name first uses it.
+    pub(super) fn bind(&mut self, prefix: u32, uri: Option<Str>) {
         let hidden = self.current[prefix as usize];
         self.current[prefix as usize] = self.bindings.len() as u32;
         self.bindings.push(Binding {
             prefix,
-            namespace,
+            namespace: if uri.is_some() { UNINTERNED } else { 0 },
+            uri: uri.unwrap_or(Str::input(0..0)),
             hidden,
         });
     }
@@ -77,7 +88,7 @@ impl Namespaces {
 
     /// The namespace a prefix is bound to (0: none, for the default
     /// namespace undeclared or never declared); `None` if unbound.
-    pub(super) fn resolve(&self, prefix: &str) -> Option<u32> {
+    pub(super) fn resolve(&mut self, doc: &Document<'_>, prefix: &str) -> Option<u32> {
         let id = if prefix.is_empty() {
             DEFAULT_PREFIX
         } else {
@@ -86,7 +97,13 @@ impl Namespaces {
         match self.current[id as usize] {
             NONE if prefix.is_empty() => Some(0),
             NONE => None,
-            binding => Some(self.bindings[binding as usize].namespace),
+            binding => {
+                let binding = &mut self.bindings[binding as usize];
+                if binding.namespace == UNINTERNED {
+                    binding.namespace = self.names.intern(doc.str(binding.uri));
+                }
+                Some(binding.namespace)
+            }
         }
     }
 }
