@@ -5,28 +5,17 @@
 //! the DOM. Parallel over files like feedlint (`RAYON_NUM_THREADS` applies).
 //! Used by `bench/run.py`; not part of feedlint.
 
-use rayon::prelude::*;
+#[path = "each_file.rs"]
+mod each_file;
 
 fn main() {
-    let paths: Vec<std::path::PathBuf> = std::env::args()
-        .skip(1)
-        .flat_map(|root| walkdir::WalkDir::new(root).sort_by_file_name().into_iter())
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    let nodes: usize = paths
-        .par_iter()
-        .map(|path| {
-            let bytes = std::fs::read(path).expect("readable");
-            let text = String::from_utf8(bytes)
-                .unwrap_or_else(|error| encoding_rs::WINDOWS_1252.decode(error.as_bytes()).0.into_owned());
-            let options = roxmltree::ParsingOptions {
-                allow_dtd: true,
-                ..roxmltree::ParsingOptions::default()
-            };
-            roxmltree::Document::parse_with_options(&text, options).map_or(0, |doc| doc.descendants().count())
-        })
-        .sum();
-    println!("{} files, {nodes} nodes", paths.len());
+    each_file::parse_each_file(|bytes| {
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|error| encoding_rs::WINDOWS_1252.decode(error.as_bytes()).0.into_owned());
+        let options = roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        };
+        roxmltree::Document::parse_with_options(&text, options).map_or(0, |doc| doc.descendants().count())
+    });
 }

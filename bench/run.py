@@ -11,6 +11,9 @@ run:
 - a parse-only pass with roxmltree (bench/parse_only.rs: the reference,
   the parse alone that feedlint's whole run is measured against), at the
   same thread count as feedlint,
+- and, to show where feedlint's time goes, its own read, decode and parse
+  alone (bench/own_parse.rs) and the whole run with every rule off
+  (`--ignore all`),
 
 and a second corpus of 2,000 RSS 2.0 feeds generated with other features
 (the dc and content modules, xml:base chains, suppressions used, unused and
@@ -217,11 +220,13 @@ def main():
     if shutil.which(GNU_TIME) is None:
         subprocess.run(["apt-get", "install", "-y", "-qq", "time"], check=True, stdout=subprocess.DEVNULL)
     if args.bin_dir:
-        feedlint, parse_only = args.bin_dir / "feedlint", args.bin_dir / "parse-only"
+        feedlint, parse_only, own_parse = (args.bin_dir / name for name in ("feedlint", "parse-only", "own-parse"))
     else:
-        subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint", "--example", "parse-only"], cwd=ROOT, check=True)
+        subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint", "--example", "parse-only",
+                        "--example", "own-parse"], cwd=ROOT, check=True)
         feedlint = ROOT / "target" / "release" / "feedlint"
         parse_only = ROOT / "target" / "release" / "examples" / "parse-only"
+        own_parse = ROOT / "target" / "release" / "examples" / "own-parse"
 
     if not (args.keep and CORPUS.exists() and BIG.exists() and RSS_CORPUS.exists()):
         count, size = generate()
@@ -236,13 +241,21 @@ def main():
     rows = []
     corpora = [("2,000 feeds", [str(CORPUS)], files), ("100 MB feed", [str(BIG)], [str(BIG)]),
                ("2,000 RSS", [str(RSS_CORPUS)], rss_files)]
+    # Beside the three, where feedlint's own time goes: its read, decode
+    # and parse alone (bench/own_parse.rs), and the whole run with every
+    # rule off (the feed view, the summaries, the set stage and the output
+    # without a rule or a finding).
+    parts = []
     for label, target, xml_targets in corpora:
-        lint, floor, xmllint = measure([
+        lint, floor, xmllint, rules_off, *own = measure([
             [str(feedlint), "--format", "json", "--exit-zero", *target],
             [str(parse_only), *target],
             ["xmllint", "--noout", "--huge", *xml_targets],
+            [str(feedlint), "--format", "json", "--exit-zero", "--ignore", "all", *target],
+            *([[str(own_parse), *target]] if own_parse.exists() else []),
         ], args.runs, env)
         rows.append((label, lint, floor, xmllint))
+        parts.append((label, own[0] if own else None, rules_off, lint, floor))
     print(f"{'':14}{'feedlint':>22}{'parse-only':>22}{'xmllint':>22}{'vs xmllint':>12}{'vs parse':>10}")
     print(f"{'':14}{'wall / CPU / peak':>22}{'wall / CPU / peak':>22}{'wall / CPU / peak':>22}{'(CPU)':>12}{'(CPU)':>10}")
     cell = lambda t: f"{t.wall:.3f}s {t.cpu:.3f}s {t.peak:4.0f}M"
@@ -265,6 +278,11 @@ def main():
     for label, value, target in checks:
         print(f"  {label:38} {value:5.2f}x  (at most {target}x: {'met' if value <= target else 'NOT met'})")
     print(f"  (by wall time: {lint.wall / floor.wall:.2f}x parse-only, {lint.wall / xmllint.wall:.2f}x xmllint)")
+    print("\nwhere feedlint's time goes: CPU time, and against parse-only's")
+    print(f"{'':14}{'own parse':>18}{'every rule off':>18}{'whole run':>18}")
+    share = lambda t, floor: f"{t.cpu:.3f}s {t.cpu / floor.cpu:4.2f}x" if t else "-"
+    for label, own, rules_off, whole, floor in parts:
+        print(f"{label:14}{share(own, floor):>18}{share(rules_off, floor):>18}{share(whole, floor):>18}")
     if not args.no_scaling:
         scaling(feedlint, parse_only, [("2,000 feeds", str(CORPUS)), ("2,000 RSS", str(RSS_CORPUS))], args.runs)
 

@@ -304,3 +304,37 @@ fn namespace_names_are_interned_when_a_name_first_uses_them() {
     let b = doc.descendants().nth(3).unwrap();
     assert_eq!(b.attribute(("urn:7", "c")), Some(""));
 }
+
+#[test]
+fn a_large_dense_document_has_room_for_its_tree_before_it_is_parsed() {
+    // Past the size from which nodes and attributes are counted: elements
+    // with 40 attributes, and small entries (a node every 8 bytes), each
+    // fit the room made before parsing, so no vector of the tree is copied
+    // to a larger one as it grows; and the room is not far past the need.
+    let attributes: String = (0..40).map(|i| format!(" a{i}='v'")).collect();
+    let units = [
+        format!("<e xmlns:x='urn:x'{attributes}/>\n"),
+        "<entry><title>t</title><id>i</id><link href='h'/></entry>".to_owned(),
+    ];
+    for unit in units {
+        let text = format!("<feed>{}</feed>", unit.repeat((9 << 20) / unit.len()));
+        let (nodes, attributes) = parser::room_for(&text);
+        let doc = parse(&text).unwrap();
+        assert!(
+            (doc.nodes.len()..=3 * doc.nodes.len()).contains(&nodes),
+            "{nodes} for {} nodes",
+            doc.nodes.len()
+        );
+        let used = doc.attributes.len();
+        assert!(
+            (used..=2 * used.max(1) + 1).contains(&attributes),
+            "{attributes} for {used} attributes"
+        );
+    }
+    // Marks that make no tree (a CDATA section of `<` and `=`) get room
+    // capped by the text's size.
+    let text = format!("<r><![CDATA[{}]]></r>", "<=".repeat(5 << 20));
+    let (nodes, attributes) = parser::room_for(&text);
+    assert!(nodes <= text.len() / 8 + 1 && attributes <= text.len() / 5 + 1);
+    assert_eq!(parse(&text).unwrap().nodes.len(), 3);
+}
