@@ -255,7 +255,7 @@ def main():
             *([[str(own_parse), *target]] if own_parse.exists() else []),
         ], args.runs, env)
         rows.append((label, lint, floor, xmllint))
-        parts.append((label, own[0] if own else None, rules_off, lint, floor))
+        parts.append((own[0] if own else None, rules_off))
     print(f"{'':14}{'feedlint':>22}{'parse-only':>22}{'xmllint':>22}{'vs xmllint':>12}{'vs parse':>10}")
     print(f"{'':14}{'wall / CPU / peak':>22}{'wall / CPU / peak':>22}{'wall / CPU / peak':>22}{'(CPU)':>12}{'(CPU)':>10}")
     cell = lambda t: f"{t.wall:.3f}s {t.cpu:.3f}s {t.peak:4.0f}M"
@@ -281,7 +281,7 @@ def main():
     print("\nwhere feedlint's time goes: CPU time, and against parse-only's")
     print(f"{'':14}{'own parse':>18}{'every rule off':>18}{'whole run':>18}")
     share = lambda t, floor: f"{t.cpu:.3f}s {t.cpu / floor.cpu:4.2f}x" if t else "-"
-    for label, own, rules_off, whole, floor in parts:
+    for (label, whole, floor, _), (own, rules_off) in zip(rows, parts):
         print(f"{label:14}{share(own, floor):>18}{share(rules_off, floor):>18}{share(whole, floor):>18}")
     if not args.no_scaling:
         scaling(feedlint, parse_only, [("2,000 feeds", str(CORPUS)), ("2,000 RSS", str(RSS_CORPUS))], args.runs)

@@ -308,7 +308,7 @@ fn namespace_names_are_interned_when_a_name_first_uses_them() {
 #[test]
 fn a_large_dense_document_has_room_for_its_tree_before_it_is_parsed() {
     // Past the size from which nodes and attributes are counted: elements
-    // with 40 attributes, and small entries (a node every 8 bytes), each
+    // with 40 attributes, and small entries (a node every 10 bytes), each
     // fit the room made before parsing, so no vector of the tree is copied
     // to a larger one as it grows; and the room is not far past the need.
     let attributes: String = (0..40).map(|i| format!(" a{i}='v'")).collect();
