@@ -269,7 +269,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     suppress::apply(&mut diagnostics, &mut suppressions);
     diagnostics.sort_by(Diagnostic::cmp_in_document);
     fold_document(&mut diagnostics, options.max_per_rule);
-    diagnostics.iter_mut().for_each(Diagnostic::bound_texts);
+    diagnostics.iter_mut().for_each(Diagnostic::make_texts_showable);
     // Where unused suppressions would point, located while the text is here.
     // Every suppression is located (the JSON report lists the used ones
     // with their reasons); where it is removed, only if it may be unused.

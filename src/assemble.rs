@@ -491,7 +491,7 @@ impl Finishing {
         if set.is_empty() {
             return (doc, own.into_iter().map(|d| d.in_doc(doc)).collect(), suppressions);
         }
-        set.iter_mut().for_each(Diagnostic::bound_texts);
+        set.iter_mut().for_each(Diagnostic::make_texts_showable);
         set.sort_by(Diagnostic::cmp_in_document);
         let mut merged = Vec::with_capacity(own.len() + set.len());
         let mut own = own.into_iter().map(|d| d.in_doc(doc)).peekable();

@@ -214,16 +214,21 @@ pub struct Pending<S = Range<usize>> {
 }
 
 impl<S: Spanned> Diagnostic<S> {
-    /// Cuts every text of the finding to [`crate::shown::MAX_TEXT`]
-    /// characters.
-    pub fn bound_texts(&mut self) {
-        use crate::shown::{bound, bound_text};
-        bound(&mut self.message);
-        self.notes.iter_mut().for_each(bound_text);
-        self.help.iter_mut().for_each(bound_text);
-        self.spans.iter_mut().filter_map(S::label_mut).for_each(bound_text);
+    /// Makes every text of the finding fit to show: cut to
+    /// [`crate::shown::MAX_TEXT`] characters, and every character that
+    /// would hide itself or act on a terminal written as `\u{...}`. This
+    /// is the one place where the texts of all findings pass, so a path,
+    /// URL or name put into a message, label, note or help anywhere (a
+    /// link's `href` decoded into a file name, say) cannot forge a line in
+    /// any format.
+    pub fn make_texts_showable(&mut self) {
+        use crate::shown::{showable, showable_text};
+        showable(&mut self.message);
+        self.notes.iter_mut().for_each(showable_text);
+        self.help.iter_mut().for_each(showable_text);
+        self.spans.iter_mut().filter_map(S::label_mut).for_each(showable_text);
         if let Some(fix) = &mut self.fix {
-            bound(&mut fix.title);
+            showable(&mut fix.title);
         }
     }
 }

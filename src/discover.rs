@@ -396,7 +396,7 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
 /// The job for a file read only because a linted document links to it.
 pub(crate) fn linked_job(path: PathBuf, url: Url) -> Job {
     Job {
-        name: site::shown_path(&path),
+        name: site::named_path(&path),
         url: Some(url),
         canonical: std::fs::canonicalize(&path).ok(),
         origin: Origin::File(path),
@@ -441,7 +441,7 @@ pub(crate) const MOST_CONTEXT_FILES: usize = 20_000;
 /// nobody. At most `most`; `None` when the tree holds more. A tree that
 /// cannot be walked is simply not read.
 pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published, most: usize) -> Option<Vec<Job>> {
-    let shown = PathBuf::from(site::shown_path(root));
+    let shown = PathBuf::from(site::named_path(root));
     let mut jobs = Vec::new();
     let mut warnings = Vec::new();
     walk(

@@ -9,11 +9,13 @@ use std::time::Duration;
 
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use feedlint::config::{self, Config};
+use feedlint::report::file::ReportFile;
 use feedlint::report::{self, Format};
 use feedlint::{rules, select, Input, Level, Levels, Options, RuleId};
 use url::Url;
 
 mod alloc;
+mod descriptors;
 
 /// A strict linter for paged, archived and tombstoned feeds (RFC 5005, RFC 6721).
 #[derive(Parser, Debug)]
@@ -71,6 +73,14 @@ struct ServeArgs {
     /// The config file whose rule settings apply to every check.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// The longest a client may take to send a request's headers, and the
+    /// longest an idle kept-alive connection stays open, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    header_timeout: u64,
+    /// The most connections open at once (and at most what the process's
+    /// descriptor limit allows); past it, the oldest idle one is closed.
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -275,10 +285,10 @@ fn write_file(
     path: &std::path::Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> ExitCode {
-    let written = std::fs::File::create(path).and_then(|file| {
+    let written = ReportFile::create(path).and_then(|file| {
         let mut out = io::BufWriter::new(file);
         write(&mut out)?;
-        out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all()
+        out.into_inner().map_err(io::IntoInnerError::into_error)?.commit()
     });
     match written {
         Ok(()) => status,
@@ -490,6 +500,10 @@ fn list_rules(format: ListFormat) -> ExitCode {
 /// `feedlint serve`: the web page and the API, until stopped.
 fn serve(args: &ServeArgs) -> ExitCode {
     let mut options = feedlint::web::ServeOptions::new(args.listen);
+    let descriptors = descriptors::raise_to_hard_limit();
+    let wanted = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
+    options.connections.max_connections = feedlint::web::connection_cap(wanted, descriptors);
+    options.connections.header_timeout = std::time::Duration::from_secs(args.header_timeout);
     options.limits.allow_private_addresses = args.allow_private_addresses;
     options.max_body = args.max_body;
     if let Some(jobs) = args.jobs.filter(|jobs| *jobs > 0) {
@@ -748,7 +762,7 @@ fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report
             refused.set(Some(input.to_owned()));
             return Err(io::Error::other("the output is a linted file"));
         }
-        Ok(Output::File(io::BufWriter::new(std::fs::File::create(path)?)))
+        Ok(Output::File(io::BufWriter::new(ReportFile::create(path)?)))
     };
     let mut sink = report::Streaming::new(writer, open);
     let report = feedlint::lint_into(inputs, options, &mut sink);
@@ -780,7 +794,7 @@ fn say_concise_totals(args: &LintArgs, report: &feedlint::Report) {
 
 /// Where a streamed report goes.
 enum Output {
-    File(io::BufWriter<std::fs::File>),
+    File(io::BufWriter<ReportFile>),
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
 }
 
@@ -804,7 +818,7 @@ impl Output {
     /// Flushes, and for a file waits until it is on disk.
     fn close(self) -> io::Result<()> {
         match self {
-            Output::File(out) => out.into_inner().map_err(io::IntoInnerError::into_error)?.sync_all(),
+            Output::File(out) => out.into_inner().map_err(io::IntoInnerError::into_error)?.commit(),
             Output::Stdout(mut out) => out.flush(),
         }
     }

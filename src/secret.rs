@@ -21,15 +21,16 @@ pub fn masked(url: &Url) -> Url {
 /// `text` with the password of every URL in it masked, as text: it works
 /// on what no URL parser accepts (an invalid URL echoed in an error), and
 /// on URLs among other words. The user information is what lies between
-/// `scheme://` and the first `@` before the end of the authority.
+/// `//` (after a scheme, or opening a scheme-relative reference) and the
+/// last `@` before the end of the authority.
 pub fn mask_text(text: &str) -> Cow<'_, str> {
-    if !text.contains("://") {
+    if !text.contains("//") {
         return text.into();
     }
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("://") {
-        let authority_start = at + 3;
+    while let Some(at) = rest.find("//") {
+        let authority_start = at + 2;
         shown.push_str(&rest[..authority_start]);
         rest = &rest[authority_start..];
         // The authority ends at a path, query, fragment or white space.
@@ -73,6 +74,12 @@ mod tests {
             "a http://u:***@a/ and ftp://x:***@b?q then https://c/d@e"
         );
         assert_eq!(mask_text("no url here: a@b"), "no url here: a@b");
+        // Scheme-relative, and invalid with no scheme at all.
+        assert_eq!(
+            mask_text("invalid value '//dave:SECRET@example.org/' for '--base-url': relative URL without a base"),
+            "invalid value '//dave:***@example.org/' for '--base-url': relative URL without a base"
+        );
+        assert_eq!(mask_text("see a//b and c//d@e"), "see a//b and c//d@e");
         assert_eq!(mask_text("http://user@host/"), "http://user@host/");
     }
 }

@@ -50,12 +50,13 @@ pub fn push_visible(shown: &mut String, c: char) {
 
 /// Whether a character shows as nothing, or changes how the text around it
 /// shows: controls (a terminal obeys ESC, BEL, CSI; a line feed forges a
-/// line), bidirectional and zero-width formatting, private use and
-/// non-characters.
+/// line), the line and paragraph separators (an editor or a JavaScript
+/// reader ends a line there), bidirectional and zero-width formatting,
+/// private use and non-characters.
 pub fn hides_itself(c: char) -> bool {
     c.is_control()
         || matches!(u32::from(c),
-            0x061C | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2069 | 0xFEFF
+            0x061C | 0x200B..=0x200F | 0x2028..=0x202E | 0x2060..=0x2069 | 0xFEFF
             | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF | 0xFDD0..=0xFDEF)
         || u32::from(c) & 0xFFFE == 0xFFFE
 }
@@ -67,10 +68,19 @@ pub fn hides_itself(c: char) -> bool {
 pub const MAX_TEXT: usize = 1000;
 
 /// Cuts `text` to [`MAX_TEXT`] characters, in the middle, saying how long
-/// it was.
-pub fn bound_text(text: &mut std::borrow::Cow<'static, str>) {
-    if text.len() > MAX_TEXT {
-        bound(text.to_mut());
+/// it was, and writes every character that hides itself as `\u{...}` (see
+/// [`visible`]).
+pub fn showable_text(text: &mut std::borrow::Cow<'static, str>) {
+    if text.len() > MAX_TEXT || text.chars().any(hides_itself) {
+        showable(text.to_mut());
+    }
+}
+
+/// [`showable_text`] for an owned text.
+pub fn showable(text: &mut String) {
+    bound(text);
+    if let std::borrow::Cow::Owned(shown) = visible(text) {
+        *text = shown;
     }
 }
 

@@ -218,9 +218,10 @@ pub(crate) fn most_common<T: std::hash::Hash + Eq + Clone>(candidates: &[T]) -> 
         .map(|(candidate, _)| candidate.clone())
 }
 
-/// How a path is shown to the user: relative to the current directory
-/// where it is below it, as the user would type it; else whole.
-pub fn shown_path(path: &Path) -> String {
+/// `path` as the user would name it: relative to the current directory
+/// where it lies below it. Raw, for naming and walking: messages show
+/// [`shown_path`].
+pub fn named_path(path: &Path) -> String {
     let relative = std::env::current_dir()
         .ok()
         .and_then(|cwd| path.strip_prefix(cwd).ok().map(Path::to_path_buf));
@@ -229,6 +230,13 @@ pub fn shown_path(path: &Path) -> String {
         Some(relative) => relative.display().to_string(),
         None => path.display().to_string(),
     }
+}
+
+/// `path` for a message: [`named_path`] with every character that would
+/// hide itself or act on a terminal written as `\u{...}` (a folder's or a
+/// linked file's name may hold a line feed or an escape).
+pub fn shown_path(path: &Path) -> String {
+    crate::shown::visible(&named_path(path)).into_owned()
 }
 
 #[cfg(test)]

@@ -206,10 +206,18 @@ fn a_password_in_a_config_or_url_option_is_never_printed() {
     .unwrap();
     let said = stderr(&feedlint_in(&dir, &["site"]));
     assert!(said.contains("dave:***@exa mple.org"), "{said}");
+    fs::write(dir.join("feedlint.toml"), "base-url = \"//dave:SECRET@example.org/\"\n").unwrap();
+    let said = stderr(&feedlint_in(&dir, &["site"]));
+    assert!(
+        said.contains("//dave:***@example.org") && !said.contains("SECRET"),
+        "{said}"
+    );
     for args in [
         ["--base-url", "http://dave:SECRET@exa mple.org/", "site"],
         ["--url", "http://dave:SECRET@exa mple.org/", "site/index.atom"],
         ["http://dave:SECRET@exa mple.org/", "--quiet", "--exit-zero"],
+        ["--base-url", "//dave:SECRET@example.org/", "site"],
+        ["--url", "//dave:SECRET@example.org/index.atom", "site/index.atom"],
     ] {
         let output = feedlint_in(&dir, &args);
         assert_eq!(output.status.code(), Some(2));
@@ -302,7 +310,7 @@ fn a_file_name_cannot_forge_report_lines() {
             );
         }
         let expected = match format {
-            "github" => "file=x%0A%3A%3Aerror file=forged.atom%2Cline=1%3A%3AFORGED%0Ay%0D.atom,",
+            "github" => "file=x\\u{000A}%3A%3Aerror file=forged.atom%2Cline=1%3A%3AFORGED\\u{000A}y\\u{000D}.atom,",
             _ => "x\\u{000A}::error file=forged.atom,line=1::FORGED\\u{000A}y\\u{000D}.atom",
         };
         assert!(shown.contains(expected), "{format}:\n{shown}");
@@ -313,6 +321,130 @@ fn a_file_name_cannot_forge_report_lines() {
     // And a diff's header shows it escaped too.
     let diff = stdout(&feedlint_in(&dir, &["--diff", "."]));
     assert!(diff.lines().all(|l| !l.starts_with("::error")), "{diff}");
+}
+
+/// What a link, a file name or a folder name may smuggle into a line:
+/// line feed, carriage return, escape, bell, and the Unicode line and
+/// paragraph separators, percent-encoded in hrefs and raw in names.
+const SMUGGLED: [(&str, char); 6] = [
+    ("%0A", '\n'),
+    ("%0D", '\r'),
+    ("%1B", '\u{1b}'),
+    ("%07", '\u{7}'),
+    ("%E2%80%A8", '\u{2028}'),
+    ("%E2%80%A9", '\u{2029}'),
+];
+
+#[test]
+fn link_paths_file_names_and_folder_names_cannot_forge_lines_in_any_format() {
+    let dir = scratch("forged-links");
+    // A folder and a file whose names hold every smuggled character, and
+    // an archive whose links name files through each encoded one.
+    let raw: String = SMUGGLED.iter().map(|(_, c)| *c).collect();
+    let folder = dir.join(format!("d{raw}::error file=README.md,line=1::FOLDER"));
+    fs::create_dir(&folder).unwrap();
+    let links: String = SMUGGLED
+        .iter()
+        .enumerate()
+        .map(|(n, (encoded, _))| {
+            let rel = if n % 2 == 0 { "prev-archive" } else { "next-archive" };
+            format!("<link rel=\"{rel}\" href=\"./x{encoded}::error%20file=README.md,line=1::FORGED{n}.atom\"/>\n")
+        })
+        .collect();
+    let feed = format!(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:fh=\"http://purl.org/syndication/history/1.0\">{}<fh:archive/>\n{links}<link rel=\"current\" href=\"c%0A%1B[2J.atom\"/></feed>\n",
+        common::ATOM_HEAD
+    );
+    fs::write(folder.join(format!("f{raw}.atom")), feed).unwrap();
+    for (format, output) in every_format(&dir, &["--color", "never", "."]) {
+        assert!(output.contains("FORGED"), "{format} does not name the links:\n{output}");
+        for line in output.lines() {
+            assert!(
+                !line.starts_with("::error file=README.md"),
+                "{format} forged a command:\n{output}"
+            );
+            assert!(!line.starts_with("::stop-commands"), "{format}:\n{output}");
+        }
+        for (_, smuggled) in SMUGGLED.iter().filter(|(_, c)| *c != '\n') {
+            assert!(
+                !output.contains(*smuggled),
+                "{format} shows {smuggled:?} raw:\n{output}"
+            );
+        }
+        // A line feed ends only a line of the format's own.
+        if matches!(format.as_str(), "text" | "concise" | "github") {
+            assert!(
+                output
+                    .lines()
+                    .all(|line| !line.contains("::FORGED") || !line.starts_with("::error file=README")),
+                "{format}:\n{output}"
+            );
+            assert!(!output.contains("\n::error file=README.md"), "{format}:\n{output}");
+        }
+        // Where a person reads it, the name is there, escaped.
+        if matches!(format.as_str(), "text" | "concise") {
+            assert!(
+                output.contains("x\\u{000A}::error file=README.md,line=1::FORGED0"),
+                "{format}:\n{output}"
+            );
+            assert!(
+                output.contains("d\\u{000A}\\u{000D}\\u{001B}\\u{0007}\\u{2028}\\u{2029}::error"),
+                "{format}:\n{output}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_report_is_never_written_through_a_link_and_goes_to_a_device() {
+    let dir = scratch("output-link");
+    let feed = fixable_copy(&dir);
+    let victim = dir.join("victim.txt");
+    fs::write(&victim, "precious\n").unwrap();
+    // A checkout may hold a committed link at the report's name.
+    std::os::unix::fs::symlink(&victim, dir.join("feedlint.sarif")).unwrap();
+    for format in ["sarif", "json", "text", "concise", "json-lines", "github"] {
+        let output = feedlint_in(
+            &dir,
+            &[
+                "--format",
+                format,
+                "--output-file",
+                "feedlint.sarif",
+                feed.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(output.status.code(), Some(2), "{format}: {}", stderr(&output));
+        assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
+        assert_eq!(text(&victim), "precious\n", "{format} wrote through the link");
+        assert!(fs::symlink_metadata(dir.join("feedlint.sarif"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+    }
+    // A report is written whole under a new name, then put in place: a
+    // file that was there keeps its mode.
+    let report = dir.join("report.json");
+    fs::write(&report, "old").unwrap();
+    fs::set_permissions(&report, fs::Permissions::from_mode(0o640)).unwrap();
+    let output = feedlint_in(&dir, &["--format", "json", "-o", "report.json", feed.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(text(&report).contains("\"diagnostics\""));
+    assert_eq!(fs::metadata(&report).unwrap().mode() & 0o777, 0o640);
+    let leftovers: Vec<_> = fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().contains("feedlint-report"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // A device is written in place, and the run's status is its findings'.
+    for format in ["sarif", "text"] {
+        let output = feedlint_in(
+            &dir,
+            &["--format", format, "--fail-on", "warning", "-o", "/dev/null", feed.to_str().unwrap()],
+        );
+        assert_eq!(output.status.code(), Some(1), "{format}: {}", stderr(&output));
+    }
 }
 
 #[test]

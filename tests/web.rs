@@ -245,6 +245,187 @@ fn the_server_bounds_bodies_and_jobs() {
     );
 }
 
+/// A raw HTTP/1.1 request of `body` to `path`, on a fresh connection; the
+/// status and the whole response.
+fn raw_post(base: &str, path: &str, content_type: &str, body: &[u8]) -> (u16, Vec<u8>) {
+    use std::io::Read as _;
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let status = std::str::from_utf8(&response[..12.min(response.len())])
+        .ok()
+        .and_then(|line| line.get(9..12))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    (status, response)
+}
+
+/// The most resident memory a process has had, in kB.
+fn peak_kb(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_start_tag_over_millions_of_lines_makes_a_small_page() {
+    let served = Served::start(&[]);
+    // One pasted feed whose start tag spans 2 million lines (the body
+    // limit allows 8 MB), with nothing in it: the findings of what it
+    // lacks are at the start tag, and show its first and last lines.
+    let mut feed = String::from("<feed xmlns=\"http://www.w3.org/2005/Atom\"");
+    feed.push_str(&"\n".repeat(2_000_000));
+    feed.push_str("></feed>\n");
+    let form: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", &feed)
+        .finish();
+    let before = peak_kb(served.child.id());
+    let (status, page) = raw_post(
+        &served.base,
+        "/check",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    );
+    let page = String::from_utf8_lossy(&page);
+    assert_eq!(status, 200, "{}", &page[..page.len().min(2000)]);
+    assert!(
+        page.contains("more lines of the span"),
+        "{}",
+        &page[..page.len().min(20_000)]
+    );
+    assert!(page.len() < 200_000, "a page of {} bytes", page.len());
+    // The server holds the text, its findings and a page, not a page of
+    // every line: well under 20 times the body.
+    let grown = peak_kb(served.child.id()).saturating_sub(before);
+    assert!(grown < 20 * form.len() / 1024, "the server grew by {grown} kB");
+}
+
+#[test]
+fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
+    let served = Served::start(&[]);
+    // Twenty uploaded feeds of 150 entries, each entry with findings that
+    // quote a long value: 2,000 findings (the server's most), each a few
+    // kilobytes of page.
+    let long = "x".repeat(900);
+    let entries: String = (0..150)
+        .map(|n| {
+            format!(
+                "<entry><title>{long}</title><id>urn:e:{n}</id><id>urn:f:{n}</id><updated>bad {long}</updated></entry>"
+            )
+        })
+        .collect();
+    let feed = format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{entries}</feed>");
+    let boundary = "feedlint-test-boundary";
+    let mut body = Vec::new();
+    for n in 0..20 {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"f{n}.atom\"\r\nContent-Type: application/atom+xml\r\n\r\n{feed}\r\n").as_bytes(),
+        );
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    let content_type = format!("multipart/form-data; boundary={boundary}");
+    let (status, page) = raw_post(&served.base, "/upload", &content_type, &body);
+    let page = String::from_utf8_lossy(&page);
+    assert_eq!(status, 200, "{}", &page[..page.len().min(3000)]);
+    assert!(page.len() < 3 * 1024 * 1024, "a page of {} bytes", page.len());
+    assert!(
+        page.contains("of this document not shown here"),
+        "{}",
+        &page[page.len().saturating_sub(5000)..]
+    );
+}
+
+#[test]
+fn slow_bodies_hold_no_job_slot() {
+    let served = Served::start(&["--jobs", "1"]);
+    // Ten clients trickle a body a byte every 300 ms: more than the one
+    // job and its four places in the queue.
+    let address = served.base.trim_start_matches("http://").to_owned();
+    let trickles: Vec<_> = (0..10)
+        .map(|_| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                use std::io::Read as _;
+                let mut stream = TcpStream::connect(&address).unwrap();
+                let head = format!("POST /api/lint HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/atom+xml\r\nContent-Length: 1000\r\n\r\n");
+                stream.write_all(head.as_bytes()).unwrap();
+                let started = Instant::now();
+                stream.set_read_timeout(Some(Duration::from_millis(300))).unwrap();
+                let mut response = Vec::new();
+                while started.elapsed() < Duration::from_secs(30) {
+                    if stream.write_all(b" ").is_err() {
+                        break;
+                    }
+                    let mut buffer = [0; 4096];
+                    match stream.read(&mut buffer) {
+                        Ok(0) => break,
+                        Ok(n) => response.extend_from_slice(&buffer[..n]),
+                        Err(_) => {}
+                    }
+                    if !response.is_empty() {
+                        break;
+                    }
+                }
+                (String::from_utf8_lossy(&response).into_owned(), started.elapsed())
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    // Meanwhile, an ordinary check is answered at once.
+    let started = Instant::now();
+    let (status, _) = raw_post(&served.base, "/api/lint", "application/atom+xml", unsealed().as_bytes());
+    assert_eq!(status, 200);
+    assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
+    // And the tricklers are cut off soon after the grace period.
+    for trickle in trickles {
+        let (response, took) = trickle.join().unwrap();
+        assert!(response.starts_with("HTTP/1.1 408"), "{response}");
+        assert!(took < Duration::from_secs(15), "{took:?}");
+    }
+}
+
+#[test]
+fn idle_connections_time_out_and_never_keep_a_newcomer_out() {
+    use std::io::Read as _;
+    let served = Served::start(&["--header-timeout", "2", "--max-connections", "64"]);
+    let address = served.base.trim_start_matches("http://").to_owned();
+    // 300 connections: half send nothing, half their headers a byte at a
+    // time; far past the cap of 64.
+    let mut held: Vec<TcpStream> = (0..300)
+        .map(|n| {
+            let mut stream = TcpStream::connect(&address).unwrap();
+            if n % 2 == 1 {
+                let _ = stream.write_all(b"GET / HT");
+            }
+            stream
+        })
+        .collect();
+    // A newcomer gets its page in under a second.
+    let started = Instant::now();
+    let response = agent().get(format!("{}/", served.base)).call().unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    // The last connection held, idle, is closed by the header timeout.
+    let last = held.last_mut().unwrap();
+    last.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let started = Instant::now();
+    let mut buffer = [0; 256];
+    let read = last.read(&mut buffer);
+    assert!(
+        matches!(read, Ok(0)) || read.is_err() || String::from_utf8_lossy(&buffer).contains("408"),
+        "{read:?}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+}
+
 /// chromedriver on a free loopback port, stopped when dropped.
 struct Driver {
     child: Child,

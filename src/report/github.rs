@@ -49,6 +49,13 @@ fn escape_data(text: &str) -> String {
     text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
+/// Escapes a file name for the `file` property: every character that
+/// would hide itself or act on a terminal (the runner's log shows the
+/// command) written as `\u{...}`, then the property escapes.
+fn escape_file(name: &str) -> String {
+    escape_property(&crate::shown::visible(name))
+}
+
 /// Escapes a property value: the message escapes, and `:` and `,`.
 fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
@@ -80,7 +87,7 @@ pub(super) fn write_github_findings(paths: &[String], findings: &[Diagnostic], o
             Level::Info => "notice",
         };
         let mut properties = vec![
-            ("file", escape_property(&paths[span.doc])),
+            ("file", escape_file(&paths[span.doc])),
             ("line", span.line_start.to_string()),
             ("endLine", span.line_end.to_string()),
         ];

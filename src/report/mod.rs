@@ -8,6 +8,7 @@ use crate::diagnostic::{Diagnostic, Level, Span};
 use crate::rule_id::RuleId;
 use crate::rules;
 
+pub mod file;
 mod github;
 mod json;
 mod sarif;
@@ -34,10 +35,62 @@ pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) 
     match format {
         Format::Text => write_text(report, color, out),
         Format::Concise => write_concise_findings(report, &report.diagnostics, color, out),
-        Format::Json => write_json(report, out),
-        Format::JsonLines => write_json_lines(report, out),
-        Format::Sarif => write_sarif(report, out),
+        Format::Json => write_json(report, &mut SeparatorsEscaped::new(out)),
+        Format::JsonLines => write_json_lines(report, &mut SeparatorsEscaped::new(out)),
+        Format::Sarif => write_sarif(report, &mut SeparatorsEscaped::new(out)),
         Format::Github => write_github(report, out),
+    }
+}
+
+/// Writes JSON through to `out` with the line and paragraph separators
+/// (U+2028, U+2029) as `\u2028` and `\u2029`. JSON allows them raw in
+/// strings, but a reader that splits lines the Unicode way (Python's
+/// `splitlines`, an editor) would cut a JSON Lines record there; and in
+/// JSON they can only stand in strings, so the escape is the same value.
+pub struct SeparatorsEscaped<'w> {
+    out: &'w mut dyn Write,
+}
+
+impl<'w> SeparatorsEscaped<'w> {
+    pub fn new(out: &'w mut dyn Write) -> Self {
+        SeparatorsEscaped { out }
+    }
+}
+
+impl Write for SeparatorsEscaped<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    /// JSON is written a whole string or more at a time (serde_json never
+    /// splits a character between writes), so a separator's three bytes
+    /// are always in one buffer.
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        const SEPARATOR_START: &[u8] = &[0xE2, 0x80];
+        let mut rest = buf;
+        while let Some(at) = memchr::memmem::find(rest, SEPARATOR_START) {
+            match rest.get(at + 2) {
+                Some(0xA8) => self
+                    .out
+                    .write_all(&rest[..at])
+                    .and_then(|()| self.out.write_all(b"\\u2028"))?,
+                Some(0xA9) => self
+                    .out
+                    .write_all(&rest[..at])
+                    .and_then(|()| self.out.write_all(b"\\u2029"))?,
+                _ => {
+                    self.out.write_all(&rest[..at + 2])?;
+                    rest = &rest[at + 2..];
+                    continue;
+                }
+            }
+            rest = &rest[at + 3..];
+        }
+        self.out.write_all(rest)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
     }
 }
 
@@ -74,7 +127,9 @@ impl LineWriter {
         match self {
             LineWriter::Text { color } => text::write_text_findings(report, findings, *color, out),
             LineWriter::Concise { color } => write_concise_findings(report, findings, *color, out),
-            LineWriter::JsonLines => json::write_json_lines_findings(report, findings, out),
+            LineWriter::JsonLines => {
+                json::write_json_lines_findings(report, findings, &mut SeparatorsEscaped::new(out))
+            }
             LineWriter::Github { paths } => {
                 let paths = paths.get_or_insert_with(|| github::annotation_paths(report));
                 github::write_github_findings(paths, findings, out)
@@ -88,7 +143,7 @@ impl LineWriter {
             LineWriter::Text { .. } => text::write_text_end(report, out),
             // The totals go to standard error (see `concise_totals`).
             LineWriter::Concise { .. } => Ok(()),
-            LineWriter::JsonLines => json::write_json_lines_end(report, out),
+            LineWriter::JsonLines => json::write_json_lines_end(report, &mut SeparatorsEscaped::new(out)),
             LineWriter::Github { .. } => github::write_github_end(report, out),
         }
     }

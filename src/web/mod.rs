@@ -38,7 +38,10 @@ use crate::report::Format;
 use crate::rule_id::RuleId;
 use crate::{lint_in_memory, InMemory};
 
+mod listen;
 mod page;
+
+pub use listen::{connection_cap, ConnectionLimits};
 
 /// What `feedlint serve` is started with.
 #[derive(Clone)]
@@ -60,7 +63,19 @@ pub struct ServeOptions {
     pub wait: Duration,
     /// The longest a request may take.
     pub time_limit: Duration,
+    /// How connections are held: the header timeout, the connection cap.
+    pub connections: ConnectionLimits,
+    /// Request bodies read at once (before a job slot is taken); more are
+    /// answered 503 at once.
+    pub body_readers: usize,
+    /// The slowest a body may arrive, in bytes a second, after a first
+    /// [`BODY_GRACE`]: a client that trickles its body is cut off, and
+    /// never held a job slot.
+    pub min_body_rate: usize,
 }
+
+/// How long a body may take before [`ServeOptions::min_body_rate`] applies.
+pub const BODY_GRACE: Duration = Duration::from_secs(5);
 
 impl ServeOptions {
     /// The defaults, listening on `listen`.
@@ -88,6 +103,9 @@ impl ServeOptions {
             queue: 4 * jobs,
             wait: Duration::from_secs(10),
             time_limit: Duration::from_secs(60),
+            connections: ConnectionLimits::default(),
+            body_readers: 64,
+            min_body_rate: 16 * 1024,
         }
     }
 }
@@ -99,7 +117,8 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> std::io::
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(options.listen).await?;
         ready(listener.local_addr()?);
-        axum::serve(listener, app(options)).await
+        let connections = options.connections;
+        listen::serve(listener, app(options), connections).await
     })
 }
 
@@ -107,6 +126,8 @@ pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> std::io::
 /// last runs (for their JSON and SARIF downloads).
 struct App {
     options: ServeOptions,
+    /// Requests whose body is being read.
+    reading: Arc<Semaphore>,
     /// Requests in a job or waiting for one.
     admitted: Arc<Semaphore>,
     jobs: Arc<Semaphore>,
@@ -116,6 +137,7 @@ struct App {
 /// The router, for `serve` and for tests.
 pub fn app(options: ServeOptions) -> Router {
     let app = Arc::new(App {
+        reading: Arc::new(Semaphore::new(options.body_readers)),
         admitted: Arc::new(Semaphore::new(options.jobs + options.queue)),
         jobs: Arc::new(Semaphore::new(options.jobs)),
         runs: Mutex::new(Runs::default()),
@@ -189,11 +211,28 @@ impl Slot {
     }
 }
 
-/// Admits a linting request: at once into a job, or into the queue to wait
-/// for one; past the queue, or after waiting too long, `503` with
+/// Admits a linting request. Its body is read first, whole (at most
+/// `max_body`, at least `min_body_rate` after [`BODY_GRACE`]), with no job
+/// slot held: a client that trickles a body holds only one of the
+/// `body_readers` places. Then into a job at once, or into the queue to
+/// wait for one; past the queue, or after waiting too long, `503` with
 /// `Retry-After`. The request then has `time_limit` to finish.
-async fn admit(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
+async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
+    let Ok(reading) = Arc::clone(&app.reading).try_acquire_owned() else {
+        return busy(api, "too many requests are sending their bodies");
+    };
+    let (parts, body) = request.into_parts();
+    let body = match read_body(body, app.options.max_body, app.options.min_body_rate).await {
+        Ok(body) => body,
+        Err(BodyError::TooLarge) => {
+            let message = format!("the request body is larger than {} bytes", app.options.max_body);
+            return too_large(api, &message);
+        }
+        Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
+    };
+    drop(reading);
+    let mut request = Request::from_parts(parts, axum::body::Body::from(body));
     let Ok(admitted) = Arc::clone(&app.admitted).try_acquire_owned() else {
         return busy(api, "every job and every place in the queue is taken");
     };
@@ -208,6 +247,66 @@ async fn admit(State(app): State<Arc<App>>, mut request: Request, next: Next) ->
         Ok(response) => response,
         Err(_) => busy(api, "the check took longer than the server allows"),
     }
+}
+
+/// Why a body was not read.
+#[derive(Debug, PartialEq, Eq)]
+enum BodyError {
+    TooLarge,
+    TooSlow,
+    Broken,
+}
+
+/// Reads `body` whole: at most `max` bytes, and after [`BODY_GRACE`] at
+/// least `min_rate` bytes a second on average (checked as each piece
+/// arrives, and while none does).
+async fn read_body(body: axum::body::Body, max: usize, min_rate: usize) -> Result<Bytes, BodyError> {
+    use http_body_util::BodyExt as _;
+    let started = tokio::time::Instant::now();
+    // When the body must have reached `have` + 1 bytes, at the least rate.
+    let due = |have: usize| {
+        let rate = u64::try_from(min_rate.max(1)).unwrap_or(u64::MAX);
+        let have = u64::try_from(have).unwrap_or(u64::MAX);
+        started + BODY_GRACE + Duration::from_millis(have.saturating_mul(1000) / rate)
+    };
+    let mut body = body;
+    let mut read = Vec::new();
+    loop {
+        let frame = match tokio::time::timeout_at(due(read.len()), body.frame()).await {
+            Err(_) => return Err(BodyError::TooSlow),
+            Ok(None) => break,
+            Ok(Some(Err(_))) => return Err(BodyError::Broken),
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            if read.len() + data.len() > max {
+                return Err(BodyError::TooLarge);
+            }
+            read.extend_from_slice(&data);
+        }
+    }
+    Ok(Bytes::from(read))
+}
+
+fn too_large(api: bool, message: &str) -> Response {
+    if api {
+        (StatusCode::PAYLOAD_TOO_LARGE, api_error(message)).into_response()
+    } else {
+        (StatusCode::PAYLOAD_TOO_LARGE, html(page::problem("Too large", message))).into_response()
+    }
+}
+
+fn too_slow(api: bool) -> Response {
+    let message = "the request body came too slowly, or was cut off";
+    let mut response = if api {
+        (StatusCode::REQUEST_TIMEOUT, api_error(message)).into_response()
+    } else {
+        (StatusCode::REQUEST_TIMEOUT, html(page::problem("Too slow", message))).into_response()
+    };
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 /// `503 Service Unavailable` with `Retry-After`, in the caller's terms.
@@ -323,7 +422,9 @@ async fn check_url(
                 StatusCode::BAD_REQUEST,
                 html(page::problem(
                     "Not an http(s) URL",
-                    &format!("{text} is not fetched: feeds are checked from http:// and https:// URLs"),
+                    &crate::secret::mask_text(&format!(
+                        "{text} is not fetched: feeds are checked from http:// and https:// URLs"
+                    )),
                 )),
             )
                 .into_response()
@@ -331,7 +432,10 @@ async fn check_url(
         Err(error) => {
             return (
                 StatusCode::BAD_REQUEST,
-                html(page::problem("Not a URL", &format!("{text} is not a URL: {error}"))),
+                html(page::problem(
+                    "Not a URL",
+                    &crate::secret::mask_text(&format!("{text} is not a URL: {error}")),
+                )),
             )
                 .into_response()
         }
@@ -362,7 +466,10 @@ async fn check_text(
             Err(error) => {
                 return (
                     StatusCode::BAD_REQUEST,
-                    html(page::problem("Not a URL", &format!("{url} is not a URL: {error}"))),
+                    html(page::problem(
+                        "Not a URL",
+                        &crate::secret::mask_text(&format!("{url} is not a URL: {error}")),
+                    )),
                 )
                     .into_response()
             }
@@ -477,7 +584,7 @@ async fn api_lint(
                 _ => {
                     return (
                         StatusCode::BAD_REQUEST,
-                        api_error(&format!("{url} is not an http(s) URL")),
+                        api_error(&crate::secret::mask_text(&format!("{url} is not an http(s) URL"))),
                     )
                         .into_response()
                 }

@@ -106,6 +106,11 @@ pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
     let documents: Vec<usize> = (0..report.documents.len())
         .filter(|doc| !report.documents[*doc].context)
         .collect();
+    let mut budget = MOST_FINDINGS_BYTES;
+    let shown: Vec<Markup> = documents
+        .iter()
+        .map(|doc| document(report, *doc, &mut budget))
+        .collect();
     html! {
         h1 { "Results for " span.checked { (checked) } }
         section class=(if valid { "verdict valid" } else { "verdict invalid" }) {
@@ -138,8 +143,8 @@ pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
             " "
             a.button href=(format!("/runs/{run}/report.sarif")) download="feedlint-report.sarif" { "SARIF" }
         }
-        @for doc in documents {
-            (document(report, doc))
+        @for doc in shown {
+            (doc)
         }
         p { a href="/" { "Check another feed" } }
     }
@@ -161,22 +166,41 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// One document and its findings.
-fn document(report: &Report, doc: usize) -> Markup {
+/// The most bytes of findings one result page shows: past them, the page
+/// says how many more there are, and the downloads hold every one. Each
+/// finding is bounded already (its texts, its lines); this bounds their
+/// sum, whatever a document holds.
+const MOST_FINDINGS_BYTES: usize = 2 * 1024 * 1024;
+
+/// One document and its findings, as many as `budget` (bytes) lets show.
+fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
     let document = &report.documents[doc];
     let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
     let lines = document.text().map(Lines::of);
+    let mut shown = Vec::new();
+    for (n, finding) in findings.iter().enumerate() {
+        if *budget == 0 {
+            break;
+        }
+        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"));
+        *budget = budget.saturating_sub(markup.0.len());
+        shown.push(markup);
+    }
+    let left_out = findings.len() - shown.len();
     html! {
         section.document {
             h2 { (document.name) }
             @if let Some(url) = document.url().filter(|url| !url.starts_with("file:")) {
-                p.url { "Published at " code { (url) } }
+                p.url { "Published at " code { (crate::secret::mask_text(url)) } }
             }
             @if findings.is_empty() {
                 p.ok { "No findings." }
             }
-            @for (n, finding) in findings.iter().enumerate() {
-                (self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}")))
+            @for finding in shown {
+                (finding)
+            }
+            @if left_out > 0 {
+                p.warning-note { (plural(left_out, "more finding")) " of this document not shown here: the JSON and SARIF downloads list every one." }
             }
         }
     }
@@ -266,18 +290,33 @@ const CONTEXT: usize = 2;
 /// The most characters of one line shown: a feed written on one line is
 /// shown around the span, not whole.
 const MOST_COLUMNS: usize = 160;
+/// The lines shown at each end of a span that covers more lines than twice
+/// this: its first and last lines, with how many lie between, as the
+/// command line shows it. A start tag spread over millions of lines is one
+/// finding, and its page is a few lines long.
+const SPAN_END_LINES: usize = 2;
 
-/// The lines around a span, numbered, with the span marked.
+/// The lines around a span, numbered, with the span marked; of a long
+/// span, its first and last lines.
 fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Markup {
     let text = lines.text;
     let (start, end) = (start.min(text.len()), end.min(text.len()).max(start.min(text.len())));
     let (first, last) = (lines.line_of(start), lines.line_of(end.saturating_sub(1).max(start)));
     let shown_first = first.saturating_sub(CONTEXT);
     let shown_last = (last + CONTEXT).min(lines.starts.len() - 1);
+    // The lines left out of a long span, if any.
+    let left_out = (last - first + 1 > 2 * SPAN_END_LINES).then(|| first + SPAN_END_LINES..last + 1 - SPAN_END_LINES);
+    let shown = (shown_first..=shown_last).filter(|n| !left_out.as_ref().is_some_and(|out| out.contains(n)));
     html! {
         pre.source {
             code {
-                @for n in shown_first..=shown_last {
+                @for n in shown {
+                    @if left_out.as_ref().is_some_and(|out| out.end == n) {
+                        @let count = left_out.as_ref().map_or(0, ExactSizeIterator::len);
+                        span.line-number { "…" }
+                        span.cut { (count) " more lines of the span" }
+                        "\n"
+                    }
                     @let range = lines.range(n);
                     @let marked = start.max(range.start)..end.min(range.end);
                     @let in_span = n >= first && n <= last;
@@ -324,6 +363,9 @@ fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::
     }
 }
 
+/// The most lines of a fix's diff shown, its context included.
+const MOST_DIFF_LINES: usize = 24;
+
 /// A fix as the diff of the lines it changes, with a line of context.
 fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
     let text = lines.text;
@@ -335,6 +377,19 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
         lines.line_of(first).saturating_sub(1),
         (lines.line_of(last) + 1).min(lines.starts.len() - 1),
     );
+    let applicability = match fix.applicability {
+        Applicability::Safe => "safe: --fix applies it",
+        Applicability::Unsafe => "unsafe: --fix --unsafe-fixes applies it",
+    };
+    if to_line - from_line >= MOST_DIFF_LINES {
+        // A diff of a fix over a huge span would be as large as the span.
+        return html! {
+            details.fix open {
+                summary { "Fix: " (fix.title) " " span.applicability { "(" (applicability) ")" } }
+                p { "The fix changes lines " (lines.line_of(first) + 1) " to " (lines.line_of(last) + 1) ", too many to show here." }
+            }
+        };
+    }
     let region = lines.starts[from_line]..lines.starts.get(to_line + 1).copied().unwrap_or(text.len());
     let old = &text[region.clone()];
     // The edits, moved into the region, applied back to front.
@@ -348,10 +403,6 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
         }
     }
     let diff = similar::TextDiff::from_lines(old, new.as_str());
-    let applicability = match fix.applicability {
-        Applicability::Safe => "safe: --fix applies it",
-        Applicability::Unsafe => "unsafe: --fix --unsafe-fixes applies it",
-    };
     html! {
         details.fix open {
             summary { "Fix: " (fix.title) " " span.applicability { "(" (applicability) ")" } }
