@@ -255,10 +255,18 @@ fn parse_timeout(value: &str) -> Result<Duration, String> {
 /// masked (an invalid URL the user gave is echoed). A full or closed
 /// standard error is not worth a panic: the exit status still tells.
 fn say(message: impl Display) {
+    let _ = try_say(message);
+}
+
+/// [`say`], telling whether it was written: where standard error is the
+/// report's own output (the concise format's totals), a failure fails.
+fn try_say(message: impl Display) -> io::Result<()> {
     let message = message.to_string();
     let masked = feedlint::secret::mask_text(&message);
     // One line, whatever a file name in it holds.
-    let _ = writeln!(io::stderr().lock(), "feedlint: {}", feedlint::shown::visible(&masked));
+    let mut err = io::stderr().lock();
+    writeln!(err, "feedlint: {}", feedlint::shown::visible(&masked))?;
+    err.flush()
 }
 
 /// The file `-o` names, if it is one of `inputs` (by identity, so through
@@ -779,17 +787,24 @@ fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report
         },
     };
     say_warnings_and_failures(&report);
-    say_concise_totals(args, &report);
+    let written = say_concise_totals(args, &report, written);
     exit_without_freeing(report);
     written
 }
 
 /// The concise format's totals, on standard error after the findings (its
-/// standard output stays one line a finding): unless `--quiet`.
-fn say_concise_totals(args: &LintArgs, report: &feedlint::Report) {
+/// standard output stays one line a finding): unless `--quiet`. They are
+/// part of the report: if they cannot be written, the run fails, as for
+/// the findings, with `status` otherwise.
+fn say_concise_totals(args: &LintArgs, report: &feedlint::Report, status: ExitCode) -> ExitCode {
     if matches!(args.format, OutputFormat::Concise) && !args.quiet && !args.statistics {
-        say(report::concise_totals(report));
+        if let Err(error) = try_say(report::concise_totals(report)) {
+            if error.kind() != io::ErrorKind::BrokenPipe {
+                return ExitCode::from(USAGE_ERROR);
+            }
+        }
     }
+    status
 }
 
 /// Where a streamed report goes.
@@ -1027,6 +1042,5 @@ fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCod
         None => write_out(ExitCode::from(status), render),
     };
     say_warnings_and_failures(report);
-    say_concise_totals(args, report);
-    written
+    say_concise_totals(args, report, written)
 }

@@ -136,7 +136,7 @@ fn the_revision_is_the_pinned_commit_and_a_cache_key_is_never_a_branch() {
     let other = "89abcdef0123456789abcdef0123456789abcdef";
     assert!(resolve(other, commit).contains(&format!("commit={other}\n")));
     // The cache step runs only with a commit to name it.
-    assert!(action().contains("if: steps.revision.outputs.commit != ''"));
+    assert!(action().contains("if: steps.revision.outputs.commit != '' && inputs.cache != 'false'"));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -171,7 +171,7 @@ fn every_input_the_action_reads_is_declared() {
         .filter(|line| line.starts_with("  ") && !line.starts_with("   ") && line.ends_with(':'))
         .map(|line| line.trim().trim_end_matches(':'))
         .collect();
-    assert_eq!(declared, ["paths", "args", "version", "sarif"]);
+    assert_eq!(declared, ["paths", "args", "version", "cache", "sarif"]);
     for (at, _) in action.match_indices("inputs.") {
         let name: String = action[at + "inputs.".len()..]
             .chars()

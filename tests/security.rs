@@ -441,7 +441,15 @@ fn the_report_is_never_written_through_a_link_and_goes_to_a_device() {
     for format in ["sarif", "text"] {
         let output = feedlint_in(
             &dir,
-            &["--format", format, "--fail-on", "warning", "-o", "/dev/null", feed.to_str().unwrap()],
+            &[
+                "--format",
+                format,
+                "--fail-on",
+                "warning",
+                "-o",
+                "/dev/null",
+                feed.to_str().unwrap(),
+            ],
         );
         assert_eq!(output.status.code(), Some(1), "{format}: {}", stderr(&output));
     }
@@ -597,6 +605,23 @@ fn utf32_is_an_unsupported_encoding_not_a_nul() {
         "{shown}"
     );
     assert!(!shown.contains("U+0000"), "{shown}");
+}
+
+#[test]
+fn concise_totals_that_cannot_be_written_fail_the_run() {
+    let feed = Path::new(env!("CARGO_MANIFEST_DIR")).join(FIXABLE);
+    let run = |stderr: fs::File| {
+        Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["--format", "concise", feed.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .status()
+            .unwrap()
+            .code()
+    };
+    // The concise format's totals are its last line, on standard error.
+    assert_eq!(run(fs::File::create("/dev/full").unwrap()), Some(2));
+    assert_eq!(run(fs::File::create("/dev/null").unwrap()), Some(0));
 }
 
 #[test]

@@ -343,6 +343,105 @@ fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
     );
 }
 
+/// A raw HTTP/1.1 GET with `headers`; the whole response.
+fn raw_get(base: &str, path: &str, headers: &str) -> Vec<u8> {
+    use std::io::Read as _;
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{headers}Connection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    response
+}
+
+/// A response's head, lower-cased, and its body.
+fn split_response(response: &[u8]) -> (String, &[u8]) {
+    let end = response.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    (
+        String::from_utf8_lossy(&response[..end]).to_lowercase(),
+        &response[end + 4..],
+    )
+}
+
+#[test]
+fn pages_forbid_scripts_and_framing_and_downloads_are_compressed() {
+    use std::io::Read as _;
+    let served = Served::start(&[]);
+    let form: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", &unsealed())
+        .append_pair("published", "//dave:SECRET@example.org/feed.atom")
+        .finish();
+    let (status, page) = raw_post(
+        &served.base,
+        "/check",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    );
+    let (head, body) = split_response(&page);
+    let body = String::from_utf8_lossy(body).into_owned();
+    // The "Published at" URL is not a URL here, and its password is not shown.
+    assert!(!body.contains("SECRET"), "{body}");
+    assert_eq!(status, 400, "{head}");
+    let form: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", &unsealed())
+        .append_pair("published", "https://dave:SECRET@example.org/feed.atom")
+        .finish();
+    let (status, page) = raw_post(
+        &served.base,
+        "/check",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    );
+    let page = String::from_utf8_lossy(&page).into_owned();
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("dave:***@example.org") && !page.contains("SECRET"),
+        "{page}"
+    );
+    for path in ["/", "/no-such-page", "/rules"] {
+        let (head, _) = split_response(&raw_get(&served.base, path, ""));
+        assert!(
+            head.contains("content-security-policy: default-src 'self'; frame-ancestors 'none'"),
+            "{path}: {head}"
+        );
+        assert!(head.contains("x-content-type-options: nosniff"), "{path}: {head}");
+        assert!(head.contains("x-frame-options: deny"), "{path}: {head}");
+    }
+    // A run's downloads: gzip to a client that accepts it, plain to others.
+    let form: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", &unsealed())
+        .finish();
+    let (status, page) = raw_post(
+        &served.base,
+        "/check",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    );
+    assert_eq!(status, 200);
+    let page = String::from_utf8_lossy(&page).into_owned();
+    let at = page.find("/runs/").unwrap();
+    let id = &page[at + "/runs/".len()..at + "/runs/".len() + 32];
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    for file in ["report.json", "report.sarif"] {
+        let path = format!("/runs/{id}/{file}");
+        let plain = raw_get(&served.base, &path, "");
+        let (head, body) = split_response(&plain);
+        assert!(!head.contains("content-encoding"), "{head}");
+        let report: Value = serde_json::from_slice(body).unwrap();
+        let gzipped = raw_get(&served.base, &path, "Accept-Encoding: br, gzip\r\n");
+        let (head, compressed) = split_response(&gzipped);
+        assert!(head.contains("content-encoding: gzip"), "{head}");
+        assert!(compressed.len() < body.len(), "{} vs {}", compressed.len(), body.len());
+        let mut unzipped = Vec::new();
+        flate2::read::GzDecoder::new(compressed)
+            .read_to_end(&mut unzipped)
+            .unwrap();
+        assert_eq!(serde_json::from_slice::<Value>(&unzipped).unwrap(), report);
+    }
+}
+
 #[test]
 fn slow_bodies_hold_no_job_slot() {
     let served = Served::start(&["--jobs", "1"]);

@@ -19,6 +19,10 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 use tower::ServiceExt as _;
 
+/// The address a request came from, for the handlers.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub std::net::IpAddr);
+
 /// How the connections of a server are held.
 #[derive(Clone, Copy, Debug)]
 pub struct ConnectionLimits {
@@ -107,7 +111,7 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
         .keep_alive(true);
     let mut accepted: u64 = 0;
     loop {
-        let (stream, _) = match listener.accept().await {
+        let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(error) if is_out_of_descriptors(&error) => {
                 // Make room, then try again: never spin on a full table.
@@ -133,8 +137,10 @@ pub async fn serve(listener: TcpListener, router: Router, limits: ConnectionLimi
                     let router = router.clone();
                     let connection = Arc::clone(&connection);
                     connection.busy.fetch_add(1, Ordering::AcqRel);
+                    let mut request = request.map(axum::body::Body::new);
+                    request.extensions_mut().insert(Peer(peer.ip()));
                     async move {
-                        let response = router.oneshot(request.map(axum::body::Body::new)).await;
+                        let response = router.oneshot(request).await;
                         connection.busy.fetch_sub(1, Ordering::AcqRel);
                         response
                     }

@@ -15,7 +15,6 @@
 //! body is read. Nothing is read from or written to the server's file
 //! system but its own assets, which are in the binary.
 
-use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -37,9 +36,12 @@ use crate::options::Options;
 use crate::report::Format;
 use crate::rule_id::RuleId;
 use crate::{lint_in_memory, InMemory};
+use listen::Peer;
+use runs::Client;
 
 mod listen;
 mod page;
+mod runs;
 
 pub use listen::{connection_cap, ConnectionLimits};
 
@@ -131,7 +133,7 @@ struct App {
     /// Requests in a job or waiting for one.
     admitted: Arc<Semaphore>,
     jobs: Arc<Semaphore>,
-    runs: Mutex<Runs>,
+    runs: Mutex<runs::Runs>,
 }
 
 /// The router, for `serve` and for tests.
@@ -140,7 +142,7 @@ pub fn app(options: ServeOptions) -> Router {
         reading: Arc::new(Semaphore::new(options.body_readers)),
         admitted: Arc::new(Semaphore::new(options.jobs + options.queue)),
         jobs: Arc::new(Semaphore::new(options.jobs)),
-        runs: Mutex::new(Runs::default()),
+        runs: Mutex::new(runs::Runs::default()),
         options,
     });
     let linting = Router::new()
@@ -163,7 +165,24 @@ pub fn app(options: ServeOptions) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(app.options.max_body))
+        .layer(middleware::map_response(with_security_headers))
         .with_state(app)
+}
+
+/// Headers every response carries: the pages run no script and load
+/// nothing from elsewhere (so an injected tag could do nothing), may not
+/// be framed (no clickjacking), are never sniffed as another type, and
+/// send no referrer (a checked URL may hold a token).
+async fn with_security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'"),
+    );
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
 fn html(markup: maud::Markup) -> Html<String> {
@@ -378,17 +397,24 @@ fn failed(failure: Failure) -> Report {
     report
 }
 
-/// A run's result page, its JSON and SARIF kept for download.
-fn result_page(app: &App, report: &Report, checked: &str) -> Html<String> {
+/// A run's result page, its JSON and SARIF kept for download (in
+/// `client`'s share of the store).
+fn result_page(app: &App, client: Client, report: &Report, checked: &str) -> Html<String> {
+    let (json, sarif) = (render(report, Format::Json), render(report, Format::Sarif));
     let run = app
         .runs
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .keep(render(report, Format::Json), render(report, Format::Sarif));
+        .keep(client, &json, &sarif);
     html(page::layout(
         &format!("Results for {checked}"),
         page::result(report, &run, checked),
     ))
+}
+
+/// The client a request's address names.
+fn client_of(peer: Option<Extension<Peer>>) -> Client {
+    peer.map_or(Client::UNKNOWN, |Extension(Peer(address))| Client::of(address))
 }
 
 fn render(report: &Report, format: Format) -> Vec<u8> {
@@ -406,6 +432,7 @@ struct UrlQuery {
 async fn check_url(
     State(app): State<Arc<App>>,
     Extension(slot): Extension<Slot>,
+    peer: Option<Extension<Peer>>,
     Query(query): Query<UrlQuery>,
 ) -> Response {
     let Some(text) = query.url.filter(|url| !url.trim().is_empty()) else {
@@ -442,7 +469,7 @@ async fn check_url(
     };
     let shown = crate::secret::masked(&url).to_string();
     let report = lint(&app, slot, Work::Url(url)).await;
-    result_page(&app, &report, &shown).into_response()
+    result_page(&app, client_of(peer), &report, &shown).into_response()
 }
 
 #[derive(Deserialize)]
@@ -456,6 +483,7 @@ struct TextForm {
 async fn check_text(
     State(app): State<Arc<App>>,
     Extension(slot): Extension<Slot>,
+    peer: Option<Extension<Peer>>,
     Form(form): Form<TextForm>,
 ) -> Response {
     let published = form.published.trim();
@@ -481,13 +509,14 @@ async fn check_text(
         bytes: form.text.into_bytes(),
     };
     let report = lint(&app, slot, Work::Documents(vec![document])).await;
-    result_page(&app, &report, "the pasted document").into_response()
+    result_page(&app, client_of(peer), &report, "the pasted document").into_response()
 }
 
 /// `POST /upload`: files, linted as one set.
 async fn check_upload(
     State(app): State<Arc<App>>,
     Extension(slot): Extension<Slot>,
+    peer: Option<Extension<Peer>>,
     mut multipart: Multipart,
 ) -> Response {
     let mut documents = Vec::new();
@@ -538,7 +567,7 @@ async fn check_upload(
         n => format!("{n} uploaded files"),
     };
     let report = lint(&app, slot, Work::Documents(documents)).await;
-    result_page(&app, &report, &checked).into_response()
+    result_page(&app, client_of(peer), &report, &checked).into_response()
 }
 
 #[derive(Deserialize)]
@@ -629,86 +658,57 @@ async fn api_lint(
         .into_response()
 }
 
-/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report.
-async fn download(State(app): State<Arc<App>>, Path((id, file)): Path<(String, String)>) -> Response {
-    let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
-    let Some(run) = runs.get(&id) else {
-        return (
-            StatusCode::NOT_FOUND,
-            html(page::problem(
-                "No such report",
-                "Reports are kept for a while after a check; check the feed again.",
-            )),
-        )
-            .into_response();
-    };
-    let (bytes, kind) = match file.as_str() {
-        "report.json" => (run.json.clone(), "application/json"),
-        "report.sarif" => (run.sarif.clone(), "application/sarif+json"),
-        _ => {
+/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
+/// gzip-compressed where the client accepts it (as it is kept).
+async fn download(
+    State(app): State<Arc<App>>,
+    Path((id, file)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let (compressed, kind) = {
+        let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(run) = runs.get(&id) else {
             return (
                 StatusCode::NOT_FOUND,
-                html(page::problem("Not found", "There is no page here.")),
+                html(page::problem(
+                    "No such report",
+                    "Reports are kept for a while after a check; check the feed again.",
+                )),
             )
-                .into_response()
-        }
-    };
-    let disposition = format!("attachment; filename=\"feedlint-{file}\"");
-    (
-        [
-            (header::CONTENT_TYPE, kind.to_owned()),
-            (header::CONTENT_DISPOSITION, disposition),
-        ],
-        bytes,
-    )
-        .into_response()
-}
-
-/// The reports of the last runs, for their downloads: the oldest go first,
-/// past a number and a size.
-#[derive(Default)]
-struct Runs {
-    kept: VecDeque<Run>,
-    bytes: usize,
-    made: u64,
-}
-
-struct Run {
-    id: String,
-    json: Vec<u8>,
-    sarif: Vec<u8>,
-}
-
-/// At most this many reports are kept, and this many bytes of them.
-const MOST_RUNS: usize = 256;
-const MOST_RUN_BYTES: usize = 64 * 1024 * 1024;
-
-impl Runs {
-    /// Keeps a run's reports; its id, unguessable (a pasted document is
-    /// nobody else's business).
-    fn keep(&mut self, json: Vec<u8>, sarif: Vec<u8>) -> String {
-        use std::hash::BuildHasher;
-        self.made += 1;
-        let id = format!(
-            "{:016x}{:016x}",
-            std::collections::hash_map::RandomState::new().hash_one(self.made),
-            std::collections::hash_map::RandomState::new().hash_one(self.made)
-        );
-        self.bytes += json.len() + sarif.len();
-        self.kept.push_back(Run {
-            id: id.clone(),
-            json,
-            sarif,
-        });
-        while self.kept.len() > MOST_RUNS || (self.bytes > MOST_RUN_BYTES && self.kept.len() > 1) {
-            if let Some(old) = self.kept.pop_front() {
-                self.bytes -= old.json.len() + old.sarif.len();
+                .into_response();
+        };
+        match file.as_str() {
+            "report.json" => (run.json.clone(), "application/json"),
+            "report.sarif" => (run.sarif.clone(), "application/sarif+json"),
+            _ => {
+                return (
+                    StatusCode::NOT_FOUND,
+                    html(page::problem("Not found", "There is no page here.")),
+                )
+                    .into_response()
             }
         }
-        id
+    };
+    let gzip = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            parts.next() == Some("gzip") && !parts.any(|parameter| parameter.replace(' ', "") == "q=0")
+        });
+    let disposition = format!("attachment; filename=\"feedlint-{file}\"");
+    let mut response = if gzip {
+        ([(header::CONTENT_ENCODING, "gzip".to_owned())], compressed).into_response()
+    } else {
+        runs::decompress(&compressed).into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if let Ok(disposition) = HeaderValue::from_str(&disposition) {
+        headers.insert(header::CONTENT_DISPOSITION, disposition);
     }
-
-    fn get(&self, id: &str) -> Option<&Run> {
-        self.kept.iter().find(|run| run.id == id)
-    }
+    response
 }

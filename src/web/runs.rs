@@ -1,0 +1,196 @@
+//! The reports of the last runs, kept for their JSON and SARIF downloads.
+//!
+//! Kept gzip-compressed (a report is mostly repeated keys and texts, and
+//! shrinks about tenfold), and served so to a client that accepts it. Each
+//! client (an IPv4 address, an IPv6 /64) has a share: past it, its own
+//! oldest reports go first; past the store's total, the oldest report of
+//! the client holding the most. One client checking feeds in a loop
+//! evicts its own downloads, not everyone's.
+
+use std::collections::VecDeque;
+use std::io::{Read as _, Write as _};
+use std::net::IpAddr;
+
+/// At most this many reports are kept, and this many (compressed) bytes.
+const MOST_RUNS: usize = 256;
+const MOST_BYTES: usize = 64 * 1024 * 1024;
+/// One client's share of the store.
+const MOST_RUNS_PER_CLIENT: usize = MOST_RUNS / 8;
+const MOST_BYTES_PER_CLIENT: usize = MOST_BYTES / 8;
+
+/// Who a run was made for, as far as sharing the store goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Client(u128);
+
+impl Client {
+    /// An IPv4 address, or the /64 an IPv6 address is in (one host is
+    /// commonly given a whole /64).
+    pub fn of(address: IpAddr) -> Client {
+        match address.to_canonical() {
+            IpAddr::V4(v4) => Client(u128::from(u32::from(v4))),
+            IpAddr::V6(v6) => Client((u128::from(v6) & !u128::from(u64::MAX)) | (1 << 32)),
+        }
+    }
+
+    /// The client of a request that came by no network (a test, a proxy
+    /// that says nothing): all such share one share.
+    pub const UNKNOWN: Client = Client(u128::MAX);
+}
+
+/// A kept report, compressed.
+pub struct Run {
+    id: String,
+    client: Client,
+    pub json: Vec<u8>,
+    pub sarif: Vec<u8>,
+}
+
+impl Run {
+    fn bytes(&self) -> usize {
+        self.json.len() + self.sarif.len()
+    }
+}
+
+#[derive(Default)]
+pub struct Runs {
+    kept: VecDeque<Run>,
+    bytes: usize,
+}
+
+impl Runs {
+    /// Keeps a run's reports (JSON and SARIF, uncompressed) for `client`;
+    /// its id, 128 bits from the operating system's random source (a
+    /// pasted document is nobody else's business).
+    pub fn keep(&mut self, client: Client, json: &[u8], sarif: &[u8]) -> String {
+        let run = Run {
+            id: random_id(),
+            client,
+            json: compress(json),
+            sarif: compress(sarif),
+        };
+        let id = run.id.clone();
+        self.bytes += run.bytes();
+        self.kept.push_back(run);
+        while self.count_of(client) > MOST_RUNS_PER_CLIENT
+            || self.bytes_of(client) > MOST_BYTES_PER_CLIENT && self.count_of(client) > 1
+        {
+            self.remove_oldest_of(client);
+        }
+        while self.kept.len() > MOST_RUNS || self.bytes > MOST_BYTES && self.kept.len() > 1 {
+            let Some(largest) = self.largest_client() else { break };
+            self.remove_oldest_of(largest);
+        }
+        id
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Run> {
+        self.kept.iter().find(|run| run.id == id)
+    }
+
+    fn count_of(&self, client: Client) -> usize {
+        self.kept.iter().filter(|run| run.client == client).count()
+    }
+
+    fn bytes_of(&self, client: Client) -> usize {
+        self.kept
+            .iter()
+            .filter(|run| run.client == client)
+            .map(Run::bytes)
+            .sum()
+    }
+
+    /// The client whose runs take the most bytes (the store holds at most
+    /// [`MOST_RUNS`], so the scan is short).
+    fn largest_client(&self) -> Option<Client> {
+        let mut totals: Vec<(Client, usize)> = Vec::new();
+        for run in &self.kept {
+            match totals.iter_mut().find(|(client, _)| *client == run.client) {
+                Some((_, bytes)) => *bytes += run.bytes(),
+                None => totals.push((run.client, run.bytes())),
+            }
+        }
+        totals
+            .into_iter()
+            .max_by_key(|(_, bytes)| *bytes)
+            .map(|(client, _)| client)
+    }
+
+    fn remove_oldest_of(&mut self, client: Client) {
+        if let Some(at) = self.kept.iter().position(|run| run.client == client) {
+            if let Some(run) = self.kept.remove(at) {
+                self.bytes -= run.bytes();
+            }
+        }
+    }
+}
+
+/// 128 bits from the operating system's random source, in hex.
+fn random_id() -> String {
+    let mut bytes = [0u8; 16];
+    // The system's source fails only where it cannot be opened at all; a
+    // server that cannot make an unguessable id must not make a guessable
+    // one.
+    getrandom::fill(&mut bytes).expect("the operating system's random source");
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+pub fn compress(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing into a vector cannot fail.
+    let _ = encoder.write_all(bytes);
+    encoder.finish().unwrap_or_default()
+}
+
+pub fn decompress(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = flate2::read::GzDecoder::new(bytes).read_to_end(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn address(text: &str) -> Client {
+        Client::of(text.parse().unwrap())
+    }
+
+    #[test]
+    fn one_client_evicts_its_own_runs_not_anothers() {
+        let mut runs = Runs::default();
+        let kept = runs.keep(address("192.0.2.1"), b"{\"mine\": 1}", b"{}");
+        let flooder = address("198.51.100.7");
+        for _ in 0..10 * MOST_RUNS {
+            runs.keep(flooder, b"{}", b"{}");
+        }
+        assert!(runs.get(&kept).is_some());
+        assert_eq!(decompress(&runs.get(&kept).unwrap().json), b"{\"mine\": 1}");
+        assert_eq!(runs.count_of(flooder), MOST_RUNS_PER_CLIENT);
+        // Addresses of one IPv6 /64 share a share; an IPv4-mapped address
+        // is its IPv4 address.
+        assert_eq!(address("2001:db8::1"), address("2001:db8::ffff:2"));
+        assert_ne!(address("2001:db8::1"), address("2001:db8:0:1::1"));
+        assert_eq!(address("::ffff:192.0.2.1"), address("192.0.2.1"));
+    }
+
+    #[test]
+    fn past_the_total_the_largest_client_gives_way() {
+        let mut runs = Runs::default();
+        let small = runs.keep(address("192.0.2.1"), b"small", b"");
+        // Eight clients (the most the shares allow) fill the store.
+        for client in 0..8u8 {
+            for _ in 0..MOST_RUNS_PER_CLIENT {
+                runs.keep(address(&format!("203.0.113.{client}")), b"{}", b"{}");
+            }
+        }
+        assert!(runs.kept.len() <= MOST_RUNS);
+        assert!(runs.get(&small).is_some(), "the smallest client's run was evicted");
+    }
+
+    #[test]
+    fn ids_are_128_random_bits() {
+        let (a, b) = (random_id(), random_id());
+        assert_eq!(a.len(), 32);
+        assert_ne!(a, b);
+    }
+}
