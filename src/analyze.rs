@@ -226,13 +226,16 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             named[rule] = true;
                         }
                     }
-                    let limit = |rule: &'static Rule| {
-                        if named[rule.id] {
-                            0
-                        } else {
-                            options.max_per_rule
-                        }
+                    // A rule keeps at most --max-per-rule findings, and never
+                    // more than --max-findings: the rest are counted as they
+                    // come, not built (a rule reports in document order, so
+                    // those past the run's cap could never be shown). So the
+                    // cap bounds memory inside a document too.
+                    let per_rule = match (options.max_per_rule, options.max_findings) {
+                        (0, cap) | (cap, 0) => cap,
+                        (fold, cap) => fold.min(cap),
                     };
+                    let limit = |rule: &'static Rule| if named[rule.id] { 0 } else { per_rule };
                     let (found, summarized) = if context {
                         (Vec::new(), DocSummary::of(&feed, &source))
                     } else {
