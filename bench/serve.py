@@ -9,15 +9,22 @@ level: requests per second answered 200, the p50 and p99 latency of those,
 how many were answered 503 (busy, with Retry-After), how many connections
 the server closed while the client was still sending (a request refused
 before its body is read), and the server's resident memory (VmRSS now,
-VmHWM the peak so far). Loopback only.
+VmHWM the peak so far). Then the same under attack: while 2,000
+connections are held open (half sending nothing, half their headers a byte
+at a time, each reopened as soon as the server closes it) and 10 clients
+trickle request bodies a byte a second, it times a fresh client's front
+page and runs the 8-client level again. Loopback only.
 Options: --requests N (per level, default 400), --seconds N (per level,
-default 20), --jobs N (the server's job cap; default its own: the cores).
+default 20), --jobs N (the server's job cap; default its own: the cores),
+--held N (connections held in the attack, default 2000).
 """
 
 import argparse
 import http.client
 import os
 import random
+import resource
+import socket
 import statistics
 import subprocess
 import sys
@@ -101,6 +108,93 @@ def load(port, body, clients, requests, seconds):
     return time.perf_counter() - started, latencies, busy[0], errors[0]
 
 
+class Attack:
+    """Slowloris and slow bodies against the server, on threads, until
+    stopped: `held` connections kept open (reopened when closed), and
+    `slow` clients that send a body a byte a second."""
+
+    def __init__(self, port, held, slow):
+        self.port, self.held, self.slow = port, held, slow
+        self.stopping = threading.Event()
+        self.open = [0]
+        self.reopened = [0]
+        self.threads = [threading.Thread(target=self.hold) for _ in range(8)]
+        self.threads += [threading.Thread(target=self.trickle) for _ in range(slow)]
+
+    def connect(self):
+        connection = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        connection.setblocking(False)
+        return connection
+
+    def hold(self):
+        """One eighth of the held connections; odd ones send header bytes."""
+        sockets = []
+        for n in range(self.held // 8):
+            try:
+                connection = self.connect()
+                if n % 2:
+                    connection.send(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                sockets.append((n, connection))
+            except OSError:
+                break
+        self.open[0] += len(sockets)
+        while not self.stopping.wait(1.0):
+            for i, (n, connection) in enumerate(sockets):
+                try:
+                    if n % 2:
+                        connection.send(b"X")
+                    if connection.recv(1, socket.MSG_PEEK) == b"":
+                        raise ConnectionError
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    connection.close()
+                    try:
+                        sockets[i] = (n, self.connect())
+                        if n % 2:
+                            sockets[i][1].send(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                        self.reopened[0] += 1
+                    except OSError:
+                        pass
+        for _, connection in sockets:
+            connection.close()
+
+    def trickle(self):
+        while not self.stopping.is_set():
+            try:
+                connection = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+                connection.send(b"POST /api/lint HTTP/1.1\r\nHost: x\r\n"
+                                b"Content-Type: application/atom+xml\r\nContent-Length: 100000\r\n\r\n")
+                while not self.stopping.wait(1.0):
+                    connection.send(b" ")
+            except OSError:
+                pass
+            finally:
+                connection.close()
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        time.sleep(3)  # the connections are open, the bodies started
+        return self
+
+    def __exit__(self, *_):
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join()
+
+
+def front_page(port):
+    """Seconds for a fresh client to get `/`."""
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", "/")
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return time.perf_counter() - started, response.status
+
+
 def percentile(values, p):
     if not values:
         return float("nan")
@@ -113,7 +207,11 @@ def main():
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--jobs", type=int)
+    parser.add_argument("--held", type=int, default=2000)
     args = parser.parse_args()
+    # The attack's sockets are this process's descriptors.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, args.held + 512)), hard))
     subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint"], cwd=ROOT, check=True)
     command = [str(ROOT / "target" / "release" / "feedlint"), "serve", "--listen", "127.0.0.1:0"]
     if args.jobs:
@@ -132,6 +230,16 @@ def main():
             rss, peak = memory(server.pid)
             print(f"{clients:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
                   f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")
+        print(f"\nunder attack: {args.held} connections held (reopened when closed), 10 bodies trickled")
+        with Attack(port, args.held, 10) as attack:
+            seconds, status = front_page(port)
+            print(f"  held open: {attack.open[0]}; a fresh client's front page: {seconds * 1000:.1f} ms (status {status})")
+            took, latencies, busy, errors = load(port, body, 8, args.requests, args.seconds)
+            rss, peak = memory(server.pid)
+            print(f"{'clients':>8} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'503s':>6} {'reset':>7} {'RSS MiB':>8} {'peak MiB':>9}")
+            print(f"{8:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
+                  f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")
+            print(f"  connections the server closed and the attack reopened meanwhile: {attack.reopened[0]}")
     finally:
         server.terminate()
         server.wait()

@@ -70,6 +70,75 @@ pub(crate) struct Published {
     learned_by_base: FastMap<String, usize>,
     /// `file:///`, what the main root stands for without a base URL.
     slash: Url,
+    /// What the run may read besides what it was named.
+    pub(crate) boundary: Boundary,
+}
+
+/// The folders a run may read in besides the paths it was named: linked
+/// files, and the folders self links place as published sites. A feed is
+/// written by someone else: its self link must not make feedlint walk
+/// `~`, nor its `../../private/index.atom` read a file the user never
+/// meant, and quote it in a report.
+///
+/// For each named path: `--root` (or a config's root) where given; else
+/// the nearest folder above it that holds a `feedlint.toml` or is the root
+/// of a git work tree (`.git`); else the current directory, for a path
+/// below it; else the path's own folder.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Boundary {
+    roots: Vec<PathBuf>,
+}
+
+impl Boundary {
+    pub(crate) fn of(inputs: &[Input], options: &Options) -> Boundary {
+        let mut roots: Vec<PathBuf> = options
+            .base_root
+            .iter()
+            .chain(options.more_bases.iter().map(|(_, root)| root))
+            .filter_map(|root| std::fs::canonicalize(root).ok())
+            .collect();
+        if roots.is_empty() {
+            let cwd = std::env::current_dir()
+                .ok()
+                .and_then(|cwd| std::fs::canonicalize(cwd).ok());
+            for input in inputs {
+                let Input::Path(path) = input else { continue };
+                let Some(canonical) = std::fs::canonicalize(path).ok() else {
+                    continue;
+                };
+                let folder = if canonical.is_dir() {
+                    canonical
+                } else {
+                    match canonical.parent() {
+                        Some(parent) => parent.to_path_buf(),
+                        None => continue,
+                    }
+                };
+                let project = folder
+                    .ancestors()
+                    .find(|dir| dir.join("feedlint.toml").is_file() || dir.join(".git").exists());
+                let root = match (project, &cwd) {
+                    (Some(project), _) => project.to_path_buf(),
+                    (None, Some(cwd)) if folder.starts_with(cwd) => cwd.clone(),
+                    (None, _) => folder,
+                };
+                roots.push(root);
+            }
+        }
+        roots.sort();
+        roots.dedup();
+        Boundary { roots }
+    }
+
+    /// Whether a canonical path lies inside the boundary.
+    pub(crate) fn holds(&self, canonical: &Path) -> bool {
+        self.roots.iter().any(|root| canonical.starts_with(root))
+    }
+
+    /// The boundary's folders, for messages.
+    pub(crate) fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
 }
 
 struct Tree {
@@ -117,6 +186,7 @@ impl Published {
             learned_by_folder: FastMap::default(),
             learned_by_base: FastMap::default(),
             slash: Url::parse("file:///").ok()?,
+            boundary: Boundary::of(inputs, options),
         })
     }
 
@@ -366,6 +436,18 @@ impl Published {
     }
 }
 
+/// The file a link target names, where it exists but lies outside the
+/// run's boundary (so it is not read).
+pub(crate) fn outside_boundary(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
+    let published = published?;
+    let path = match target.scheme() {
+        "file" => target.to_file_path().ok()?,
+        _ => return None,
+    };
+    let canonical = std::fs::canonicalize(&path).ok()?;
+    (canonical.is_file() && !published.boundary.holds(&canonical)).then_some(path)
+}
+
 /// The local file a link target names, if it is one that exists: a `file:`
 /// URL (without a base URL, also as a root-relative link below the tree's
 /// root), or a URL below a base URL, mapped back below its root.
@@ -390,7 +472,11 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
         }
         _ => return None,
     };
-    path.is_file().then_some(path)
+    // Never outside the boundary, nor a kernel file, even through a link
+    // in the tree.
+    let canonical = std::fs::canonicalize(&path).ok()?;
+    let allowed = published.is_some_and(|p| p.boundary.holds(&canonical)) && !is_kernel_path(&canonical);
+    (path.is_file() && allowed).then_some(path)
 }
 
 /// The job for a file read only because a linted document links to it.
@@ -562,6 +648,13 @@ fn walk(
     // joining their path segments (a realpath per file costs more than
     // parsing small feeds).
     let canonical = std::fs::canonicalize(root).ok();
+    if canonical.as_deref().is_some_and(is_kernel_path) {
+        warnings.push(format!(
+            "{} is in a kernel file system (/proc, /sys or /dev): it is not walked (name a file there to lint it)",
+            site::shown_path(root)
+        ));
+        return;
+    }
     let root_url = canonical
         .as_deref()
         .and_then(|canonical| url_of_canonical(canonical, published))
@@ -581,6 +674,9 @@ fn walk(
         .ignore(false)
         .git_exclude(false)
         .parents(false)
+        // Another file system mounted in the tree (/proc under /, a network
+        // share) is not the tree the user meant.
+        .same_file_system(true)
         .sort_by_file_name(|a, b| a.cmp(b));
     let ignore_files = std::sync::Arc::new(std::sync::Mutex::new(crate::exclude::IgnoreFiles::at(root)));
     {
@@ -711,10 +807,41 @@ const FIRST_LOOK: u64 = 512;
 /// With `first_look`, a file whose first bytes it rejects is not read
 /// further: the audio and images beside a walked podcast feed cost one
 /// small read each, not their size.
+///
+/// A file found by a walk or a link (`first_look` given) is opened without
+/// blocking and read only while it has data: `/proc/kmsg` is a regular file
+/// whose read waits for the kernel's next message. A file the user named
+/// is read as they asked: a pipe (`feedlint <(curl ...)`) until its writer
+/// ends, a regular file that has nothing yet for at most [`READ_DEADLINE`].
 pub(crate) fn read_file(path: &Path, limit: u64, first_look: Option<fn(&[u8]) -> bool>) -> std::io::Result<Read> {
     use std::io::Read as _;
-    let mut file = std::fs::File::open(path)?;
-    let size = file.metadata()?.len();
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let named_by_user = first_look.is_none();
+    if !named_by_user && is_kernel_path(path) {
+        return Err(std::io::Error::other(
+            "it is in a kernel file system (/proc, /sys or /dev), which is never read unless named",
+        ));
+    }
+    let non_blocking = |path: &Path| {
+        std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+            .open(path)
+    };
+    let mut file = non_blocking(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        if !named_by_user {
+            return Err(std::io::Error::other("it is not a regular file"));
+        }
+        // A pipe or a device the user named: read as `cat` would.
+        file = std::fs::File::open(path)?;
+    }
+    let mut file = Patient {
+        file,
+        deadline: named_by_user.then(|| std::time::Instant::now() + READ_DEADLINE),
+    };
+    let size = metadata.len();
     let mut bytes = Vec::new();
     if size > limit {
         file.take(64 * 1024).read_to_end(&mut bytes)?;
@@ -747,6 +874,46 @@ pub(crate) fn read_file(path: &Path, limit: u64, first_look: Option<fn(&[u8]) ->
         });
     }
     Ok(Read::Whole(bytes))
+}
+
+/// How long a file the user named may have nothing to read (a regular
+/// file opened without blocking that says "try again") before it fails.
+const READ_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A file read without blocking: "try again" is waited out until the
+/// deadline, if it has one, else it is an error at once.
+struct Patient {
+    file: std::fs::File,
+    deadline: Option<std::time::Instant>,
+}
+
+impl std::io::Read for Patient {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.file.read(buf) {
+                Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => match self.deadline {
+                    Some(deadline) if std::time::Instant::now() < deadline => {
+                        std::thread::sleep(std::time::Duration::from_millis(10));
+                    }
+                    _ => {
+                        return Err(std::io::Error::new(
+                            std::io::ErrorKind::TimedOut,
+                            "it has nothing to read, and reading it would wait (a kernel or device file)",
+                        ))
+                    }
+                },
+                other => return other,
+            }
+        }
+    }
+}
+
+/// Whether `path`, as written, lies in a kernel file system (`/proc`,
+/// `/sys`, `/dev`): their files are streams and controls, not documents,
+/// and some block or change what they are read from. Callers that may
+/// have come through a link pass the canonical path.
+pub(crate) fn is_kernel_path(path: &Path) -> bool {
+    ["/proc", "/sys", "/dev"].iter().any(|kernel| path.starts_with(kernel))
 }
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
@@ -787,6 +954,47 @@ mod tests {
         ] {
             assert!(!looks_like_xml(media), "{media:?}");
         }
+    }
+
+    #[test]
+    fn a_read_that_would_wait_waits_until_its_deadline_only() {
+        use std::io::Read as _;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let dir = std::env::temp_dir().join(format!("feedlint-would-block-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        assert!(std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        // A reader that does not block, and a writer that writes nothing:
+        // each read says "try again", as /proc/kmsg does.
+        let open = || {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&fifo)
+                .unwrap()
+        };
+        let reader = open();
+        let _writer = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+        let mut impatient = Patient {
+            file: reader,
+            deadline: None,
+        };
+        let error = impatient.read_to_end(&mut Vec::new()).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::TimedOut);
+        let started = std::time::Instant::now();
+        let mut patient = Patient {
+            file: open(),
+            deadline: Some(started + std::time::Duration::from_millis(200)),
+        };
+        let error = patient.read_to_end(&mut Vec::new()).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::TimedOut);
+        assert!(started.elapsed() >= std::time::Duration::from_millis(200));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -86,10 +86,16 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     let Run {
         done,
         mut failures,
-        warnings,
+        mut warnings,
         budget,
+        outside,
         ..
     } = run;
+    warnings.extend(
+        published
+            .as_ref()
+            .and_then(|published| outside.warning(&published.boundary)),
+    );
     let published = published.as_ref();
     let mut url_spaces = discover::url_spaces(&directories, published);
     url_spaces.extend(published.map(discover::Published::spaces).unwrap_or_default());
@@ -155,6 +161,48 @@ struct Run<'o> {
     warnings: Vec<String>,
     budget: FindingBudget,
     reading: Reading,
+    outside: Outside,
+}
+
+/// The links that lead outside the run's boundary, not read: said once,
+/// as a warning, with the first few.
+#[derive(Default)]
+struct Outside {
+    said: Vec<String>,
+    more: usize,
+}
+
+impl Outside {
+    /// The most links named in the warning.
+    const NAMED: usize = 5;
+
+    fn note(&mut self, document: &str, target: std::path::PathBuf) {
+        let said = format!("{document} links to {}", site::shown_path(&target));
+        if self.said.contains(&said) {
+            return;
+        }
+        if self.said.len() < Self::NAMED {
+            self.said.push(said);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn warning(&self, boundary: &discover::Boundary) -> Option<String> {
+        if self.said.is_empty() {
+            return None;
+        }
+        let roots: Vec<String> = boundary.roots().iter().map(|root| site::shown_path(root)).collect();
+        let more = match self.more {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        Some(format!(
+            "links that lead outside the linted tree ({}) were not read: {}{more} (name the folder with --root to read them)",
+            roots.join(", "),
+            self.said.join(", ")
+        ))
+    }
 }
 
 impl<'o> Run<'o> {
@@ -166,6 +214,7 @@ impl<'o> Run<'o> {
             warnings: Vec::new(),
             budget: FindingBudget::new(options.max_findings),
             reading: Reading::default(),
+            outside: Outside::default(),
         }
     }
 
@@ -207,12 +256,21 @@ impl<'o> Run<'o> {
                 let Some(summary) = outcome.document.summary.as_ref() else {
                     continue;
                 };
-                for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
+                // A link written as a `file:` URL is never followed.
+                for target in summary
+                    .links
+                    .iter()
+                    .filter(|link| !link.file_href)
+                    .filter_map(|link| link.target.as_ref())
+                {
                     // A document read already is not looked for on disk.
                     if self.reading.urls.contains(target.as_str()) {
                         continue;
                     }
                     let Some(path) = discover::local_file(target, published) else {
+                        if let Some(outside) = discover::outside_boundary(target, published) {
+                            self.outside.note(&outcome.document.name, outside);
+                        }
                         continue;
                     };
                     let job = discover::linked_job(path, target.clone());
@@ -320,10 +378,13 @@ fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec
     for outcome in done.iter_mut() {
         outcome.document.misplaced = None;
     }
+    // A self link never places a folder outside the boundary (`~` for a
+    // feed downloaded to `~/Downloads/evil/`).
     let placed: Vec<(usize, &site::Placement)> = done
         .iter()
         .enumerate()
         .filter_map(|(i, outcome)| Some((i, outcome.document.placement.as_ref()?)))
+        .filter(|(_, placement)| published.boundary.holds(&placement.folder))
         .collect();
     if let Some(base) = published.root_to_learn().cloned() {
         let roots: Vec<std::path::PathBuf> = placed

@@ -23,6 +23,9 @@ pub struct NavLink {
     pub target: Option<Url>,
     /// The `href` value (or the start tag when there is none).
     pub span: Location,
+    /// The `href` is written as a `file:` URL: never read, whatever it
+    /// names (a document from elsewhere must not point feedlint at files).
+    pub file_href: bool,
 }
 
 /// A value of the document with where it is written.
@@ -113,6 +116,10 @@ impl DocSummary {
                     rel,
                     target: l.target.clone(),
                     span: span(l.span()),
+                    file_href: l
+                        .href
+                        .and_then(|href| href.trim_start().get(..5))
+                        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),
                 })
             })
             .collect();

@@ -492,3 +492,30 @@ fn diagnostics_link_their_rule_doc_and_the_other_places_of_a_chain_finding() {
     );
     client.finish();
 }
+
+#[test]
+fn a_workspace_root_of_slash_is_not_walked_and_the_editor_is_told() {
+    let dir = scratch("lsp-root-slash");
+    let mut client = Client::start();
+    // The whole file system as the workspace (an editor opened at /): a
+    // walk would read /proc, where a read can block for good.
+    client.initialize(std::path::Path::new("/"), false);
+    let told = loop {
+        let message = client.next();
+        if message["method"] == "window/showMessage" {
+            break message;
+        }
+    };
+    let said = told["params"]["message"].as_str().unwrap();
+    assert!(said.contains("the workspace root / is not walked"), "{said}");
+    // Open documents are still linted, at once.
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let uri = client.open(&path, &feed("prev"));
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    client.finish();
+}

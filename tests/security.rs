@@ -543,6 +543,30 @@ fn ignore_files_and_configs_that_are_fifos_are_skipped_with_a_warning() {
 }
 
 #[test]
+fn kernel_files_never_hang_a_run() {
+    let dir = scratch("kernel-files");
+    // A feed that links to a file that blocks when read (as root, the
+    // usual case in CI containers), by file: URL and by relative path.
+    let depth = "../".repeat(dir.components().count() + 2);
+    fs::write(
+        dir.join("feed.atom"),
+        format!(
+            "<feed xmlns=\"http://www.w3.org/2005/Atom\">{}<link rel=\"prev-archive\" href=\"file:///proc/kmsg\"/><link rel=\"next-archive\" href=\"{depth}proc/kmsg\"/></feed>",
+            common::ATOM_HEAD
+        ),
+    )
+    .unwrap();
+    let output = feedlint_with_deadline(&dir, &["--format", "concise", "."]);
+    assert!(stdout(&output).contains("feed.atom"), "{}", stderr(&output));
+    // A kernel file system named as a directory is not walked, and says so.
+    for root in ["/proc", "/sys", "/dev"] {
+        let output = feedlint_with_deadline(&dir, &[root]);
+        assert_eq!(output.status.code(), Some(2), "{root}");
+        assert!(stderr(&output).contains("kernel file system"), "{}", stderr(&output));
+    }
+}
+
+#[test]
 fn a_config_that_is_not_a_small_regular_file_is_refused() {
     let dir = scratch("config-limits");
     fixable_copy(&dir);

@@ -478,3 +478,88 @@ fn a_feed_saved_alone_to_a_folder_makes_no_site_of_it() {
     assert_eq!(output.status.code(), Some(0));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_downloaded_feed_never_makes_feedlint_read_outside_its_folder() {
+    // `HOME/Downloads/evil/feed.atom`, whose self link places HOME as the
+    // site (its path ends with the file's), beside a private feed in
+    // HOME; and links to it by relative path and by `file:` URL.
+    let home = scratch("boundary-home");
+    let private = home.join("private/index.atom");
+    write(
+        &private,
+        &atom("https://example.org/private/index.atom", &[], false)
+            .replace("tag:example.org,2024:feed", "tag:secret,2024:PRIVATE-ID"),
+    );
+    let evil = home.join("Downloads/evil/feed.atom");
+    let private_url = url::Url::from_file_path(&private).unwrap();
+    write(
+        &evil,
+        &atom(
+            "https://evil.example/user/Downloads/evil/feed.atom",
+            &[
+                ("prev-archive", "../../private/index.atom"),
+                ("next-archive", "https://evil.example/user/private/index.atom"),
+                ("current", private_url.as_str()),
+            ],
+            true,
+        ),
+    );
+    // Run from outside HOME (a CI job's checkout elsewhere), on the path.
+    let elsewhere = scratch("boundary-cwd");
+    for format in ["json", "text", "sarif"] {
+        let output = feedlint_in(&elsewhere, &["--format", format, evil.to_str().unwrap()]);
+        let shown = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(
+            !shown.contains("PRIVATE-ID"),
+            "{format} quotes the private feed:\n{shown}"
+        );
+    }
+    let output = feedlint_in(&elsewhere, &["--format", "json", evil.to_str().unwrap()]);
+    let report = json(&output);
+    // Only the named document was read.
+    assert_eq!(report["summary"]["context"], 0, "{report}");
+    assert!(
+        stderr(&output).contains("links that lead outside the linted tree"),
+        "{}",
+        stderr(&output)
+    );
+    let _ = std::fs::remove_dir_all(home);
+    let _ = std::fs::remove_dir_all(elsewhere);
+}
+
+#[test]
+fn a_subset_of_a_repository_keeps_the_whole_site_s_verdict_from_anywhere() {
+    // The typo site in a git work tree, linted in part from outside it:
+    // the work tree is the boundary, so the site is read whole.
+    let dir = site_with_a_typo("boundary-repo");
+    std::fs::create_dir(dir.join(".git")).unwrap();
+    let elsewhere = scratch("boundary-repo-cwd");
+    let named = dir.join("public/archive/2024-03.atom");
+    let output = feedlint_in(&elsewhere, &["--format", "json", named.to_str().unwrap()]);
+    let report = json(&output);
+    assert_eq!(
+        findings(&report).iter().map(|f| f.1.as_str()).collect::<Vec<_>>(),
+        ["archive-link-dangling"],
+        "{}",
+        stdout(&output)
+    );
+    // Beside a feedlint.toml instead, the same.
+    std::fs::remove_dir(dir.join(".git")).unwrap();
+    std::fs::write(dir.join("feedlint.toml"), "").unwrap();
+    let output = feedlint_in(&elsewhere, &["--format", "json", named.to_str().unwrap()]);
+    assert_eq!(findings(&json(&output)).len(), 1, "{}", stdout(&output));
+    // With neither, and from outside, only the named file's folder is read:
+    // the chain's other documents are not seen.
+    std::fs::remove_file(dir.join("feedlint.toml")).unwrap();
+    let output = feedlint_in(&elsewhere, &["--format", "json", named.to_str().unwrap()]);
+    assert!(
+        findings(&json(&output))
+            .iter()
+            .all(|f| f.1 != "archive-link-dangling" || f.3 == 5),
+        "{}",
+        stdout(&output)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(elsewhere);
+}

@@ -117,6 +117,27 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
     let options = options_for(root.as_deref());
+    // A root that is no project (the whole file system, a kernel file
+    // system) is not walked: only the open documents are linted.
+    let root = match root {
+        Some(root) if !is_walkable_workspace(&root) => {
+            let message = format!(
+                "feedlint: the workspace root {} is not walked (it is the file system's root or a kernel file system): only open documents are linted; open a project folder to check the chains across its feeds",
+                root.display()
+            );
+            let params = lsp_types::ShowMessageParams {
+                typ: lsp_types::MessageType::WARNING,
+                message,
+            };
+            let notification = Notification::new(lsp_types::notification::ShowMessage::METHOD.to_owned(), params);
+            connection
+                .sender
+                .send(Message::Notification(notification))
+                .map_err(|e| e.to_string())?;
+            None
+        }
+        root => root,
+    };
     let state = Arc::new(Mutex::new(State::default()));
     let (lint_requests, lint_queue) = mpsc::channel::<()>();
     let linter = {
@@ -192,6 +213,13 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     drop(lint_requests);
     linter.join().map_err(|_| "the linting thread panicked".to_owned())?;
     Ok(ended)
+}
+
+/// Whether a workspace root may be walked: not `/`, and not in a kernel
+/// file system (whose reads can block for good).
+fn is_walkable_workspace(root: &std::path::Path) -> bool {
+    let canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    canonical.parent().is_some() && !crate::discover::is_kernel_path(&canonical)
 }
 
 /// The workspace's directory: the first workspace folder, else the root URI.
