@@ -83,7 +83,8 @@ pub(crate) struct Published {
 /// For each named path: `--root` (or a config's root) where given; else
 /// the nearest folder above it that holds a `feedlint.toml` or is the root
 /// of a git work tree (`.git`); else the current directory, for a path
-/// below it; else the path's own folder.
+/// below it (unless it is `/` or the home folder); else the path's own
+/// folder.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Boundary {
     roots: Vec<PathBuf>,
@@ -98,9 +99,14 @@ impl Boundary {
             .filter_map(|root| std::fs::canonicalize(root).ok())
             .collect();
         if roots.is_empty() {
+            // The current directory bounds only where it is a project of
+            // some kind: not the whole file system, nor the home folder
+            // (a feed downloaded below it is no part of a site there).
+            let home = std::env::var_os("HOME").and_then(|home| std::fs::canonicalize(home).ok());
             let cwd = std::env::current_dir()
                 .ok()
-                .and_then(|cwd| std::fs::canonicalize(cwd).ok());
+                .and_then(|cwd| std::fs::canonicalize(cwd).ok())
+                .filter(|cwd| cwd.parent().is_some() && Some(cwd) != home.as_ref());
             for input in inputs {
                 let Input::Path(path) = input else { continue };
                 let Some(canonical) = std::fs::canonicalize(path).ok() else {

@@ -229,7 +229,9 @@ fn a_password_in_a_config_or_url_option_is_never_printed() {
 
 /// Bytes a terminal obeys: ESC sequences (a title, a screen clear, a
 /// colour), BEL, a C1 CSI, and a right-to-left override.
-const TERMINAL_CONTROLS: [&str; 5] = ["\u{1b}", "\u{7}", "\u{9b}", "\u{202e}", "\u{85}"];
+const TERMINAL_CONTROLS: [&str; 7] = [
+    "\u{1b}", "\u{7}", "\u{9b}", "\u{202e}", "\u{85}", "\u{2028}", "\u{2029}",
+];
 
 #[test]
 fn snippets_show_terminal_controls_escaped() {
@@ -239,7 +241,7 @@ fn snippets_show_terminal_controls_escaped() {
     // are not, and the malformed-XML finding shows them in its snippet.
     fs::write(
         &feed,
-        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>\u{9b}2J\u{85}t\u{202e}ltfi</title>\n<link rel=\"prev_archive\" href=\"a\u{9b}31m.atom\"/></feed>\n",
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>\u{9b}2J\u{85}t\u{202e}ltfi\u{2028}x\u{2029}</title>\n<link rel=\"prev_archive\" href=\"a\u{9b}31m.atom\"/></feed>\n",
     )
     .unwrap();
     let escaped = dir.join("escape.atom");

@@ -515,6 +515,15 @@ fn a_downloaded_feed_never_makes_feedlint_read_outside_its_folder() {
             "{format} quotes the private feed:\n{shown}"
         );
     }
+    // From HOME itself too (the home folder bounds nothing).
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "json", "Downloads/evil/feed.atom"])
+        .current_dir(&home)
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert_eq!(json(&output)["summary"]["context"], 0, "{}", stdout(&output));
+    assert!(!stdout(&output).contains("PRIVATE-ID"));
     let output = feedlint_in(&elsewhere, &["--format", "json", evil.to_str().unwrap()]);
     let report = json(&output);
     // Only the named document was read.

@@ -275,25 +275,35 @@ fn peak_kb(pid: u32) -> usize {
     line.split_whitespace().nth(1).unwrap().parse().unwrap()
 }
 
+/// A `multipart/form-data` body of `files` (name, bytes) as the page's
+/// upload form sends them; its content type and the body.
+fn multipart(files: &[(String, Vec<u8>)]) -> (String, Vec<u8>) {
+    let boundary = "feedlint-test-boundary";
+    let mut body = Vec::new();
+    for (name, bytes) in files {
+        body.extend_from_slice(
+            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"{name}\"\r\nContent-Type: application/atom+xml\r\n\r\n").as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={boundary}"), body)
+}
+
 #[test]
 fn a_start_tag_over_millions_of_lines_makes_a_small_page() {
     let served = Served::start(&[]);
-    // One pasted feed whose start tag spans 2 million lines (the body
-    // limit allows 8 MB), with nothing in it: the findings of what it
+    // One uploaded feed of nearly 8 MB (the body limit) whose start tag
+    // spans 8 million lines, with nothing in it: the findings of what it
     // lacks are at the start tag, and show its first and last lines.
     let mut feed = String::from("<feed xmlns=\"http://www.w3.org/2005/Atom\"");
-    feed.push_str(&"\n".repeat(2_000_000));
+    feed.push_str(&"\n".repeat(8_000_000));
     feed.push_str("></feed>\n");
-    let form: String = url::form_urlencoded::Serializer::new(String::new())
-        .append_pair("text", &feed)
-        .finish();
+    let (content_type, body) = multipart(&[("feed.atom".to_owned(), feed.into_bytes())]);
+    assert!(body.len() < 8 * 1024 * 1024);
     let before = peak_kb(served.child.id());
-    let (status, page) = raw_post(
-        &served.base,
-        "/check",
-        "application/x-www-form-urlencoded",
-        form.as_bytes(),
-    );
+    let (status, page) = raw_post(&served.base, "/upload", &content_type, &body);
     let page = String::from_utf8_lossy(&page);
     assert_eq!(status, 200, "{}", &page[..page.len().min(2000)]);
     assert!(
@@ -301,11 +311,13 @@ fn a_start_tag_over_millions_of_lines_makes_a_small_page() {
         "{}",
         &page[..page.len().min(20_000)]
     );
+    assert!(page.contains("8000001"), "the span's last line is shown");
+    // Measured: 1.3 GB before the lines of a span were bounded.
     assert!(page.len() < 200_000, "a page of {} bytes", page.len());
-    // The server holds the text, its findings and a page, not a page of
-    // every line: well under 20 times the body.
+    // The server holds the text, its tree, findings and a small page: well
+    // under 20 times the body (it made a 1.3 GB page, at 2.7 GB, before).
     let grown = peak_kb(served.child.id()).saturating_sub(before);
-    assert!(grown < 20 * form.len() / 1024, "the server grew by {grown} kB");
+    assert!(grown < 20 * body.len() / 1024, "the server grew by {grown} kB");
 }
 
 #[test]
@@ -323,15 +335,10 @@ fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
         })
         .collect();
     let feed = format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{entries}</feed>");
-    let boundary = "feedlint-test-boundary";
-    let mut body = Vec::new();
-    for n in 0..20 {
-        body.extend_from_slice(
-            format!("--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"f{n}.atom\"\r\nContent-Type: application/atom+xml\r\n\r\n{feed}\r\n").as_bytes(),
-        );
-    }
-    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
-    let content_type = format!("multipart/form-data; boundary={boundary}");
+    let files: Vec<(String, Vec<u8>)> = (0..20)
+        .map(|n| (format!("f{n}.atom"), feed.clone().into_bytes()))
+        .collect();
+    let (content_type, body) = multipart(&files);
     let (status, page) = raw_post(&served.base, "/upload", &content_type, &body);
     let page = String::from_utf8_lossy(&page);
     assert_eq!(status, 200, "{}", &page[..page.len().min(3000)]);
@@ -522,6 +529,16 @@ fn idle_connections_time_out_and_never_keep_a_newcomer_out() {
         matches!(read, Ok(0)) || read.is_err() || String::from_utf8_lossy(&buffer).contains("408"),
         "{read:?}"
     );
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // A kept-alive connection that asks nothing more is closed as soon.
+    let mut kept = TcpStream::connect(&address).unwrap();
+    kept.write_all(format!("GET / HTTP/1.1\r\nHost: {address}\r\n\r\n").as_bytes())
+        .unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut page = Vec::new();
+    let started = Instant::now();
+    let _ = kept.read_to_end(&mut page);
+    assert!(String::from_utf8_lossy(&page).starts_with("HTTP/1.1 200"));
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
 }
 

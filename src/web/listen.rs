@@ -70,18 +70,16 @@ impl Open {
     }
 
     /// Closes the oldest connection with no request in a handler, if any
-    /// (a check in progress is never cut by a newcomer).
-    fn close_oldest_idle(&self) -> bool {
-        let connections = self.lock();
+    /// (a check in progress is never cut by a newcomer). It leaves the
+    /// table at once, so the next call closes the next one.
+    fn close_oldest_idle(&self) {
+        let mut connections = self.lock();
         let idle = connections
-            .values()
-            .find(|connection| connection.busy.load(Ordering::Acquire) == 0);
-        match idle {
-            Some(connection) => {
-                connection.close.notify_one();
-                true
-            }
-            None => false,
+            .iter()
+            .find(|(_, connection)| connection.busy.load(Ordering::Acquire) == 0)
+            .map(|(id, _)| *id);
+        if let Some(connection) = idle.and_then(|id| connections.remove(&id)) {
+            connection.close.notify_one();
         }
     }
 
