@@ -43,40 +43,10 @@ pub static GROUPS: &[Group] = &[
     },
 ];
 
-/// The groups a rule is in: one, or two where it checks both Atom and RSS.
+/// The groups a rule is in, as its declaration says: one, or two where it
+/// checks both Atom and RSS.
 pub fn groups_of(id: RuleId) -> &'static [&'static str] {
-    use RuleId::*;
-    match id {
-        XmlMalformed | ExternalDtdNotRead | UnknownDocument | NotAFeed | FileTooLarge | UnusedSuppression => &["xml"],
-        ArchiveUnavailable | FetchFailed | FetchLimitReached | CharsetMismatch => &["fetch"],
-        DeletedEntryMissingRef
-        | DeletedEntryMissingWhen
-        | DeletedEntryInvalidRef
-        | DuplicateDeletedEntry
-        | EquivalentDeletedEntry
-        | DeletedEntryCardinality
-        | DeletedEntryInvalidBy
-        | DeletedEntryInvalidComment
-        | DeletedEntryMisplaced
-        | DeletedEntryMissingSource
-        | DeletedEntryMacSignature
-        | DeletedEntryStillPresent
-        | DeletedEntrySuperseded
-        | DeletedEntryAfterFeedUpdate
-        | DeletedEntryUnknownRef => &["rfc6721"],
-        InvalidLanguageTag | AmbiguousDuplicateEntry => &["atom-core", "rss-core"],
-        AtomWrongNamespace
-        | LinkMissingHref
-        | InvalidLinkRelation
-        | InvalidIri
-        | UnresolvableRelativeIri
-        | InvalidDate
-        | MalformedUuidUrn => &["atom-core"],
-        RssInvalidDate | ExtensionInvalid => &["rss-core"],
-        _ if id.as_str().starts_with("atom-") => &["atom-core"],
-        _ if id.as_str().starts_with("rss-") => &["rss-core"],
-        _ => &["rfc5005"],
-    }
+    crate::rules::by_id(id).groups
 }
 
 /// One word of `--select` or `--ignore`.

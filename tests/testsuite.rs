@@ -428,3 +428,136 @@ fn markers_are_read_as_documented() {
         vec![("x-y".to_owned(), 2), ("x-y".to_owned(), 3), ("z".to_owned(), 1)]
     );
 }
+
+/// Whether generated text that differs is written (`FEEDLINT_BLESS=1`)
+/// rather than reported.
+fn blessing() -> bool {
+    std::env::var_os("FEEDLINT_BLESS").is_some_and(|v| v == "1")
+}
+
+/// The header line of a rule's documentation, as its declaration says.
+fn doc_header(rule: &rules::Rule) -> String {
+    format!(
+        "Level: **{}** · Scope: **{}** · Spec: {}",
+        rule.level,
+        rule.scope.as_str(),
+        rule.spec
+    )
+}
+
+/// The README table a rule is listed in: the Atom core table, the RSS core
+/// table, or the first one (XML, RFC 5005, RFC 6721, fetching).
+fn readme_table_of(rule: &rules::Rule) -> usize {
+    if rule.groups.contains(&"atom-core") {
+        1
+    } else if rule.groups.contains(&"rss-core") {
+        2
+    } else {
+        0
+    }
+}
+
+/// README with its three rule tables written from `RULES`, in their order.
+fn readme_with_generated_tables(readme: &str) -> String {
+    const HEAD: &str = "| rule | level | scope | finds |\n|---|---|---|---|\n";
+    let mut out = String::with_capacity(readme.len());
+    let mut rest = readme;
+    let mut table = 0;
+    while let Some(at) = rest.find(HEAD) {
+        let body_start = at + HEAD.len();
+        out.push_str(&rest[..body_start]);
+        for rule in rules::RULES.iter().filter(|rule| readme_table_of(rule) == table) {
+            out.push_str(&format!(
+                "| [`{id}`](rules/{id}.md) | {} | {} | {} |\n",
+                rule.level,
+                rule.scope.as_str(),
+                rule.summary,
+                id = rule.id
+            ));
+        }
+        // The old rows end at the first line that is not one.
+        let old = &rest[body_start..];
+        let end = old
+            .split_inclusive('\n')
+            .take_while(|line| line.starts_with("| ["))
+            .map(str::len)
+            .sum::<usize>();
+        rest = &old[end..];
+        table += 1;
+    }
+    out.push_str(rest);
+    assert_eq!(table, 3, "the README has three rule tables");
+    out
+}
+
+#[test]
+fn the_readme_table_and_every_doc_header_are_written_from_the_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut differs = Vec::new();
+    for rule in rules::RULES {
+        let path = root.join("rules").join(format!("{}.md", rule.id));
+        let text = fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        let expected = doc_header(rule);
+        let at = lines.iter().position(|line| line.starts_with("Level: **"));
+        assert_eq!(at, Some(2), "{}: the header line is the third", path.display());
+        if lines[2] != expected {
+            differs.push(format!("{}: {:?}, declared {expected:?}", path.display(), lines[2]));
+            lines[2] = &expected;
+            if blessing() {
+                fs::write(&path, lines.join("\n")).unwrap();
+            }
+        }
+    }
+    let readme_path = root.join("README.md");
+    let readme = fs::read_to_string(&readme_path).unwrap();
+    let generated = readme_with_generated_tables(&readme);
+    if generated != readme {
+        let old: Vec<&str> = readme.lines().collect();
+        let new: Vec<&str> = generated.lines().collect();
+        let changed: Vec<String> = new
+            .iter()
+            .filter(|line| line.starts_with("| [") && !old.contains(line))
+            .map(|line| format!("README should have: {line}"))
+            .collect();
+        differs.extend(changed);
+        differs.push("README: its rule tables differ from RULES".to_owned());
+        if blessing() {
+            fs::write(&readme_path, generated).unwrap();
+        }
+    }
+    assert!(
+        differs.is_empty() || blessing(),
+        "generated from RULES, and different (FEEDLINT_BLESS=1 writes them):\n{}",
+        differs.join("\n")
+    );
+}
+
+#[test]
+fn contributing_names_every_module_that_holds_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let contributing = fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap();
+    let start = contributing
+        .find("in the module of `src/rules/` it belongs to (")
+        .unwrap();
+    let end = start + contributing[start..].find("):").unwrap();
+    let named: Vec<String> = contributing[start..end]
+        .split('(')
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(|name| name.trim().trim_matches('`').to_owned())
+        .collect();
+    let mut modules: Vec<String> = fs::read_dir(root.join("src/rules"))
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let text = fs::read_to_string(entry.path()).ok()?;
+            let module = name.strip_suffix(".rs")?.to_owned();
+            (module != "mod" && text.contains("= rule!(")).then_some(module)
+        })
+        .collect();
+    modules.sort();
+    assert_eq!(named, modules, "CONTRIBUTING.md's list of rule modules");
+}

@@ -63,6 +63,7 @@ fn report_missing(cx: &mut Checker, child: AtomName, section: &str, help: &str) 
 
 pub static ATOM_MISSING_ID: Rule = rule!(
     AtomMissingId, Error, Doc, Some(atom_missing_id),
+    groups: ["atom-core"],
     summary: "an atom:feed or atom:entry has no atom:id",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.6",
 );
@@ -78,6 +79,7 @@ fn atom_missing_id(cx: &mut Checker) {
 
 pub static ATOM_MISSING_TITLE: Rule = rule!(
     AtomMissingTitle, Error, Doc, Some(atom_missing_title),
+    groups: ["atom-core"],
     summary: "an atom:feed or atom:entry has no atom:title",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.14",
 );
@@ -93,6 +95,7 @@ fn atom_missing_title(cx: &mut Checker) {
 
 pub static ATOM_MISSING_UPDATED: Rule = rule!(
     AtomMissingUpdated, Error, Doc, Some(atom_missing_updated),
+    groups: ["atom-core"],
     summary: "an atom:feed or atom:entry has no atom:updated",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.15",
 );
@@ -108,6 +111,7 @@ fn atom_missing_updated(cx: &mut Checker) {
 
 pub static ATOM_MISSING_AUTHOR: Rule = rule!(
     AtomMissingAuthor, Error, Doc, Some(atom_missing_author),
+    groups: ["atom-core"],
     summary: "an atom:entry has no atom:author, and neither has its atom:source nor its feed",
     spec: "RFC 4287 §4.1.1, §4.1.2",
 );
@@ -171,6 +175,7 @@ fn entry_document_missing_author(cx: &mut Checker) {
 
 pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(
     AtomDuplicateElement, Error, Doc, Some(atom_duplicate_element),
+    groups: ["atom-core"],
     summary: "an atom:feed, atom:entry, atom:author or atom:contributor has more than one of an element it may have only once",
     spec: "RFC 4287 §4.1.1, §4.1.2, §3.2",
 );
@@ -202,6 +207,7 @@ fn atom_duplicate_element(cx: &mut Checker) {
 
 pub static ATOM_ENTRY_MISSING_ALTERNATE: Rule = rule!(
     AtomEntryMissingAlternate, Error, Doc, Some(atom_entry_missing_alternate),
+    groups: ["atom-core"],
     summary: "an atom:entry has neither atom:content nor an alternate link",
     spec: "RFC 4287 §4.1.2",
 );
@@ -240,6 +246,7 @@ fn atom_entry_missing_alternate(cx: &mut Checker) {
 
 pub static ATOM_ENTRY_MISSING_SUMMARY: Rule = rule!(
     AtomEntryMissingSummary, Error, Doc, Some(atom_entry_missing_summary),
+    groups: ["atom-core"],
     summary: "an atom:entry whose content is out of line (src) or Base64-encoded has no atom:summary",
     spec: "RFC 4287 §4.1.2, §4.1.3",
 );
@@ -302,6 +309,7 @@ fn report_missing_channel_child(cx: &mut Checker, child: &'static str, what: &st
 
 pub static RSS_MISSING_CHANNEL_TITLE: Rule = rule!(
     RssMissingChannelTitle, Error, Doc, Some(rss_missing_channel_title),
+    groups: ["rss-core"],
     summary: "an RSS channel has no title",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -312,6 +320,7 @@ fn rss_missing_channel_title(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL_LINK: Rule = rule!(
     RssMissingChannelLink, Error, Doc, Some(rss_missing_channel_link),
+    groups: ["rss-core"],
     summary: "an RSS channel has no link",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -326,6 +335,7 @@ fn rss_missing_channel_link(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL_DESCRIPTION: Rule = rule!(
     RssMissingChannelDescription, Error, Doc, Some(rss_missing_channel_description),
+    groups: ["rss-core"],
     summary: "an RSS channel has no description",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -336,6 +346,7 @@ fn rss_missing_channel_description(cx: &mut Checker) {
 
 pub static RSS_ITEM_MISSING_TITLE_AND_DESCRIPTION: Rule = rule!(
     RssItemMissingTitleAndDescription, Error, Doc, Some(rss_item_missing_title_and_description),
+    groups: ["rss-core"],
     summary: "an RSS item has neither a title nor a description",
     spec: "RSS 2.0, Elements of <item>",
 );
@@ -367,6 +378,7 @@ fn rss_item_missing_title_and_description(cx: &mut Checker) {
 
 pub static ATOM_INVALID_TYPE: Rule = rule!(
     AtomInvalidType, Error, Doc, Some(atom_invalid_type),
+    groups: ["atom-core"],
     summary: "a text construct's type is not text, html or xhtml, or atom:content's is neither those nor a media type",
     spec: "RFC 4287 §3.1.1, §4.1.3.1",
 );
@@ -423,6 +435,7 @@ fn atom_invalid_type(cx: &mut Checker) {
 
 pub static ATOM_XHTML_MISSING_DIV: Rule = rule!(
     AtomXhtmlMissingDiv, Error, Doc, Some(atom_xhtml_missing_div),
+    groups: ["atom-core"],
     summary: "type=\"xhtml\" text or content that is not a single XHTML div",
     spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
 );
@@ -476,6 +489,7 @@ fn atom_xhtml_missing_div(cx: &mut Checker) {
 
 pub static ATOM_XHTML_FOREIGN_ELEMENT: Rule = rule!(
     AtomXhtmlForeignElement, Warning, Doc, Some(atom_xhtml_foreign_element),
+    groups: ["atom-core"],
     summary: "an element inside type=\"xhtml\" content that is not XHTML (MathML and SVG aside)",
     spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
 );
@@ -531,6 +545,7 @@ fn atom_xhtml_foreign_element(cx: &mut Checker) {
 
 pub static ATOM_PERSON_MISSING_NAME: Rule = rule!(
     AtomPersonMissingName, Error, Doc, Some(atom_person_missing_name),
+    groups: ["atom-core"],
     summary: "an atom:author or atom:contributor has no atom:name",
     spec: "RFC 4287 §3.2, §3.2.1",
 );
@@ -556,6 +571,7 @@ fn atom_person_missing_name(cx: &mut Checker) {
 
 pub static ATOM_CATEGORY_MISSING_TERM: Rule = rule!(
     AtomCategoryMissingTerm, Error, Doc, Some(atom_category_missing_term),
+    groups: ["atom-core"],
     summary: "an atom:category has no term attribute",
     spec: "RFC 4287 §4.2.2.1",
 );
@@ -597,6 +613,7 @@ pub(super) fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) ->
 
 pub static RSS_DUPLICATE_ELEMENT: Rule = rule!(
     RssDuplicateElement, Error, Doc, Some(rss_duplicate_element),
+    groups: ["rss-core"],
     summary: "an RSS channel or item has more than one of an element it has once",
     spec: "RSS 2.0, Required and optional channel elements, Elements of <item>",
 );
@@ -684,6 +701,7 @@ fn rss_duplicate_element(cx: &mut Checker) {
 
 pub static RSS_ENCLOSURE_MISSING_ATTRIBUTE: Rule = rule!(
     RssEnclosureMissingAttribute, Error, Doc, Some(rss_enclosure_missing_attribute),
+    groups: ["rss-core"],
     summary: "an RSS enclosure lacks its url, length or type",
     spec: "RSS 2.0, <enclosure> sub-element of <item>",
 );
@@ -719,6 +737,7 @@ fn rss_enclosure_missing_attribute(cx: &mut Checker) {
 
 pub static RSS_INVALID_SCHEDULE: Rule = rule!(
     RssInvalidSchedule, Error, Doc, Some(rss_invalid_schedule),
+    groups: ["rss-core"],
     summary: "an RSS ttl that is not a number of minutes, or skipHours and skipDays values outside 0 to 23 and the day names",
     spec: "RSS 2.0, <ttl>, <skipHours>, <skipDays>",
 );
@@ -839,6 +858,7 @@ fn rss_invalid_schedule(cx: &mut Checker) {
 
 pub static ATOM_INVALID_CONTENT_SRC: Rule = rule!(
     AtomInvalidContentSrc, Error, Doc, Some(atom_invalid_content_src),
+    groups: ["atom-core"],
     summary: "atom:content with src is not empty, or its type is text, html or xhtml",
     spec: "RFC 4287 §4.1.3.1, §4.1.3.2",
 );
@@ -938,6 +958,7 @@ fn report_incomplete(cx: &mut Checker, required: &Required, in_items: bool) {
 
 pub static RSS_IMAGE_MISSING_ELEMENT: Rule = rule!(
     RssImageMissingElement, Error, Doc, Some(rss_image_missing_element),
+    groups: ["rss-core"],
     summary: "an RSS image lacks its url, title or link",
     spec: "RSS 2.0, <image> sub-element of <channel>",
 );
@@ -954,6 +975,7 @@ fn rss_image_missing_element(cx: &mut Checker) {
 
 pub static RSS_TEXT_INPUT_MISSING_ELEMENT: Rule = rule!(
     RssTextInputMissingElement, Error, Doc, Some(rss_text_input_missing_element),
+    groups: ["rss-core"],
     summary: "an RSS textInput lacks its title, description, name or link",
     spec: "RSS 2.0, <textInput> sub-element of <channel>",
 );
@@ -970,6 +992,7 @@ fn rss_text_input_missing_element(cx: &mut Checker) {
 
 pub static RSS_CLOUD_MISSING_ATTRIBUTE: Rule = rule!(
     RssCloudMissingAttribute, Error, Doc, Some(rss_cloud_missing_attribute),
+    groups: ["rss-core"],
     summary: "an RSS cloud lacks its domain, port, path, registerProcedure or protocol",
     spec: "RSS 2.0, <cloud> sub-element of <channel>",
 );
@@ -986,6 +1009,7 @@ fn rss_cloud_missing_attribute(cx: &mut Checker) {
 
 pub static RSS_SOURCE_MISSING_URL: Rule = rule!(
     RssSourceMissingUrl, Error, Doc, Some(rss_source_missing_url),
+    groups: ["rss-core"],
     summary: "an RSS item's source has no url",
     spec: "RSS 2.0, <source> sub-element of <item>",
 );
@@ -1002,6 +1026,7 @@ fn rss_source_missing_url(cx: &mut Checker) {
 
 pub static RSS_INVALID_IS_PERMALINK: Rule = rule!(
     RssInvalidIsPermalink, Error, Doc, Some(rss_invalid_is_permalink),
+    groups: ["rss-core"],
     summary: "an RSS guid's isPermaLink is neither true nor false, or is spelled in another case",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );
@@ -1057,6 +1082,7 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
 
 pub static RSS_MISSING_VERSION: Rule = rule!(
     RssMissingVersion, Error, Doc, Some(rss_missing_version),
+    groups: ["rss-core"],
     summary: "the rss element has no version attribute",
     spec: "RSS 2.0, What is RSS?",
 );
@@ -1076,6 +1102,7 @@ fn rss_missing_version(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL: Rule = rule!(
     RssMissingChannel, Error, Doc, Some(rss_missing_channel),
+    groups: ["rss-core"],
     summary: "the rss element has no channel",
     spec: "RSS 2.0, What is RSS?",
 );

@@ -14,6 +14,7 @@ use crate::summary::EntrySummary;
 
 pub static INVALID_DATE: Rule = rule!(
     InvalidDate, Error, Doc, Some(invalid_date),
+    groups: ["atom-core"],
     summary: "an Atom date or a deleted entry's when is not an RFC 3339 date-time",
     spec: "RFC 4287 §3.3; RFC 6721 §3; RFC 3339 §5.6",
 );
@@ -56,6 +57,7 @@ fn invalid_date(cx: &mut Checker) {
 
 pub static RSS_INVALID_DATE: Rule = rule!(
     RssInvalidDate, Error, Doc, Some(rss_invalid_date),
+    groups: ["rss-core"],
     summary: "an RSS lastBuildDate or pubDate is not an RFC 822 date",
     spec: "RSS 2.0; RFC 822 §5",
 );
@@ -92,6 +94,7 @@ fn rss_invalid_date(cx: &mut Checker) {
 
 pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
     AmbiguousDuplicateEntry, Warning, DocAndSet, Some(ambiguous_duplicate_entry), set: Some(ambiguous_duplicate_entry_in_set),
+    groups: ["atom-core", "rss-core"],
     summary: "two entries with the same identity and the same update time, so no rule picks a winner",
     spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
 );
@@ -211,6 +214,7 @@ fn duplicates_in_group(cx: &mut SetChecker, group: &[DocId]) {
 
 pub static MALFORMED_UUID_URN: Rule = rule!(
     MalformedUuidUrn, Warning, Doc, Some(malformed_uuid_urn),
+    groups: ["atom-core"],
     summary: "an id starting with urn:uuid: is not a well-formed UUID",
     spec: "RFC 4122 §3",
 );
@@ -282,6 +286,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
 
 pub static RSS_INVALID_GUID: Rule = rule!(
     RssInvalidGuid, Error, Doc, Some(rss_invalid_guid),
+    groups: ["rss-core"],
     summary: "an RSS guid is empty, is a permalink (isPermaLink absent or true) that is not a URL, or is another item's guid",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );

@@ -62,6 +62,10 @@ pub struct Rule {
     pub id: RuleId,
     pub level: Level,
     pub scope: Scope,
+    /// The groups it is selected by (`--select rfc5005`): one, or two for
+    /// a rule that checks Atom and RSS alike. Each is one of
+    /// [`crate::select::GROUPS`].
+    pub groups: &'static [&'static str],
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// The section of the specification the rule enforces.
@@ -83,14 +87,15 @@ impl std::fmt::Debug for Rule {
 /// Declares a rule. Its id is the [`RuleId`] variant of its `rules/ID.md`
 /// (`ArchiveOrphan` for `rules/archive-orphan.md`).
 macro_rules! rule {
-    ($id:ident, $level:ident, $scope:ident, $check:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
-        $crate::rules::rule!($id, $level, $scope, $check, set: None, summary: $summary, spec: $spec)
+    ($id:ident, $level:ident, $scope:ident, $check:expr, groups: [$($group:literal),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
+        $crate::rules::rule!($id, $level, $scope, $check, set: None, groups: [$($group),+], summary: $summary, spec: $spec)
     };
-    ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, summary: $summary:literal, spec: $spec:literal $(,)?) => {
+    ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, groups: [$($group:literal),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::Rule {
             id: $crate::rule_id::RuleId::$id,
             level: $crate::diagnostic::Level::$level,
             scope: $crate::rules::Scope::$scope,
+            groups: &[$($group),+],
             summary: $summary,
             spec: $spec,
             check: $check,

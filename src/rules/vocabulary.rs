@@ -9,6 +9,7 @@ use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
     AtomUndefinedElement, Error, Doc, Some(atom_undefined_element),
+    groups: ["atom-core"],
     summary: "an element in the Atom namespace where RFC 4287 defines none of that name",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.11, §3.2; §6.2",
 );
@@ -37,6 +38,7 @@ fn atom_undefined_element(cx: &mut Checker) {
 
 pub static ATOM_ELEMENT_IN_TEXT: Rule = rule!(
     AtomElementInText, Error, Doc, Some(atom_element_in_text),
+    groups: ["atom-core"],
     summary: "an element inside Atom text that must be plain text or escaped HTML",
     spec: "RFC 4287 §3.1.1.1, §3.1.1.2, §4.1.3.3",
 );
@@ -137,6 +139,7 @@ fn atom_element_in_text(cx: &mut Checker) {
 
 pub static RSS_UNKNOWN_ELEMENT: Rule = rule!(
     RssUnknownElement, Error, Doc, Some(rss_unknown_element),
+    groups: ["rss-core"],
     summary: "an element without a namespace that the document's RSS version (2.0, 0.92 or 0.91) does not define where it stands",
     spec: "RSS 2.0, Extending RSS; RSS 0.91; RSS 0.92",
 );
@@ -347,6 +350,7 @@ fn rss_unknown_element(cx: &mut Checker) {
 
 pub static EXTENSION_INVALID: Rule = rule!(
     ExtensionInvalid, Error, Doc, Some(extension_invalid),
+    groups: ["rss-core"],
     summary: "a well-known extension element breaks its module's rules: trackback:ping outside an item or entry, creativeCommons:license not a URI, dc:date not a W3C date, content:encoded twice in an item",
     spec: "RSS TrackBack module; RSS creativeCommons module; DCMI Terms, date (W3C-DTF); RSS 1.0 content module",
 );
