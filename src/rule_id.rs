@@ -73,17 +73,8 @@ impl FromStr for RuleId {
     }
 }
 
-impl PartialEq<str> for RuleId {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
-impl PartialEq<&str> for RuleId {
-    fn eq(&self, other: &&str) -> bool {
-        self.as_str() == *other
-    }
-}
+// No `PartialEq<str>`: code compares `RuleId`s, never their spellings, so
+// a renamed rule cannot leave a comparison that silently never matches.
 
 impl serde::Serialize for RuleId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -75,7 +75,7 @@ fn a_cycle_at_the_end_of_a_long_chain_is_reported_once() {
     let cycles: Vec<_> = report
         .diagnostics
         .iter()
-        .filter(|d| d.rule == "archive-chain-cycle")
+        .filter(|d| d.rule == feedlint::RuleId::ArchiveChainCycle)
         .collect();
     assert_eq!(
         cycles.len(),

@@ -335,7 +335,10 @@ impl Walk {
         };
         if named_by_user
             && outcome.document.summary.is_none()
-            && outcome.diagnostics.iter().any(|d| d.rule == "not-a-feed")
+            && outcome
+                .diagnostics
+                .iter()
+                .any(|d| d.rule == crate::rule_id::RuleId::NotAFeed)
         {
             return Err(Failure::Unfetchable {
                 url: url.to_string(),
