@@ -234,6 +234,28 @@ impl ConfigError {
     pub fn lines(&self) -> &[String] {
         &self.0
     }
+
+    /// Each mistake's file, 1-based line and message, where it names them
+    /// (`PATH:LINE: MESSAGE`; a file that cannot be read names no line).
+    pub fn places(&self) -> Vec<(PathBuf, usize, &str)> {
+        self.0
+            .iter()
+            .filter_map(|line| {
+                // The message follows the first ":N: " (a path may hold ':').
+                let mut search = 0;
+                while let Some(colon) = line[search..].find(':').map(|at| search + at) {
+                    let rest = &line[colon + 1..];
+                    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+                    if digits > 0 && rest[digits..].starts_with(": ") {
+                        let number = rest[..digits].parse().ok()?;
+                        return Some((PathBuf::from(&line[..colon]), number, &rest[digits + 2..]));
+                    }
+                    search = colon + 1;
+                }
+                None
+            })
+            .collect()
+    }
 }
 
 impl std::fmt::Display for ConfigError {
@@ -489,6 +511,16 @@ mod tests {
 
     fn rule(id: &str) -> &'static Rule {
         crate::rules::by_id(id.parse().unwrap())
+    }
+
+    #[test]
+    fn a_mistake_names_its_file_and_line() {
+        let error = parse("[rules]\narchive-orphan = \"loud\"\n", Path::new("/w:x/feedlint.toml")).unwrap_err();
+        let places = error.places();
+        assert_eq!(places.len(), 1, "{error}");
+        assert_eq!(places[0].0, Path::new("/w:x/feedlint.toml"));
+        assert_eq!(places[0].1, 2);
+        assert!(places[0].2.contains("loud"), "{}", places[0].2);
     }
 
     #[test]

@@ -519,3 +519,44 @@ fn a_workspace_root_of_slash_is_not_walked_and_the_editor_is_told() {
     );
     client.finish();
 }
+
+#[test]
+fn a_broken_config_is_reported_at_its_mistake_and_linting_goes_on() {
+    let dir = scratch("lsp-broken-config");
+    let config = dir.join("feedlint.toml");
+    std::fs::write(&config, "[rules]\narchive-orphan = \"loud\"\n").unwrap();
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    // The editor is told: a message, and a diagnostic on the config's line.
+    let config_uri = url::Url::from_file_path(std::fs::canonicalize(&config).unwrap())
+        .unwrap()
+        .to_string();
+    let (mut said, mut marked) = (None, None);
+    while said.is_none() || marked.is_none() {
+        let message = client.next();
+        if message["method"] == "window/showMessage" {
+            said = Some(message["params"]["message"].as_str().unwrap().to_owned());
+        } else if message["method"] == "textDocument/publishDiagnostics"
+            && (message["params"]["uri"] == config_uri.as_str()
+                || message["params"]["uri"].as_str().unwrap().ends_with("/feedlint.toml"))
+        {
+            marked = Some(message["params"]["diagnostics"][0].clone());
+        }
+    }
+    let said = said.unwrap();
+    assert!(said.contains("feedlint.toml:2") && said.contains("loud"), "{said}");
+    assert!(said.contains("default settings"), "{said}");
+    let marked = marked.unwrap();
+    assert_eq!(marked["range"]["start"]["line"], 1, "{marked}");
+    assert!(marked["message"].as_str().unwrap().contains("loud"), "{marked}");
+    // And the feeds are linted meanwhile, with the defaults.
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let uri = client.open(&path, &feed("prev"));
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    client.finish();
+}

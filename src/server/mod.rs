@@ -116,7 +116,13 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
-    let options = options_for(root.as_deref());
+    let (options, told) = options_for(root.as_deref());
+    for notification in told {
+        connection
+            .sender
+            .send(Message::Notification(notification))
+            .map_err(|e| e.to_string())?;
+    }
     // A root that is no project (the whole file system, a kernel file
     // system) is not walked: only the open documents are linted.
     let root = match root {
@@ -231,23 +237,87 @@ fn workspace_root(initialize: &serde_json::Value) -> Option<PathBuf> {
 
 /// The settings of the workspace's `feedlint.toml`, as the command line
 /// reads them.
-fn options_for(root: Option<&Path>) -> Options {
+fn options_for(root: Option<&Path>) -> (Options, Vec<Notification>) {
     let mut options = Options::default();
     let paths: Vec<PathBuf> = root.map(Path::to_path_buf).into_iter().collect();
-    let Ok(config) = crate::config::for_paths(&paths) else {
-        return options;
+    let config = match crate::config::for_paths(&paths) {
+        Ok(config) => config,
+        // The editor is told, at the mistake, and the defaults apply
+        // meanwhile: never a silent fall back.
+        Err(error) => return (options, config_error_notifications(&error)),
     };
+    let mut told: Vec<Notification> = config
+        .warnings
+        .iter()
+        .map(|warning| show_message(lsp_types::MessageType::WARNING, format!("feedlint: {warning}")))
+        .collect();
     options.levels = config.levels;
     options.config_excludes = config.excludes;
     if let Some(url) = config.base_url {
-        if let Ok(with_url) = options.clone().with_base_url(&url) {
-            options = with_url;
-            if let Some(root) = config.base_root {
-                options = options.with_base_root(root);
+        match options.clone().with_base_url(&url) {
+            Ok(with_url) => {
+                options = with_url;
+                if let Some(root) = config.base_root {
+                    options = options.with_base_root(root);
+                }
             }
+            Err(invalid) => told.push(show_message(
+                lsp_types::MessageType::WARNING,
+                format!("feedlint: {invalid}; the base URL is not used"),
+            )),
         }
     }
-    options
+    (options, told)
+}
+
+fn show_message(typ: lsp_types::MessageType, message: String) -> Notification {
+    let params = lsp_types::ShowMessageParams { typ, message };
+    Notification::new(lsp_types::notification::ShowMessage::METHOD.to_owned(), params)
+}
+
+/// What the editor is told of a config it cannot use: a message, and a
+/// diagnostic at each mistake in the config file.
+fn config_error_notifications(error: &crate::config::ConfigError) -> Vec<Notification> {
+    let mut told = vec![show_message(
+        lsp_types::MessageType::ERROR,
+        format!(
+            "feedlint: {}; linting with the default settings until it is fixed",
+            error.lines().join("; ")
+        ),
+    )];
+    let mut by_file: Vec<(PathBuf, Vec<LspDiagnostic>)> = Vec::new();
+    for (path, line, message) in error.places() {
+        let at = lsp_types::Position {
+            line: u32::try_from(line.saturating_sub(1)).unwrap_or(u32::MAX),
+            character: 0,
+        };
+        let diagnostic = LspDiagnostic {
+            range: lsp_types::Range { start: at, end: at },
+            severity: Some(DiagnosticSeverity::ERROR),
+            source: Some("feedlint".to_owned()),
+            message: message.to_owned(),
+            ..LspDiagnostic::default()
+        };
+        match by_file.iter_mut().find(|(file, _)| *file == path) {
+            Some((_, diagnostics)) => diagnostics.push(diagnostic),
+            None => by_file.push((path, vec![diagnostic])),
+        }
+    }
+    for (path, diagnostics) in by_file {
+        let Some(uri) = Url::from_file_path(&path)
+            .ok()
+            .and_then(|url| url.as_str().parse::<Uri>().ok())
+        else {
+            continue;
+        };
+        let params = PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: None,
+        };
+        told.push(Notification::new(PublishDiagnostics::METHOD.to_owned(), params));
+    }
+    told
 }
 
 /// Applies an open, change, save or close; says whether to lint again.
