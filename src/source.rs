@@ -175,6 +175,21 @@ impl Source {
     }
 }
 
+/// Where each line of `text` starts: after `\n`, `\r\n` or a lone `\r`,
+/// as the locator counts lines. The one line index of the language server
+/// and the web page, so that a line number means the same everywhere.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        let ends_line = bytes[at] == b'\n' || bytes.get(at + 1) != Some(&b'\n');
+        if ends_line {
+            starts.push(at + 1);
+        }
+    }
+    starts
+}
+
 /// Turns byte ranges of one document into [`Span`]s. Cheapest when asked in
 /// document order; any order costs at most a short scan per offset once the
 /// text up to it has been scanned.
@@ -559,6 +574,13 @@ fn utf32(bytes: &[u8]) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lines_end_at_lf_crlf_and_a_lone_cr() {
+        assert_eq!(line_starts("a\r\nb\rc\nd"), [0, 3, 5, 7]);
+        assert_eq!(line_starts(""), [0]);
+        assert_eq!(line_starts("\r\r\n"), [0, 1, 3]);
+    }
+
     use super::*;
 
     fn transported(bytes: &[u8], charset: &str) -> (String, Option<String>) {

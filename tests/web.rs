@@ -321,6 +321,32 @@ fn a_start_tag_over_millions_of_lines_makes_a_small_page() {
 }
 
 #[test]
+fn the_page_counts_lines_as_the_command_line_does() {
+    let served = Served::start(&[]);
+    // Lines ended by a lone CR (old Mac files): the finding is on line 3,
+    // and the page shows and marks that line.
+    let feed = format!(
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\">\r{ATOM_HEAD}\r<link rel=\"prev_archive\" href=\"a.atom\"/></feed>\r"
+    );
+    let form: String = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("text", &feed)
+        .finish();
+    let (status, page) = raw_post(
+        &served.base,
+        "/check",
+        "application/x-www-form-urlencoded",
+        form.as_bytes(),
+    );
+    let page = String::from_utf8_lossy(&page);
+    assert_eq!(status, 200);
+    assert!(page.contains("line 3, column"), "{page}");
+    assert!(
+        page.contains("<span class=\"line-number\">3</span>&lt;link rel=&quot;<mark>prev_archive</mark>"),
+        "{page}"
+    );
+}
+
+#[test]
 fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
     let served = Served::start(&[]);
     // Twenty uploaded feeds of 150 entries, each entry with findings that

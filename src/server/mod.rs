@@ -530,7 +530,7 @@ impl<'r> Texts<'r> {
                         }
                     }
                 };
-                let starts = line_starts(&text);
+                let starts = crate::source::line_starts(&text);
                 Some(Text { uri, text, starts })
             })
             .as_ref()
@@ -690,7 +690,7 @@ impl<'t> LineIndex<'t> {
     fn new(text: &'t str) -> Self {
         LineIndex {
             text,
-            starts: line_starts(text).into(),
+            starts: crate::source::line_starts(text).into(),
         }
     }
 
@@ -704,19 +704,6 @@ impl<'t> LineIndex<'t> {
     fn range(&self, start: usize, end: usize) -> Range {
         Range::new(self.position(start), self.position(end))
     }
-}
-
-/// Where each line of `text` starts: after `\n`, `\r\n` or a lone `\r`.
-fn line_starts(text: &str) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let mut starts = vec![0];
-    for (i, &b) in bytes.iter().enumerate() {
-        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        if ends_line {
-            starts.push(i + 1);
-        }
-    }
-    starts
 }
 
 #[cfg(test)]

@@ -262,9 +262,10 @@ pub struct Lines<'t> {
 
 impl<'t> Lines<'t> {
     pub fn of(text: &'t str) -> Lines<'t> {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
-        Lines { text, starts }
+        Lines {
+            text,
+            starts: crate::source::line_starts(text),
+        }
     }
 
     /// The 0-based line of a byte offset.
@@ -275,13 +276,12 @@ impl<'t> Lines<'t> {
     /// The byte range of line `n` (0-based), without its line end.
     fn range(&self, n: usize) -> std::ops::Range<usize> {
         let start = self.starts[n];
-        let end = self.starts.get(n + 1).map_or(self.text.len(), |next| next - 1);
-        let end = if self.text[start..end].ends_with('\r') {
-            end - 1
-        } else {
-            end
-        };
-        start..end
+        let next = self.starts.get(n + 1).copied().unwrap_or(self.text.len());
+        // Without its line end: `\n`, `\r\n` or a lone `\r`.
+        let line = &self.text[start..next];
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        start..start + line.len()
     }
 }
 
@@ -392,16 +392,23 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
     }
     let region = lines.starts[from_line]..lines.starts.get(to_line + 1).copied().unwrap_or(text.len());
     let old = &text[region.clone()];
-    // The edits, moved into the region, applied back to front.
-    let mut new = old.to_owned();
-    let mut edits: Vec<_> = fix.edits.iter().collect();
-    edits.sort_by_key(|edit| std::cmp::Reverse(edit.at.byte_range().start));
-    for edit in edits {
-        let at = edit.at.byte_range();
-        if at.start >= region.start && at.end <= region.end && at.start <= at.end {
-            new.replace_range(at.start - region.start..at.end - region.start, &edit.replacement);
-        }
-    }
+    // The fix, moved into the region, applied as --fix applies it.
+    let in_region = Fix {
+        title: fix.title.clone(),
+        applicability: fix.applicability,
+        edits: fix
+            .edits
+            .iter()
+            .map(|edit| edit.at.byte_range())
+            .zip(&fix.edits)
+            .filter(|(at, _)| at.start >= region.start && at.end <= region.end && at.start <= at.end)
+            .map(|(at, edit)| crate::fix::Edit {
+                at: at.start - region.start..at.end - region.start,
+                replacement: edit.replacement.clone(),
+            })
+            .collect(),
+    };
+    let (new, _) = crate::fix::apply(old, std::iter::once(&in_region));
     let diff = similar::TextDiff::from_lines(old, new.as_str());
     html! {
         details.fix open {
