@@ -73,8 +73,21 @@ impl FromStr for RuleId {
     }
 }
 
-// No `PartialEq<str>`: code compares `RuleId`s, never their spellings, so
-// a renamed rule cannot leave a comparison that silently never matches.
+/// For the library's users (`finding.rule == "next-archive-unsealed"`);
+/// feedlint's own code compares `RuleId`s, never their spellings, so that
+/// a renamed rule cannot leave a comparison that silently never matches
+/// (`tests/it/architecture.rs` checks).
+impl PartialEq<str> for RuleId {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for RuleId {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
 
 impl serde::Serialize for RuleId {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -10,6 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+// A test binary of its own: the memory of a child is measured with wait4's
+// rusage, and on Linux a child's peak counts the memory of the process it
+// was spawned from (the exec inherits the old image's high-water mark). In
+// the one binary of every other test, that is the memory of all of them.
+#[path = "it/common/mod.rs"]
 mod common;
 use common::scratch;
 

@@ -1,5 +1,5 @@
 //! The parser's own tests; the W3C conformance suite runs in
-//! `tests/xmlconf.rs`.
+//! `tests/it/xmlconf.rs`.
 
 use super::*;
 

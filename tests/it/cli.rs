@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{json, rules_of, scratch, stderr, stdout, ATOM_HEAD};
 
 use serde_json::Value;

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{stdout, ATOM_HEAD};
 
 use serde_json::Value;
@@ -26,7 +26,7 @@ fn sarif_is_valid_sarif_2_1_0() {
     let output = feedlint(&["--format", "sarif", SITE, MULTILINE]);
     assert_eq!(output.status.code(), Some(1));
     let sarif: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../data/sarif-schema-2.1.0.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     let errors: Vec<String> = validator
         .iter_errors(&sarif)
@@ -76,7 +76,7 @@ fn inputs_that_cannot_be_linted_are_in_json_and_sarif_too() {
     let output = feedlint(&["--format", "sarif", "no/such.atom", MULTILINE]);
     assert_eq!(output.status.code(), Some(2));
     let sarif: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let schema: Value = serde_json::from_str(include_str!("data/sarif-schema-2.1.0.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!("../data/sarif-schema-2.1.0.json")).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
     assert!(validator.is_valid(&sarif));
     let invocation = &sarif["runs"][0]["invocations"][0];

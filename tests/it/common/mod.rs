@@ -8,7 +8,11 @@ use serde_json::Value;
 
 /// A fresh, empty directory for one test.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("feedlint-test-{}-{name}", std::process::id()));
+    // Every test of the binary runs in this one process: a number of its
+    // own keeps two tests that pick the same name apart.
+    static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("feedlint-test-{}-{n}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -8,7 +8,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 use common::{scratch, stderr, stdout};
 
 /// A feed with a safe fix (a misspelt relation) and nothing else wrong.

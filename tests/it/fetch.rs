@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-mod common;
+use crate::common;
 use common::{json, messages, rules_of, stderr, stdout};
 
 struct Reply {

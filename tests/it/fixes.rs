@@ -1,14 +1,14 @@
 //! Fixes, `--fix` and `--diff`, on copies of the fixtures (the fixtures
 //! themselves are never written): each fix gives the file committed beside
 //! its fixture as `NAME.fixed`, and the fixed file no longer has the
-//! finding. `FEEDLINT_BLESS=1 cargo test --test fixes` rewrites the
+//! finding. `FEEDLINT_BLESS=1 cargo test --test it fixes::` rewrites the
 //! `.fixed` files.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.

@@ -4,7 +4,7 @@
 //! and without `--base-url`). A subset gives the whole site's verdict on
 //! the files it names; no output names a file by a `file:` URL.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

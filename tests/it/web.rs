@@ -8,7 +8,7 @@
 //! they are missing it says it was skipped, unless
 //! `FEEDLINT_BROWSER_REQUIRED` is set (CI installs them and sets it).
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};

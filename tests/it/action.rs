@@ -2,7 +2,7 @@
 //! runner runs it (bash, with the inputs in the environment), against the
 //! binary under test; and every input it reads is one it declares.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -4,7 +4,7 @@
 
 use feedlint::{Diagnostic, Input, Level, Options, Report, Sink};
 
-mod common;
+use crate::common;
 use common::scratch;
 
 /// Records what a sink is given.

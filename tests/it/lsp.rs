@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-mod common;
+use crate::common;
 use common::scratch;
 
 struct Client {

@@ -136,3 +136,23 @@ fn the_reader_of_paths_finds_them() {
         "use crate::{feed::FeedDoc, set};\nuse crate::rules::Rule; // crate::engine\nlet x = crate::iri::check(y);";
     assert_eq!(crate_paths(text), ["feed", "set", "rules", "iri"]);
 }
+
+#[test]
+fn the_code_compares_rule_ids_never_their_spellings() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let spelled = regex::Regex::new(r#"\.rule\s*[!=]=\s*"|"[a-z0-9-]+"\s*[!=]=\s*[a-z_.]*\.rule\b"#).unwrap();
+    let mut found = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if spelled.is_match(line) && !line.trim_start().starts_with("//") {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "compare RuleIds, not strings:\n{}", found.join("\n"));
+    // The check finds what it looks for.
+    assert!(spelled.is_match(r#"if d.rule == "not-a-feed" {"#));
+}

@@ -5,7 +5,7 @@
 //! 0.7 and a current one. Without any, the test says it was skipped, unless
 //! `FEEDLINT_NVIM_REQUIRED` is set.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

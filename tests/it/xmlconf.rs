@@ -13,7 +13,7 @@
 //! the part that is not read). Both lists must stay accurate: an entry
 //! that is judged right fails the test too.
 //!
-//! `FEEDLINT_XMLCONF_VERBOSE=1 cargo test --test xmlconf -- --nocapture`
+//! `FEEDLINT_XMLCONF_VERBOSE=1 cargo test --test it xmlconf:: -- --nocapture`
 //! prints every verdict with its message.
 
 use std::collections::BTreeSet;

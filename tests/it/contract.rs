@@ -3,8 +3,6 @@
 //! (the report, its summary and tool, a diagnostic, a span, a fix and its
 //! edits, a suppression).
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::process::Command;
 
