@@ -16,13 +16,14 @@ use crate::set::FeedSet;
 use crate::summary::Location;
 
 mod archive;
+mod atom;
 mod chains;
-mod core;
 pub mod fetching;
 mod identity;
 mod links;
 mod markers;
 mod paging;
+mod rss;
 mod tombstones;
 mod values;
 mod vocabulary;
@@ -173,31 +174,31 @@ pub static RULES: &[&Rule] = &[
     &fetching::FETCH_FAILED,
     &fetching::FETCH_LIMIT_REACHED,
     &fetching::CHARSET_MISMATCH,
-    &core::ATOM_MISSING_ID,
-    &core::ATOM_MISSING_TITLE,
-    &core::ATOM_MISSING_UPDATED,
-    &core::ATOM_MISSING_AUTHOR,
-    &core::ATOM_DUPLICATE_ELEMENT,
-    &core::ATOM_ENTRY_MISSING_ALTERNATE,
-    &core::ATOM_ENTRY_MISSING_SUMMARY,
-    &core::ATOM_INVALID_TYPE,
-    &core::ATOM_XHTML_MISSING_DIV,
-    &core::ATOM_XHTML_FOREIGN_ELEMENT,
-    &core::ATOM_PERSON_MISSING_NAME,
-    &core::ATOM_CATEGORY_MISSING_TERM,
-    &core::ATOM_INVALID_CONTENT_SRC,
-    &core::RSS_MISSING_CHANNEL_TITLE,
-    &core::RSS_MISSING_CHANNEL_LINK,
-    &core::RSS_MISSING_CHANNEL_DESCRIPTION,
-    &core::RSS_ITEM_MISSING_TITLE_AND_DESCRIPTION,
-    &core::RSS_DUPLICATE_ELEMENT,
-    &core::RSS_ENCLOSURE_MISSING_ATTRIBUTE,
-    &core::RSS_INVALID_SCHEDULE,
-    &core::RSS_IMAGE_MISSING_ELEMENT,
-    &core::RSS_TEXT_INPUT_MISSING_ELEMENT,
-    &core::RSS_CLOUD_MISSING_ATTRIBUTE,
-    &core::RSS_SOURCE_MISSING_URL,
-    &core::RSS_INVALID_IS_PERMALINK,
+    &atom::ATOM_MISSING_ID,
+    &atom::ATOM_MISSING_TITLE,
+    &atom::ATOM_MISSING_UPDATED,
+    &atom::ATOM_MISSING_AUTHOR,
+    &atom::ATOM_DUPLICATE_ELEMENT,
+    &atom::ATOM_ENTRY_MISSING_ALTERNATE,
+    &atom::ATOM_ENTRY_MISSING_SUMMARY,
+    &atom::ATOM_INVALID_TYPE,
+    &atom::ATOM_XHTML_MISSING_DIV,
+    &atom::ATOM_XHTML_FOREIGN_ELEMENT,
+    &atom::ATOM_PERSON_MISSING_NAME,
+    &atom::ATOM_CATEGORY_MISSING_TERM,
+    &atom::ATOM_INVALID_CONTENT_SRC,
+    &rss::RSS_MISSING_CHANNEL_TITLE,
+    &rss::RSS_MISSING_CHANNEL_LINK,
+    &rss::RSS_MISSING_CHANNEL_DESCRIPTION,
+    &rss::RSS_ITEM_MISSING_TITLE_AND_DESCRIPTION,
+    &rss::RSS_DUPLICATE_ELEMENT,
+    &rss::RSS_ENCLOSURE_MISSING_ATTRIBUTE,
+    &rss::RSS_INVALID_SCHEDULE,
+    &rss::RSS_IMAGE_MISSING_ELEMENT,
+    &rss::RSS_TEXT_INPUT_MISSING_ELEMENT,
+    &rss::RSS_CLOUD_MISSING_ATTRIBUTE,
+    &rss::RSS_SOURCE_MISSING_URL,
+    &rss::RSS_INVALID_IS_PERMALINK,
     &identity::RSS_INVALID_GUID,
     &values::RSS_INVALID_TEXT_INPUT_NAME,
     &vocabulary::EXTENSION_INVALID,
@@ -211,8 +212,8 @@ pub static RULES: &[&Rule] = &[
     &values::ATOM_CONTENT_NOT_BASE64,
     &values::ATOM_VALUE_WHITESPACE,
     &values::INVALID_LANGUAGE_TAG,
-    &core::RSS_MISSING_VERSION,
-    &core::RSS_MISSING_CHANNEL,
+    &rss::RSS_MISSING_VERSION,
+    &rss::RSS_MISSING_CHANNEL,
     &vocabulary::RSS_UNKNOWN_ELEMENT,
     &values::RSS_INVALID_URL,
     &values::RSS_INVALID_EMAIL,

@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::core::{rss_channel, rss_children};
+use super::rss::{rss_channel, rss_children};
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
 use crate::feed::{start_tag, AtomName, BaseKind, DocKind, FeedDoc, LinkValue, Text, XML_NS};
