@@ -141,8 +141,8 @@ impl Reading {
             && job.url.as_ref().is_none_or(|url| !self.urls.contains(url.as_str()))
     }
 
-    /// Whether a job reads a file not read yet; it is counted as read.
-    fn is_new(&mut self, job: &Job) -> bool {
+    /// Counts a job's file and URL as read; whether both were new.
+    fn count_if_new(&mut self, job: &Job) -> bool {
         let new_file = job
             .canonical
             .as_ref()
@@ -352,7 +352,7 @@ impl<'o> Run<'o> {
                 continue;
             }
             match discover::walk_context(&root, self.options, published, discover::MOST_CONTEXT_FILES) {
-                Some(found) => jobs.extend(found.into_iter().filter(|job| self.reading.is_new(job))),
+                Some(found) => jobs.extend(found.into_iter().filter(|job| self.reading.count_if_new(job))),
                 None => self.warnings.push(format!(
                     "{} holds more than {} files: its documents were not read for the checks across documents",
                     site::shown_path(&root),

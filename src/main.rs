@@ -519,10 +519,30 @@ fn serve(args: &ServeArgs) -> ExitCode {
         options.queue = 4 * jobs;
     }
     if let Some(path) = &args.config {
-        match config::load(path) {
-            Ok(config) => options.lint.levels = config.levels,
+        let config = match config::load(path) {
+            Ok(config) => config,
             Err(error) => return fail(&error.to_string()),
+        };
+        // Levels and selection apply to every check; what names files and
+        // folders cannot, and is refused rather than ignored.
+        let mut refused = Vec::new();
+        if config.excludes.iter().any(|(_, globs)| !globs.is_empty()) {
+            refused.push("exclude (a server walks no folder)");
         }
+        if config.base_url.is_some() {
+            refused.push("base-url (a checked URL is its own base; an upload can say where it is published)");
+        }
+        if !refused.is_empty() {
+            return fail(&format!(
+                "{}: {} cannot apply to `feedlint serve`: remove it, or give the server a config of its own",
+                path.display(),
+                refused.join(" and ")
+            ));
+        }
+        for warning in &config.warnings {
+            say(format_args!("warning: {warning}"));
+        }
+        options.lint.levels = config.levels;
     }
     let ready = |address: std::net::SocketAddr| {
         // The URL, on a line of its own, for people and for scripts.

@@ -476,6 +476,51 @@ fn pages_forbid_scripts_and_framing_and_downloads_are_compressed() {
 }
 
 #[test]
+fn serve_applies_a_whole_config_or_refuses_it_at_start() {
+    let dir = scratch("serve-config");
+    // Levels and selection apply to every check: the unsealed archive's
+    // finding is turned off.
+    let config = dir.join("feedlint.toml");
+    std::fs::write(&config, "[rules]\nnext-archive-unsealed = \"off\"\n").unwrap();
+    let served = Served::start(&["--config", config.to_str().unwrap()]);
+    let (status, report) = post_api(
+        &agent(),
+        &served.base,
+        &json!({ "documents": [{ "name": "a.atom", "text": unsealed() }] }),
+    );
+    assert_eq!(status, 200);
+    let rules: Vec<&str> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["rule"].as_str().unwrap())
+        .collect();
+    assert!(!rules.contains(&"next-archive-unsealed"), "{report}");
+    // What names files or folders cannot apply, and is said at once.
+    for line in ["exclude = [\"drafts/\"]", "base-url = \"https://example.org/\""] {
+        std::fs::write(&config, format!("{line}\n")).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--config", config.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > Duration::from_secs(10) {
+                let _ = child.kill();
+                panic!("the server started with {line:?} in its config");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{line}");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(said.contains("cannot apply to `feedlint serve`"), "{said}");
+    }
+}
+
+#[test]
 fn slow_bodies_hold_no_job_slot() {
     let served = Served::start(&["--jobs", "1"]);
     // Ten clients trickle a body a byte every 300 ms: more than the one
