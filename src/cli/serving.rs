@@ -1,0 +1,58 @@
+//! `feedlint serve`: the web page and the API.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use feedlint::config::{self};
+
+use super::args::ServeArgs;
+use super::output::{fail, say};
+
+/// `feedlint serve`: the web page and the API, until stopped.
+pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
+    let mut options = feedlint::web::ServeOptions::new(args.listen);
+    let descriptors = crate::descriptors::raise_to_hard_limit();
+    let wanted = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
+    options.connections.max_connections = feedlint::web::connection_cap(wanted, descriptors);
+    options.connections.header_timeout = std::time::Duration::from_secs(args.header_timeout);
+    options.limits.allow_private_addresses = args.allow_private_addresses;
+    options.max_body = args.max_body;
+    if let Some(jobs) = args.jobs.filter(|jobs| *jobs > 0) {
+        options.jobs = jobs;
+        options.queue = 4 * jobs;
+    }
+    if let Some(path) = &args.config {
+        let config = match config::load(path) {
+            Ok(config) => config,
+            Err(error) => return fail(&error.to_string()),
+        };
+        // Levels and selection apply to every check; what names files and
+        // folders cannot, and is refused rather than ignored.
+        let mut refused = Vec::new();
+        if config.excludes.iter().any(|(_, globs)| !globs.is_empty()) {
+            refused.push("exclude (a server walks no folder)");
+        }
+        if config.base_url.is_some() {
+            refused.push("base-url (a checked URL is its own base; an upload can say where it is published)");
+        }
+        if !refused.is_empty() {
+            return fail(&format!(
+                "{}: {} cannot apply to `feedlint serve`: remove it, or give the server a config of its own",
+                path.display(),
+                refused.join(" and ")
+            ));
+        }
+        for warning in &config.warnings {
+            say(format_args!("warning: {warning}"));
+        }
+        options.lint.levels = config.levels;
+    }
+    let ready = |address: std::net::SocketAddr| {
+        // The URL, on a line of its own, for people and for scripts.
+        let _ = writeln!(io::stdout().lock(), "feedlint: serving on http://{address}/");
+    };
+    match feedlint::web::serve(options, ready) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => fail(&format!("cannot serve on {}: {error}", args.listen)),
+    }
+}
