@@ -13,7 +13,7 @@ use crate::config::deepest_above;
 use crate::hash::FastMap;
 use crate::options::Options;
 use crate::set::UrlSpace;
-use crate::site::{self, Learning, Placement};
+use crate::site::{self, Boundary, Learning, Placement};
 
 /// A thing to lint, as given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,79 +74,6 @@ pub(crate) struct Published {
     pub(crate) boundary: Boundary,
 }
 
-/// The folders a run may read in besides the paths it was named: linked
-/// files, and the folders self links place as published sites. A feed is
-/// written by someone else: its self link must not make feedlint walk
-/// `~`, nor its `../../private/index.atom` read a file the user never
-/// meant, and quote it in a report.
-///
-/// For each named path: `--root` (or a config's root) where given; else
-/// the nearest folder above it that holds a `feedlint.toml` or is the root
-/// of a git work tree (`.git`); else the current directory, for a path
-/// below it (unless it is `/` or the home folder); else the path's own
-/// folder.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Boundary {
-    roots: Vec<PathBuf>,
-}
-
-impl Boundary {
-    pub(crate) fn of(inputs: &[Input], options: &Options) -> Boundary {
-        let mut roots: Vec<PathBuf> = options
-            .base_root
-            .iter()
-            .chain(options.more_bases.iter().map(|(_, root)| root))
-            .filter_map(|root| std::fs::canonicalize(root).ok())
-            .collect();
-        if roots.is_empty() {
-            // The current directory bounds only where it is a project of
-            // some kind: not the whole file system, nor the home folder
-            // (a feed downloaded below it is no part of a site there).
-            let home = std::env::var_os("HOME").and_then(|home| std::fs::canonicalize(home).ok());
-            let cwd = std::env::current_dir()
-                .ok()
-                .and_then(|cwd| std::fs::canonicalize(cwd).ok())
-                .filter(|cwd| cwd.parent().is_some() && Some(cwd) != home.as_ref());
-            for input in inputs {
-                let Input::Path(path) = input else { continue };
-                let Some(canonical) = std::fs::canonicalize(path).ok() else {
-                    continue;
-                };
-                let folder = if canonical.is_dir() {
-                    canonical
-                } else {
-                    match canonical.parent() {
-                        Some(parent) => parent.to_path_buf(),
-                        None => continue,
-                    }
-                };
-                let project = folder
-                    .ancestors()
-                    .find(|dir| dir.join("feedlint.toml").is_file() || dir.join(".git").exists());
-                let root = match (project, &cwd) {
-                    (Some(project), _) => project.to_path_buf(),
-                    (None, Some(cwd)) if folder.starts_with(cwd) => cwd.clone(),
-                    (None, _) => folder,
-                };
-                roots.push(root);
-            }
-        }
-        roots.sort();
-        roots.dedup();
-        Boundary { roots }
-    }
-
-    /// Whether a canonical path lies inside the boundary.
-    pub(crate) fn holds(&self, canonical: &Path) -> bool {
-        self.roots.iter().any(|root| canonical.starts_with(root))
-    }
-
-    /// The boundary's folders, for messages.
-    pub(crate) fn roots(&self) -> &[PathBuf] {
-        &self.roots
-    }
-}
-
 struct Tree {
     root: PathBuf,
     /// The base URL, ending in `/`; `None` when none was given.
@@ -192,7 +119,17 @@ impl Published {
             learned_by_folder: FastMap::default(),
             learned_by_base: FastMap::default(),
             slash: Url::parse("file:///").ok()?,
-            boundary: Boundary::of(inputs, options),
+            boundary: Boundary::of(
+                options
+                    .base_root
+                    .iter()
+                    .chain(options.more_bases.iter().map(|(_, root)| root))
+                    .map(PathBuf::as_path),
+                inputs.iter().filter_map(|input| match input {
+                    Input::Path(path) => Some(path.as_path()),
+                    Input::Stdin(_) => None,
+                }),
+            ),
         })
     }
 

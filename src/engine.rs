@@ -188,7 +188,7 @@ impl Outside {
         }
     }
 
-    fn warning(&self, boundary: &discover::Boundary) -> Option<String> {
+    fn warning(&self, boundary: &site::Boundary) -> Option<String> {
         if self.said.is_empty() {
             return None;
         }
