@@ -64,7 +64,7 @@ pub mod exclude;
 pub mod feed;
 pub mod fetch;
 pub mod fix;
-pub mod fixing;
+pub mod fix_files;
 mod hash;
 pub mod iri;
 pub mod options;

@@ -199,7 +199,7 @@ pub static RULES: &[&Rule] = &[
     &rss::RSS_CLOUD_MISSING_ATTRIBUTE,
     &rss::RSS_SOURCE_MISSING_URL,
     &rss::RSS_INVALID_IS_PERMALINK,
-    &identity::RSS_INVALID_GUID,
+    &rss::RSS_INVALID_GUID,
     &values::RSS_INVALID_TEXT_INPUT_NAME,
     &vocabulary::EXTENSION_INVALID,
     &vocabulary::ATOM_UNDEFINED_ELEMENT,

@@ -7,7 +7,9 @@ use crate::xml::Node;
 
 use super::vocabulary::{RSS_IMAGE, RSS_TEXT_INPUT};
 use super::{rule, Checker, Rule};
+use crate::diagnostic::shorten;
 use crate::feed::{start_tag, DocKind, FeedDoc, Text};
+use crate::hash::{FastMap, FastState};
 
 /// The finding for an RSS channel without a required child.
 fn report_missing_channel_child(cx: &mut Checker, child: &'static str, what: &str) {
@@ -566,4 +568,76 @@ fn rss_missing_channel(cx: &mut Checker) {
             .note("RSS 2.0: \"Subordinate to the <rss> element is a single <channel> element, which contains information about the channel (metadata) and its contents.\"")
             .help("put the channel's title, link, description and items in a <channel> element inside <rss>"),
     );
+}
+
+pub static RSS_INVALID_GUID: Rule = rule!(
+    RssInvalidGuid, Error, Doc, Some(rss_invalid_guid),
+    groups: ["rss-core"],
+    summary: "an RSS guid is empty, is a permalink (isPermaLink absent or true) that is not a URL, or is another item's guid",
+    spec: "RSS 2.0, <guid> sub-element of <item>",
+);
+
+/// Why a guid that claims to be a permalink is not one, if it is not: a
+/// permalink is "a url that can be opened in a Web browser".
+fn not_a_permalink(value: &str) -> Option<&'static str> {
+    let scheme = value.split_once(':').map(|(scheme, _)| scheme.to_ascii_lowercase());
+    match scheme.as_deref() {
+        _ if crate::iri::check_iri_reference(value).is_err() => Some("it is not a valid URL"),
+        _ if !crate::iri::has_scheme(value) => Some("it is relative, not a URL"),
+        Some("http" | "https") => None,
+        Some("tag" | "urn") => Some("it is an identifier, not a URL a browser can open"),
+        _ => Some("it is not an http or https URL a browser can open"),
+    }
+}
+
+fn rss_invalid_guid(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Rss || feed.head.is_none() {
+        return;
+    }
+    let mut findings = Vec::new();
+    let mut first_of: FastMap<&str, std::ops::Range<usize>> =
+        FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
+    for item in &feed.entries {
+        let Some(guid) = item
+            .node
+            .children()
+            .find(|c| c.is_element() && c.has_tag_name(None, "guid"))
+        else {
+            continue;
+        };
+        let text = Text::of(guid);
+        if text.value.is_empty() {
+            findings.push(Checker::at(text.range, "this guid is empty")
+                .label("no identifier")
+                .note("RSS 2.0: guid is \"a string that uniquely identifies the item\"; an empty one identifies nothing, and readers that key items by it merge every item without one")
+                .help("write the item's permanent URL, or a unique string with isPermaLink=\"false\""));
+            continue;
+        }
+        let permalink = guid.attribute("isPermaLink").is_none_or(|v| v == "true");
+        if let Some(why) = permalink.then(|| not_a_permalink(text.value)).flatten() {
+            let claim = if guid.has_attribute("isPermaLink") {
+                "isPermaLink=\"true\""
+            } else {
+                "no isPermaLink=\"false\""
+            };
+            findings.push(Checker::at(text.range.clone(), format!("guid \"{}\" has {claim}, so it claims to be the item's permalink, but {why}", shorten(text.value)))
+                .label("not a permalink")
+                .note("RSS 2.0: \"isPermaLink is optional, its default value is true\", and then \"the reader may assume that it is a permalink to the item, that is, a url that can be opened in a Web browser\"; readers link to it")
+                .help("write isPermaLink=\"false\" on this guid: it is an identifier, not a link"));
+        }
+        match first_of.get(text.value) {
+            Some(first) => findings.push(Checker::at(text.range.clone(), format!("a second item with guid \"{}\"", shorten(text.value)))
+                .label("duplicate")
+                .secondary(first.clone(), "the first item with this guid")
+                .note("RSS 2.0: guid is \"a string that uniquely identifies the item\"; readers that see it twice keep one item and drop the other")
+                .help("give each item its own guid")),
+            None => {
+                first_of.insert(text.value, text.range);
+            }
+        }
+    }
+    for finding in findings {
+        cx.report(finding);
+    }
 }
