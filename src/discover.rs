@@ -379,55 +379,58 @@ impl Published {
     }
 }
 
-/// The file a link target names, where it exists but lies outside the
-/// run's boundary (so it is not read).
-pub(crate) fn outside_boundary(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
-    let published = published?;
-    let path = match target.scheme() {
-        "file" => target.to_file_path().ok()?,
-        _ => return None,
-    };
-    let canonical = std::fs::canonicalize(&path).ok()?;
-    (canonical.is_file() && !published.boundary.holds(&canonical)).then_some(path)
+/// A file on disk that a link target names.
+pub(crate) enum LinkedFile {
+    /// Inside the run's boundary: read as context.
+    Readable { path: PathBuf, canonical: PathBuf },
+    /// Outside it: named in a warning, never read.
+    Outside(PathBuf),
 }
 
 /// The local file a link target names, if it is one that exists: a `file:`
 /// URL (without a base URL, also as a root-relative link below the tree's
-/// root), or a URL below a base URL, mapped back below its root.
-pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<PathBuf> {
+/// root), or a URL below a base URL, mapped back below its root. A run
+/// without a tree (documents held in memory) reads no file at all.
+pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<LinkedFile> {
+    let published = published?;
     let below = |tree: &Tree, rest: &str| {
         let rest = rest.split(['?', '#']).next().unwrap_or_default();
         tree.root_url.join(rest).ok()?.to_file_path().ok()
     };
-    let path = match (target.scheme(), published) {
-        ("file", published) => {
+    let path = match target.scheme() {
+        "file" => {
             let path = target.to_file_path().ok()?;
-            match published {
-                Some(p) if p.main.base.is_none() && !path.is_file() => {
-                    below(&p.main, target.path().trim_start_matches('/'))?
-                }
-                _ => path,
+            if published.main.base.is_none() && !path.is_file() {
+                below(&published.main, target.path().trim_start_matches('/'))?
+            } else {
+                path
             }
         }
-        (_, Some(published)) => {
+        _ => {
             let (tree, rest) = published.tree_below(target.as_str())?;
             below(tree, rest)?
         }
-        _ => return None,
     };
-    // Never outside the boundary, nor a kernel file, even through a link
-    // in the tree.
-    let canonical = std::fs::canonicalize(&path).ok()?;
-    let allowed = published.is_some_and(|p| p.boundary.holds(&canonical)) && !is_kernel_path(&canonical);
-    (path.is_file() && allowed).then_some(path)
+    // Resolved once: the boundary and the kernel's file systems are judged
+    // where a link in the tree really leads.
+    let canonical = std::fs::canonicalize(&path)
+        .ok()
+        .filter(|canonical| canonical.is_file())?;
+    if !published.boundary.holds(&canonical) {
+        Some(LinkedFile::Outside(path))
+    } else if is_kernel_path(&canonical) {
+        None
+    } else {
+        Some(LinkedFile::Readable { path, canonical })
+    }
 }
 
 /// The job for a file read only because a linted document links to it.
-pub(crate) fn linked_job(path: PathBuf, url: Url) -> Job {
+pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
     Job {
         name: site::named_path(&path),
         url: Some(url),
-        canonical: std::fs::canonicalize(&path).ok(),
+        canonical: Some(canonical),
         origin: Origin::File(path),
         explicit: false,
         learning: Learning::Off,

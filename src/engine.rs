@@ -9,7 +9,7 @@ use url::Url;
 use crate::analyze::{self, Named, Outcome};
 use crate::assemble::{Failure, FindingBudget, Keep, Report, Sink};
 use crate::diagnostic::Level;
-use crate::discover::{self, Input, Job, Origin, Read};
+use crate::discover::{self, Input, Job, LinkedFile, Origin, Read};
 use crate::document::Misplaced;
 use crate::hash::FastSet;
 use crate::iri;
@@ -267,13 +267,16 @@ impl<'o> Run<'o> {
                     if self.reading.urls.contains(target.as_str()) {
                         continue;
                     }
-                    let Some(path) = discover::local_file(target, published) else {
-                        if let Some(outside) = discover::outside_boundary(target, published) {
-                            self.outside.note(&outcome.document.name, outside);
+                    let job = match discover::local_file(target, published) {
+                        Some(LinkedFile::Readable { path, canonical }) => {
+                            discover::linked_job(path, canonical, target.clone())
                         }
-                        continue;
+                        Some(LinkedFile::Outside(path)) => {
+                            self.outside.note(&outcome.document.name, path);
+                            continue;
+                        }
+                        None => continue,
                     };
-                    let job = discover::linked_job(path, target.clone());
                     let new_url = self.reading.see_url(target, published);
                     let new_file = job
                         .canonical

@@ -39,13 +39,20 @@ fn lint(hostile: &Path) -> Run {
 }
 
 /// [`lint`] in another output format.
-#[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
 fn lint_as(format: &str, hostile: &Path) -> Run {
-    let out = scratch(&format!("out-{}", hostile.file_name().unwrap().to_string_lossy()));
+    run_measured(hostile, &["--format", format, hostile.to_str().unwrap(), ORDINARY])
+}
+
+/// Runs feedlint with `args`, measuring its wall time and peak resident
+/// memory (wait4's rusage); its outputs go through files named after
+/// `input`, so that a large report is never held in a pipe.
+#[allow(clippy::zombie_processes)] // the child is reaped by wait4, which also gives its rusage
+fn run_measured(input: &Path, args: &[&str]) -> Run {
+    let out = scratch(&format!("out-{}", input.file_name().unwrap().to_string_lossy()));
     let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
-        .args(["--format", format, hostile.to_str().unwrap(), ORDINARY])
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::null())
         .stdout(File::create(&stdout_path).unwrap())
@@ -812,30 +819,11 @@ fn entries_with_findings(name: &str, size: usize) -> PathBuf {
     )
 }
 
-/// Runs feedlint with `args` on `path`, measured.
+/// Runs feedlint with `args` on `path` alone, measured.
 fn lint_with(args: &[&str], path: &Path) -> Run {
-    let out = scratch(&format!("with-{}", path.file_name().unwrap().to_string_lossy()));
-    let (stdout_path, stderr_path) = (out.join("stdout"), out.join("stderr"));
-    let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
-        .args(args)
-        .arg(path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .stdout(File::create(&stdout_path).unwrap())
-        .stderr(File::create(&stderr_path).unwrap())
-        .spawn()
-        .unwrap();
-    let (code, peak_mib) = wait_measured(child);
-    let run = Run {
-        code,
-        stdout: std::fs::read_to_string(&stdout_path).unwrap(),
-        stderr: std::fs::read_to_string(&stderr_path).unwrap(),
-        seconds: started.elapsed().as_secs_f64(),
-        peak_mib,
-    };
-    let _ = std::fs::remove_dir_all(out);
-    run
+    let mut all = args.to_vec();
+    all.push(path.to_str().unwrap());
+    run_measured(path, &all)
 }
 
 #[test]

@@ -69,21 +69,18 @@ impl Write for SeparatorsEscaped<'_> {
         const SEPARATOR_START: &[u8] = &[0xE2, 0x80];
         let mut rest = buf;
         while let Some(at) = memchr::memmem::find(rest, SEPARATOR_START) {
-            match rest.get(at + 2) {
-                Some(0xA8) => self
-                    .out
-                    .write_all(&rest[..at])
-                    .and_then(|()| self.out.write_all(b"\\u2028"))?,
-                Some(0xA9) => self
-                    .out
-                    .write_all(&rest[..at])
-                    .and_then(|()| self.out.write_all(b"\\u2029"))?,
+            let escape: &[u8] = match rest.get(at + 2) {
+                Some(0xA8) => b"\\u2028",
+                Some(0xA9) => b"\\u2029",
+                // Another character that starts with the same two bytes.
                 _ => {
                     self.out.write_all(&rest[..at + 2])?;
                     rest = &rest[at + 2..];
                     continue;
                 }
-            }
+            };
+            self.out.write_all(&rest[..at])?;
+            self.out.write_all(escape)?;
             rest = &rest[at + 3..];
         }
         self.out.write_all(rest)

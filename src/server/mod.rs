@@ -116,34 +116,28 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
-    let (options, told) = options_for(root.as_deref());
+    let (options, mut told) = options_for(root.as_deref());
+    // A root that is no project (the whole file system, a kernel file
+    // system) is not walked: only the open documents are linted.
+    let root = match root {
+        Some(root) if !is_walkable_workspace(&root) => {
+            told.push(show_message(
+                lsp_types::MessageType::WARNING,
+                format!(
+                    "feedlint: the workspace root {} is not walked (it is the file system's root or a kernel file system): only open documents are linted; open a project folder to check the chains across its feeds",
+                    root.display()
+                ),
+            ));
+            None
+        }
+        root => root,
+    };
     for notification in told {
         connection
             .sender
             .send(Message::Notification(notification))
             .map_err(|e| e.to_string())?;
     }
-    // A root that is no project (the whole file system, a kernel file
-    // system) is not walked: only the open documents are linted.
-    let root = match root {
-        Some(root) if !is_walkable_workspace(&root) => {
-            let message = format!(
-                "feedlint: the workspace root {} is not walked (it is the file system's root or a kernel file system): only open documents are linted; open a project folder to check the chains across its feeds",
-                root.display()
-            );
-            let params = lsp_types::ShowMessageParams {
-                typ: lsp_types::MessageType::WARNING,
-                message,
-            };
-            let notification = Notification::new(lsp_types::notification::ShowMessage::METHOD.to_owned(), params);
-            connection
-                .sender
-                .send(Message::Notification(notification))
-                .map_err(|e| e.to_string())?;
-            None
-        }
-        root => root,
-    };
     let state = Arc::new(Mutex::new(State::default()));
     let (lint_requests, lint_queue) = mpsc::channel::<()>();
     let linter = {

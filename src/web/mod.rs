@@ -246,7 +246,7 @@ async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
         Ok(body) => body,
         Err(BodyError::TooLarge) => {
             let message = format!("the request body is larger than {} bytes", app.options.max_body);
-            return too_large(api, &message);
+            return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
         }
         Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
     };
@@ -307,21 +307,9 @@ async fn read_body(body: axum::body::Body, max: usize, min_rate: usize) -> Resul
     Ok(Bytes::from(read))
 }
 
-fn too_large(api: bool, message: &str) -> Response {
-    if api {
-        (StatusCode::PAYLOAD_TOO_LARGE, api_error(message)).into_response()
-    } else {
-        (StatusCode::PAYLOAD_TOO_LARGE, html(page::problem("Too large", message))).into_response()
-    }
-}
-
 fn too_slow(api: bool) -> Response {
     let message = "the request body came too slowly, or was cut off";
-    let mut response = if api {
-        (StatusCode::REQUEST_TIMEOUT, api_error(message)).into_response()
-    } else {
-        (StatusCode::REQUEST_TIMEOUT, html(page::problem("Too slow", message))).into_response()
-    };
+    let mut response = problem(api, StatusCode::REQUEST_TIMEOUT, "Too slow", message);
     response
         .headers_mut()
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -331,18 +319,26 @@ fn too_slow(api: bool) -> Response {
 /// `503 Service Unavailable` with `Retry-After`, in the caller's terms.
 fn busy(api: bool, why: &str) -> Response {
     let message = format!("the server is busy: {why}; try again in a few seconds");
-    let mut response = if api {
-        (StatusCode::SERVICE_UNAVAILABLE, api_error(&message)).into_response()
-    } else {
-        (StatusCode::SERVICE_UNAVAILABLE, html(page::problem("Busy", &message))).into_response()
-    };
+    let mut response = problem(api, StatusCode::SERVICE_UNAVAILABLE, "Busy", &message);
     response
         .headers_mut()
         .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
     response
 }
 
+/// A refused request, in the caller's terms: a JSON error for the API, a
+/// problem page for the web page.
+fn problem(api: bool, status: StatusCode, title: &str, message: &str) -> Response {
+    if api {
+        (status, api_error(message)).into_response()
+    } else {
+        (status, html(page::problem(title, message))).into_response()
+    }
+}
+
 fn api_error(message: &str) -> Response {
+    // Like a problem page, the error may echo a URL the client sent.
+    let message = crate::secret::mask_text(message);
     (
         [(header::CONTENT_TYPE, "application/json")],
         serde_json::json!({ "error": message }).to_string(),
@@ -449,9 +445,7 @@ async fn check_url(
                 StatusCode::BAD_REQUEST,
                 html(page::problem(
                     "Not an http(s) URL",
-                    &crate::secret::mask_text(&format!(
-                        "{text} is not fetched: feeds are checked from http:// and https:// URLs"
-                    )),
+                    &format!("{text} is not fetched: feeds are checked from http:// and https:// URLs"),
                 )),
             )
                 .into_response()
@@ -459,10 +453,7 @@ async fn check_url(
         Err(error) => {
             return (
                 StatusCode::BAD_REQUEST,
-                html(page::problem(
-                    "Not a URL",
-                    &crate::secret::mask_text(&format!("{text} is not a URL: {error}")),
-                )),
+                html(page::problem("Not a URL", &format!("{text} is not a URL: {error}"))),
             )
                 .into_response()
         }
@@ -494,10 +485,7 @@ async fn check_text(
             Err(error) => {
                 return (
                     StatusCode::BAD_REQUEST,
-                    html(page::problem(
-                        "Not a URL",
-                        &crate::secret::mask_text(&format!("{url} is not a URL: {error}")),
-                    )),
+                    html(page::problem("Not a URL", &format!("{url} is not a URL: {error}"))),
                 )
                     .into_response()
             }
@@ -613,7 +601,7 @@ async fn api_lint(
                 _ => {
                     return (
                         StatusCode::BAD_REQUEST,
-                        api_error(&crate::secret::mask_text(&format!("{url} is not an http(s) URL"))),
+                        api_error(&format!("{url} is not an http(s) URL")),
                     )
                         .into_response()
                 }

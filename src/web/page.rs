@@ -84,6 +84,9 @@ pub fn index(max_body: usize, max_files: usize) -> Markup {
 
 /// A page that says something went wrong, and what to do.
 pub fn problem(title: &str, message: &str) -> Markup {
+    // A problem often echoes what was sent (a URL that is not one): any
+    // password in it is masked here, once for every problem page.
+    let message = crate::secret::mask_text(message);
     layout(
         title,
         html! {
@@ -191,7 +194,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
         section.document {
             h2 { (document.name) }
             @if let Some(url) = document.url().filter(|url| !url.starts_with("file:")) {
-                p.url { "Published at " code { (crate::secret::mask_text(url)) } }
+                p.url { "Published at " code { (url) } }
             }
             @if findings.is_empty() {
                 p.ok { "No findings." }

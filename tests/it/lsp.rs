@@ -509,14 +509,7 @@ fn a_workspace_root_of_slash_is_not_walked_and_the_editor_is_told() {
     let said = told["params"]["message"].as_str().unwrap();
     assert!(said.contains("the workspace root / is not walked"), "{said}");
     // Open documents are still linted, at once.
-    let path = dir.join("feed.atom");
-    std::fs::write(&path, feed("prev")).unwrap();
-    let uri = client.open(&path, &feed("prev"));
-    let diagnostics = client.diagnostics(&uri);
-    assert!(
-        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
-        "{diagnostics:#?}"
-    );
+    assert_an_open_feed_is_linted(&mut client, &dir);
     client.finish();
 }
 
@@ -550,6 +543,13 @@ fn a_broken_config_is_reported_at_its_mistake_and_linting_goes_on() {
     assert_eq!(marked["range"]["start"]["line"], 1, "{marked}");
     assert!(marked["message"].as_str().unwrap().contains("loud"), "{marked}");
     // And the feeds are linted meanwhile, with the defaults.
+    assert_an_open_feed_is_linted(&mut client, &dir);
+    client.finish();
+}
+
+/// Opens a feed in `dir` whose previous link is written `prev`, and checks
+/// that its finding is published (with the default settings).
+fn assert_an_open_feed_is_linted(client: &mut Client, dir: &std::path::Path) {
     let path = dir.join("feed.atom");
     std::fs::write(&path, feed("prev")).unwrap();
     let uri = client.open(&path, &feed("prev"));
@@ -558,5 +558,4 @@ fn a_broken_config_is_reported_at_its_mistake_and_linting_goes_on() {
         diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
         "{diagnostics:#?}"
     );
-    client.finish();
 }

@@ -248,24 +248,29 @@ fn the_server_bounds_bodies_and_jobs() {
 /// A raw HTTP/1.1 request of `body` to `path`, on a fresh connection; the
 /// status and the whole response.
 fn raw_post(base: &str, path: &str, content_type: &str, body: &[u8]) -> (u16, Vec<u8>) {
-    use std::io::Read as _;
-    let address = base.trim_start_matches("http://");
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).unwrap();
-    stream.write_all(body).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
+    let headers = format!("Content-Type: {content_type}\r\nContent-Length: {}\r\n", body.len());
+    let response = raw_request(base, &format!("POST {path}"), &headers, body);
     let status = std::str::from_utf8(&response[..12.min(response.len())])
         .ok()
         .and_then(|line| line.get(9..12))
         .and_then(|code| code.parse().ok())
         .unwrap_or(0);
     (status, response)
+}
+
+/// A raw HTTP/1.1 request (`METHOD PATH`, more header lines, a body) on a
+/// fresh connection that it closes; the whole response.
+fn raw_request(base: &str, line: &str, headers: &str, body: &[u8]) -> Vec<u8> {
+    use std::io::Read as _;
+    let address = base.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let head = format!("{line} HTTP/1.1\r\nHost: {address}\r\n{headers}Connection: close\r\n\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    response
 }
 
 /// The most resident memory a process has had, in kB.
@@ -378,15 +383,7 @@ fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
 
 /// A raw HTTP/1.1 GET with `headers`; the whole response.
 fn raw_get(base: &str, path: &str, headers: &str) -> Vec<u8> {
-    use std::io::Read as _;
-    let address = base.trim_start_matches("http://");
-    let mut stream = TcpStream::connect(address).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{headers}Connection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    response
+    raw_request(base, &format!("GET {path}"), headers, b"")
 }
 
 /// A response's head, lower-cased, and its body.
