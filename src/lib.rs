@@ -91,5 +91,5 @@ pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::Input;
 pub use document::Document;
 pub use engine::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
-pub use options::{InvalidUrl, Options, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
+pub use options::{FrontDoor, InvalidUrl, Options, Overrides, Resolved, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
 pub use rule_id::{RuleId, UnknownRule};

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use url::Url;
 
-use crate::config::Levels;
+use crate::config::{Config, Levels};
+use crate::Level;
 
 /// What a run is told besides the paths. The URLs are set with
 /// [`Options::with_base_url`] and [`Options::with_url`], which check them.
@@ -145,5 +146,265 @@ impl Options {
             // The parser keeps offsets in 32 bits.
             self.max_file_size.min(u64::from(u32::MAX))
         }
+    }
+}
+
+/// The front door a run comes in by. It decides which of a config's parts
+/// apply: each describes local files or a walk, which not every door has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrontDoor {
+    /// `feedlint PATH...`: every setting applies.
+    Files,
+    /// `feedlint URL...`: a fetched document's URL is the one it was fetched
+    /// from, and nothing is walked. The config is the current directory's,
+    /// written for the local files; its base URL and excludes are left for
+    /// them, not refused.
+    Urls,
+    /// The language server: the workspace's config, whole.
+    Editor,
+    /// `feedlint serve`: a server walks no folder, and a checked URL is its
+    /// own base. A config's `exclude` and `base-url` are refused at start
+    /// rather than ignored.
+    Server,
+}
+
+/// What a front door was told besides the config: the command line's flags,
+/// or a server's or editor's fixed settings. Each unset field leaves the
+/// config's setting, else the default.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// `--select`: check only these rules (ids, prefixes, groups).
+    pub select: Option<Vec<String>>,
+    /// `--ignore`.
+    pub ignore: Vec<String>,
+    /// `--allow`, `--warn` and `--deny` in the order given (`None` turns the
+    /// rule off): a later one wins.
+    pub levels: Vec<(String, Option<Level>)>,
+    /// `--exclude` globs.
+    pub exclude: Vec<String>,
+    /// The config was named (`--config`): its excludes apply to everything
+    /// linted, not only below its own directory.
+    pub config_named: bool,
+    /// `--base-url`: the whole run's, over every config's.
+    pub base_url: Option<String>,
+    /// `--root`.
+    pub root: Option<PathBuf>,
+    /// `--url`.
+    pub url: Option<String>,
+    pub max_file_size: Option<u64>,
+    pub max_per_rule: Option<usize>,
+    pub max_findings: Option<usize>,
+    pub keep_sources: bool,
+    pub keep_texts: bool,
+}
+
+/// A run's settings, and what the person should be told of them.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    pub options: Options,
+    /// The config's warnings: files found but skipped, and why.
+    pub warnings: Vec<String>,
+}
+
+impl Options {
+    /// The run's settings from the config and a front door's overrides: the
+    /// one place that decides what wins. `Err` holds every mistake, a line
+    /// each, before any work is done.
+    pub fn resolve(config: Config, overrides: Overrides, door: FrontDoor) -> Result<Resolved, Vec<String>> {
+        if door == FrontDoor::Server {
+            let mut refused = Vec::new();
+            if config.excludes.iter().any(|(_, globs)| !globs.is_empty()) {
+                refused.push("exclude (a server walks no folder)");
+            }
+            if config.base_url.is_some() {
+                refused.push("base-url (a checked URL is its own base; an upload can say where it is published)");
+            }
+            if !refused.is_empty() {
+                return Err(vec![format!(
+                    "{} cannot apply to `feedlint serve`: remove it, or give the server a config of its own",
+                    refused.join(" and ")
+                )]);
+            }
+        }
+        let mut options = Options {
+            levels: config.levels,
+            keep_sources: overrides.keep_sources,
+            keep_texts: overrides.keep_texts,
+            ..Options::default()
+        };
+        options
+            .levels
+            .select(overrides.select.as_deref(), &overrides.ignore)
+            .map_err(|e| vec![e.to_string()])?;
+        for (id, level) in &overrides.levels {
+            options.levels.set(id, *level).map_err(|e| vec![e.to_string()])?;
+        }
+        if let Some(size) = overrides.max_file_size {
+            options.max_file_size = size;
+        }
+        if let Some(most) = overrides.max_per_rule {
+            options.max_per_rule = most;
+        }
+        if let Some(most) = overrides.max_findings {
+            options.max_findings = most;
+        }
+        crate::exclude::check_exclusions(&overrides.exclude).map_err(|e| vec![e])?;
+        options.exclude = overrides.exclude;
+        if door == FrontDoor::Urls {
+            // What follows describes local files.
+            return Ok(Resolved {
+                options,
+                warnings: config.warnings,
+            });
+        }
+        if overrides.config_named {
+            let globs = config.excludes.into_iter().flat_map(|(_, globs)| globs);
+            options.exclude.extend(globs);
+        } else {
+            options.config_excludes = config.excludes;
+        }
+        // The base URL names a directory: --root, else the config's (for
+        // the config's base-url), else the one that holds every path linted.
+        let (base_url, base_root) = match (&overrides.base_url, config.base_url) {
+            (Some(url), _) => (Some(url.clone()), overrides.root.clone()),
+            (None, Some(url)) => (Some(url), overrides.root.clone().or(config.base_root)),
+            (None, None) => (None, overrides.root.clone()),
+        };
+        if let Some(base_url) = base_url {
+            options = options.with_base_url(&base_url).map_err(|e| vec![e.to_string()])?;
+        }
+        if let Some(root) = base_root {
+            options = options.with_base_root(root);
+        }
+        // Other configs' base URLs, each for its own tree, unless --base-url
+        // names one for the whole run.
+        if overrides.base_url.is_none() {
+            for (url, root) in &config.more_bases {
+                options = options.with_tree_base_url(url, root).map_err(|e| vec![e.to_string()])?;
+            }
+        }
+        if let Some(url) = &overrides.url {
+            options = options.with_url(url).map_err(|e| vec![e.to_string()])?;
+        }
+        Ok(Resolved {
+            options,
+            warnings: config.warnings,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RuleId;
+
+    fn config_with(base_url: Option<&str>, excludes: &[&str]) -> Config {
+        Config {
+            base_url: base_url.map(str::to_owned),
+            base_root: Some(PathBuf::from("/site")),
+            excludes: vec![(
+                PathBuf::from("/site"),
+                excludes.iter().map(|g| (*g).to_owned()).collect(),
+            )],
+            more_bases: vec![("https://other.example/".to_owned(), PathBuf::from("/other"))],
+            warnings: vec!["a warning".to_owned()],
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn a_later_level_flag_wins_and_a_mistake_is_an_error() {
+        for (first, last) in [(Some(Level::Error), None), (None, Some(Level::Error))] {
+            let overrides = Overrides {
+                levels: vec![
+                    ("archive-orphan".to_owned(), first),
+                    ("archive-orphan".to_owned(), last),
+                ],
+                ..Overrides::default()
+            };
+            let resolved = Options::resolve(Config::default(), overrides, FrontDoor::Files).unwrap();
+            assert_eq!(
+                resolved
+                    .options
+                    .levels
+                    .level(crate::rules::by_id(RuleId::ArchiveOrphan)),
+                last
+            );
+        }
+        let unknown = Overrides {
+            levels: vec![("no-such-rule".to_owned(), None)],
+            ..Overrides::default()
+        };
+        let mistakes = Options::resolve(Config::default(), unknown, FrontDoor::Files).unwrap_err();
+        assert!(mistakes[0].contains("no-such-rule"), "{mistakes:?}");
+        let glob = Overrides {
+            exclude: vec!["[".to_owned()],
+            ..Overrides::default()
+        };
+        let mistakes = Options::resolve(Config::default(), glob, FrontDoor::Files).unwrap_err();
+        assert!(mistakes[0].starts_with("invalid --exclude glob"), "{mistakes:?}");
+    }
+
+    #[test]
+    fn files_take_the_whole_config_and_the_flags_win() {
+        let resolved = Options::resolve(
+            config_with(Some("https://site.example/"), &["drafts/"]),
+            Overrides::default(),
+            FrontDoor::Files,
+        )
+        .unwrap();
+        assert_eq!(resolved.warnings, ["a warning"]);
+        let options = resolved.options;
+        assert_eq!(options.base_url.unwrap().as_str(), "https://site.example/");
+        assert_eq!(options.base_root, Some(PathBuf::from("/site")));
+        assert_eq!(options.more_bases.len(), 1);
+        assert_eq!(options.config_excludes.len(), 1);
+        assert!(options.exclude.is_empty());
+
+        let flags = Overrides {
+            base_url: Some("https://flag.example/".to_owned()),
+            config_named: true,
+            ..Overrides::default()
+        };
+        let options = Options::resolve(
+            config_with(Some("https://site.example/"), &["drafts/"]),
+            flags,
+            FrontDoor::Files,
+        )
+        .unwrap()
+        .options;
+        assert_eq!(options.base_url.unwrap().as_str(), "https://flag.example/");
+        // --base-url is for the whole run: no other tree's, and the root is
+        // the paths' own.
+        assert!(options.more_bases.is_empty());
+        assert_eq!(options.base_root, None);
+        // A named config's excludes apply everywhere.
+        assert_eq!(options.exclude, ["drafts/"]);
+        assert!(options.config_excludes.is_empty());
+    }
+
+    #[test]
+    fn urls_leave_what_describes_local_files_and_a_server_refuses_it() {
+        let options = Options::resolve(
+            config_with(Some("https://site.example/"), &["drafts/"]),
+            Overrides::default(),
+            FrontDoor::Urls,
+        )
+        .unwrap()
+        .options;
+        assert!(options.base_url.is_none() && options.more_bases.is_empty() && options.config_excludes.is_empty());
+
+        let refused = Options::resolve(
+            config_with(Some("https://site.example/"), &["drafts/"]),
+            Overrides::default(),
+            FrontDoor::Server,
+        )
+        .unwrap_err();
+        assert!(
+            refused[0].starts_with("exclude (a server walks no folder) and base-url"),
+            "{refused:?}"
+        );
+        let levels_only = Options::resolve(config_with(None, &[]), Overrides::default(), FrontDoor::Server);
+        assert!(levels_only.is_ok());
     }
 }

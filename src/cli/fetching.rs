@@ -4,8 +4,7 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use feedlint::report::Format;
-use feedlint::{Levels, Options};
+use feedlint::Options;
 use url::Url;
 
 use super::args::LintArgs;
@@ -15,7 +14,7 @@ use super::output::{fail, finish, output_format};
 pub(crate) fn fetch_and_lint(
     args: &LintArgs,
     paths: &[OsString],
-    levels: Levels,
+    options: &Options,
     is_url: impl Fn(&OsString) -> bool,
 ) -> ExitCode {
     let mut start = Vec::with_capacity(paths.len());
@@ -51,11 +50,6 @@ pub(crate) fn fetch_and_lint(
         trust_start: true,
     };
     let format = output_format(args);
-    let mut options = Options::default();
-    options.levels = levels;
-    options.keep_sources = format == Format::Text;
-    options.max_per_rule = args.max_per_rule;
-    options.max_findings = args.max_findings;
     let show_progress = !args.quiet && io::stderr().is_terminal();
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
@@ -67,7 +61,7 @@ pub(crate) fn fetch_and_lint(
             );
         }
     };
-    let report = feedlint::fetch::lint_urls(&start, &limits, &options, &mut progress);
+    let report = feedlint::fetch::lint_urls(&start, &limits, options, &mut progress);
     if show_progress {
         let _ = write!(io::stderr(), "\r\x1b[K");
     }

@@ -10,14 +10,14 @@ use clap::ArgMatches;
 use feedlint::config::{self, Config};
 use feedlint::report::file::ReportFile;
 use feedlint::report::{self, Format};
-use feedlint::{Input, Level, Levels, Options};
+use feedlint::{FrontDoor, Input, Level, Options, Overrides, Resolved};
 
 use super::args::{LintArgs, OutputFormat};
 use super::fetching::fetch_and_lint;
 use super::fixing::fix_files;
 use super::output::{
-    exit_status, exit_without_freeing, fail, finish, output_among, output_format, refuse_output_onto_input, say,
-    say_concise_totals, say_warnings_and_failures, use_color, Output, USAGE_ERROR,
+    exit_status, exit_without_freeing, fail, fail_lines, finish, output_among, output_format, refuse_output_onto_input,
+    say, say_concise_totals, say_warnings_and_failures, use_color, Output,
 };
 
 /// The config file's settings: the one named, else those of the nearest
@@ -41,26 +41,37 @@ pub(crate) fn config(args: &LintArgs) -> Result<Config, config::ConfigError> {
     config::for_paths(&paths)
 }
 
-/// Rule levels in command-line order, so that a later flag wins, over the
-/// config file's.
-pub(crate) fn levels(args: &LintArgs, matches: &ArgMatches, mut levels: Levels) -> Result<Levels, String> {
-    levels
-        .select(args.select.as_deref(), &args.ignore)
-        .map_err(|e| e.to_string())?;
-    let mut settings: Vec<(usize, &str, Option<Level>)> = Vec::new();
+/// What the command line says besides the config, for
+/// [`Options::resolve`]: rule levels in command-line order, so that a later
+/// flag wins.
+pub(crate) fn overrides(args: &LintArgs, matches: &ArgMatches, door: FrontDoor) -> Overrides {
+    let mut levels: Vec<(usize, &String, Option<Level>)> = Vec::new();
     for (flag, values, level) in [
         ("allow", &args.allow, None),
         ("warn", &args.warn, Some(Level::Warning)),
         ("deny", &args.deny, Some(Level::Error)),
     ] {
         let indices = matches.indices_of(flag).into_iter().flatten();
-        settings.extend(indices.zip(values).map(|(i, id)| (i, id.as_str(), level)));
+        levels.extend(indices.zip(values).map(|(i, id)| (i, id, level)));
     }
-    settings.sort_by_key(|(i, _, _)| *i);
-    for (_, id, level) in settings {
-        levels.set(id, level).map_err(|e| e.to_string())?;
+    levels.sort_by_key(|(i, _, _)| *i);
+    let files = door == FrontDoor::Files;
+    Overrides {
+        select: args.select.clone(),
+        ignore: args.ignore.clone(),
+        levels: levels.into_iter().map(|(_, id, level)| (id.clone(), level)).collect(),
+        exclude: args.exclude.clone(),
+        config_named: args.config.is_some(),
+        base_url: args.base_url.as_ref().map(ToString::to_string),
+        root: args.root.clone(),
+        url: args.url.as_ref().map(ToString::to_string),
+        // A fetched document's size is bounded by --max-bytes.
+        max_file_size: files.then_some(args.max_file_size),
+        max_per_rule: Some(args.max_per_rule),
+        max_findings: Some(args.max_findings),
+        keep_sources: output_format(args) == Format::Text,
+        keep_texts: false,
     }
-    Ok(levels)
 }
 
 pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
@@ -70,23 +81,6 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             if matches!(args.format, OutputFormat::Sarif) { "--format sarif" } else { "--format github" }
         ));
     }
-    let config = match config(&args) {
-        Ok(config) => config,
-        // Every mistake of the config at once, a line each.
-        Err(error) => {
-            for line in error.lines() {
-                say(format_args!("error: {line}"));
-            }
-            return ExitCode::from(USAGE_ERROR);
-        }
-    };
-    for warning in &config.warnings {
-        say(format_args!("warning: {warning}"));
-    }
-    let levels = match levels(&args, matches, config.levels) {
-        Ok(levels) => levels,
-        Err(message) => return fail(&message),
-    };
     let paths = if args.paths.is_empty() {
         vec![OsString::from(".")]
     } else {
@@ -95,6 +89,26 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     let is_url = |p: &OsString| {
         p.to_str()
             .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://"))
+    };
+    let door = if paths.iter().any(is_url) {
+        FrontDoor::Urls
+    } else {
+        FrontDoor::Files
+    };
+    let config = match config(&args) {
+        Ok(config) => config,
+        // Every mistake of the config at once, a line each.
+        Err(error) => return fail_lines(error.lines()),
+    };
+    let resolved = Options::resolve(config, overrides(&args, matches, door), door);
+    let options = match resolved {
+        Ok(Resolved { options, warnings }) => {
+            for warning in &warnings {
+                say(format_args!("warning: {warning}"));
+            }
+            options
+        }
+        Err(mistakes) => return fail_lines(&mistakes),
     };
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {
@@ -108,8 +122,8 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             "{other} is not fetched: feedlint fetches http:// and https:// URLs only, not {scheme}://; download it and lint the file"
         ));
     }
-    if paths.iter().any(is_url) {
-        return fetch_and_lint(&args, &paths, levels, is_url);
+    if door == FrontDoor::Urls {
+        return fetch_and_lint(&args, &paths, &options, is_url);
     }
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
         return fail("--url names the URL of one document: give exactly one file, or - for standard input");
@@ -145,57 +159,6 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         }
     }
     let format = output_format(&args);
-    let mut options = Options::default();
-    options.levels = levels;
-    options.keep_sources = format == Format::Text;
-    options.max_file_size = args.max_file_size;
-    options.max_per_rule = args.max_per_rule;
-    options.max_findings = args.max_findings;
-    options.exclude = args.exclude.clone();
-    if let Err(message) = feedlint::exclude::check_exclusions(&options.exclude) {
-        return fail(&message);
-    }
-    if args.config.is_some() {
-        // A config named on the command line is for everything linted.
-        options
-            .exclude
-            .extend(config.excludes.iter().flat_map(|(_, globs)| globs.iter().cloned()));
-    } else {
-        options.config_excludes = config.excludes.clone();
-    }
-    // The base URL names a directory: --root, else the config's (for the
-    // config's base-url), else the one that holds every path linted.
-    let more_bases = config.more_bases;
-    let (base_url, base_root) = match (&args.base_url, config.base_url) {
-        (Some(url), _) => (Some(url.to_string()), args.root.clone()),
-        (None, Some(url)) => (Some(url), args.root.clone().or(config.base_root)),
-        (None, None) => (None, args.root.clone()),
-    };
-    if let Some(base_url) = base_url {
-        options = match options.with_base_url(&base_url) {
-            Ok(options) => options,
-            Err(invalid) => return fail(&invalid.to_string()),
-        };
-    }
-    if let Some(root) = base_root {
-        options = options.with_base_root(root);
-    }
-    // Other configs' base URLs, each for its own tree, unless --base-url
-    // names one for the whole run.
-    if args.base_url.is_none() {
-        for (url, root) in &more_bases {
-            options = match options.with_tree_base_url(url, root) {
-                Ok(options) => options,
-                Err(invalid) => return fail(&invalid.to_string()),
-            };
-        }
-    }
-    if let Some(url) = &args.url {
-        options = match options.with_url(url.as_str()) {
-            Ok(options) => options,
-            Err(invalid) => return fail(&invalid.to_string()),
-        };
-    }
     if args.fix || args.diff {
         return fix_files(&args, format, &inputs, &options);
     }

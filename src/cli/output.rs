@@ -81,7 +81,14 @@ pub(crate) fn write_out(status: ExitCode, write: impl FnOnce(&mut dyn Write) -> 
 }
 
 pub(crate) fn fail(message: &str) -> ExitCode {
-    say(format_args!("error: {message}"));
+    fail_lines(&[message])
+}
+
+/// [`fail`] with every mistake at once, a line each.
+pub(crate) fn fail_lines(mistakes: &[impl Display]) -> ExitCode {
+    for mistake in mistakes {
+        say(format_args!("error: {mistake}"));
+    }
     ExitCode::from(USAGE_ERROR)
 }
 

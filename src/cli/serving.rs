@@ -4,9 +4,10 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use feedlint::config::{self};
+use feedlint::{FrontDoor, Options, Resolved};
 
 use super::args::ServeArgs;
-use super::output::{fail, say};
+use super::output::{fail, fail_lines, say};
 
 /// `feedlint serve`: the web page and the API, until stopped.
 pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
@@ -26,26 +27,21 @@ pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
             Ok(config) => config,
             Err(error) => return fail(&error.to_string()),
         };
-        // Levels and selection apply to every check; what names files and
-        // folders cannot, and is refused rather than ignored.
-        let mut refused = Vec::new();
-        if config.excludes.iter().any(|(_, globs)| !globs.is_empty()) {
-            refused.push("exclude (a server walks no folder)");
+        match Options::resolve(config, feedlint::web::ServeOptions::overrides(), FrontDoor::Server) {
+            Ok(Resolved {
+                options: lint,
+                warnings,
+            }) => {
+                for warning in &warnings {
+                    say(format_args!("warning: {warning}"));
+                }
+                options.lint = lint;
+            }
+            Err(mistakes) => {
+                let mistakes: Vec<String> = mistakes.iter().map(|m| format!("{}: {m}", path.display())).collect();
+                return fail_lines(&mistakes);
+            }
         }
-        if config.base_url.is_some() {
-            refused.push("base-url (a checked URL is its own base; an upload can say where it is published)");
-        }
-        if !refused.is_empty() {
-            return fail(&format!(
-                "{}: {} cannot apply to `feedlint serve`: remove it, or give the server a config of its own",
-                path.display(),
-                refused.join(" and ")
-            ));
-        }
-        for warning in &config.warnings {
-            say(format_args!("warning: {warning}"));
-        }
-        options.lint.levels = config.levels;
     }
     let ready = |address: std::net::SocketAddr| {
         // The URL, on a line of its own, for people and for scripts.

@@ -31,10 +31,11 @@ use lsp_types::{
 };
 use url::Url;
 
+use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Level};
 use crate::discover::Input;
 use crate::fix::Fix;
-use crate::options::Options;
+use crate::options::{FrontDoor, Options, Overrides, Resolved};
 
 mod transport;
 
@@ -229,39 +230,38 @@ fn workspace_root(initialize: &serde_json::Value) -> Option<PathBuf> {
     Url::parse(uri).ok()?.to_file_path().ok()
 }
 
-/// The settings of the workspace's `feedlint.toml`, as the command line
-/// reads them.
+/// The settings of the workspace's `feedlint.toml`, resolved as the
+/// command line resolves them, and what the editor is told of them.
 fn options_for(root: Option<&Path>) -> (Options, Vec<Notification>) {
-    let mut options = Options::default();
     let paths: Vec<PathBuf> = root.map(Path::to_path_buf).into_iter().collect();
-    let config = match crate::config::for_paths(&paths) {
-        Ok(config) => config,
+    let resolved = match crate::config::for_paths(&paths) {
+        Ok(config) => Options::resolve(config, Overrides::default(), FrontDoor::Editor),
         // The editor is told, at the mistake, and the defaults apply
         // meanwhile: never a silent fall back.
-        Err(error) => return (options, config_error_notifications(&error)),
+        Err(error) => return (defaults(), config_error_notifications(&error)),
     };
-    let mut told: Vec<Notification> = config
-        .warnings
-        .iter()
-        .map(|warning| show_message(lsp_types::MessageType::WARNING, format!("feedlint: {warning}")))
-        .collect();
-    options.levels = config.levels;
-    options.config_excludes = config.excludes;
-    if let Some(url) = config.base_url {
-        match options.clone().with_base_url(&url) {
-            Ok(with_url) => {
-                options = with_url;
-                if let Some(root) = config.base_root {
-                    options = options.with_base_root(root);
-                }
-            }
-            Err(invalid) => told.push(show_message(
-                lsp_types::MessageType::WARNING,
-                format!("feedlint: {invalid}; the base URL is not used"),
-            )),
+    match resolved {
+        Ok(Resolved { options, warnings }) => {
+            let told = warnings
+                .iter()
+                .map(|warning| show_message(lsp_types::MessageType::WARNING, format!("feedlint: {warning}")))
+                .collect();
+            (options, told)
+        }
+        Err(mistakes) => {
+            let message = format!(
+                "feedlint: {}; linting with the default settings until it is fixed",
+                mistakes.join("; ")
+            );
+            (defaults(), vec![show_message(lsp_types::MessageType::ERROR, message)])
         }
     }
-    (options, told)
+}
+
+/// The settings an editor lints with when its config cannot be used.
+fn defaults() -> Options {
+    let defaults = Options::resolve(Config::default(), Overrides::default(), FrontDoor::Editor);
+    defaults.expect("the defaults resolve").options
 }
 
 fn show_message(typ: lsp_types::MessageType, message: String) -> Notification {

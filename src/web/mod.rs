@@ -31,8 +31,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
 use crate::assemble::{Failure, Report};
+use crate::config::Config;
 use crate::fetch::Limits;
-use crate::options::Options;
+use crate::options::{FrontDoor, Options, Overrides};
 use crate::report::Format;
 use crate::rule_id::RuleId;
 use crate::{lint_in_memory, InMemory};
@@ -80,16 +81,23 @@ pub struct ServeOptions {
 pub const BODY_GRACE: Duration = Duration::from_secs(5);
 
 impl ServeOptions {
+    /// What a server sets of every check's settings, over its config's.
+    pub fn overrides() -> Overrides {
+        // The page shows every finding's lines: the texts are kept; a run's
+        // findings are bounded to what a page can show.
+        Overrides {
+            keep_texts: true,
+            max_findings: Some(2_000),
+            ..Overrides::default()
+        }
+    }
+
     /// The defaults, listening on `listen`.
     pub fn new(listen: SocketAddr) -> ServeOptions {
         let jobs = std::thread::available_parallelism().map_or(2, |n| n.get());
-        // The page shows every finding's lines: the texts are kept; a run's
-        // findings are bounded to what a page can show.
-        let lint = Options {
-            keep_texts: true,
-            max_findings: 2_000,
-            ..Options::default()
-        };
+        let lint = Options::resolve(Config::default(), Self::overrides(), FrontDoor::Server)
+            .expect("the defaults resolve")
+            .options;
         ServeOptions {
             listen,
             lint,
