@@ -21,7 +21,7 @@ use crate::rules::xml::{
     XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
-use crate::site::{self, Learning};
+use crate::site::placement::{self, Learning};
 use crate::snippet::{Place, Snippets};
 use crate::source::{self, Source};
 use crate::summary::DocSummary;
@@ -192,7 +192,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     placement = canonical.as_deref().and_then(|canonical| {
                         let mut target = FeedDoc::self_target(&xml, kind, url.as_ref())?;
                         target.set_fragment(None);
-                        let placed = site::placement(&target, canonical)?;
+                        let placed = placement::placement(&target, canonical)?;
                         if learning.takes(&target) {
                             url = Some(target);
                         }

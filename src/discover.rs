@@ -3,17 +3,14 @@
 //! read within `--max-file-size`. Directories are walked; walked files that
 //! do not look like XML are skipped unread.
 
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
 use url::Url;
 
-use crate::assemble::Failure;
 use crate::config::deepest_above;
-use crate::hash::FastMap;
 use crate::options::Options;
-use crate::set::UrlSpace;
-use crate::site::{self, Boundary, Learning, Placement};
+use crate::site::placement::Learning;
+use crate::site::{as_directory, url_of_canonical, Published};
 
 /// A thing to lint, as given on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,341 +38,62 @@ pub(crate) enum Origin {
     Bytes(Vec<u8>),
 }
 
-/// The tree linted: its root directory, made canonical, and where it is
-/// published. With a base URL, files map to URLs below it; without one,
-/// the root stands for `/` as a web server would serve the tree, so that a
-/// root-relative link (`/feed/2024.atom`) still leads to the file
-/// (`ROOT/feed/2024.atom`), whose `file:` URL is kept. Other trees of the
-/// run may be published at URLs of their own (a second config's).
-pub(crate) struct Published {
-    main: Tree,
-    /// Whether the main root was given (`--root`, a config's directory)
-    /// rather than taken as the directory that holds every path linted.
-    root_given: bool,
-    /// Whether the self links placed the main root ([`Published::settle_root`]).
-    root_placed: bool,
-    /// Trees below other configs, with their own base URLs.
-    more: Vec<Tree>,
-    /// Folders the documents' `self` links publish (see [`crate::site`]).
-    learned: Vec<Tree>,
-    /// Which of `learned` more than one document places, whose documents
-    /// link to each other, or a linted directory holds
-    /// ([`Published::confirm`]): trees the run reads whole and judges links
-    /// into. One feed's self link alone (a feed saved to a downloads
-    /// folder) makes no site of its folder.
-    confirmed: Vec<bool>,
-    /// `learned` by folder and by base URL: there may be one a folder of
-    /// the run, and each file and link target looks its own up.
-    learned_by_folder: FastMap<PathBuf, usize>,
-    learned_by_base: FastMap<String, usize>,
-    /// `file:///`, what the main root stands for without a base URL.
-    slash: Url,
-    /// What the run may read besides what it was named.
-    pub(crate) boundary: Boundary,
+/// Something named to lint that could not be: a path that does not exist or
+/// cannot be read, a directory that cannot be walked, a URL named on the
+/// command line that cannot be fetched or is not a feed.
+#[derive(Debug)]
+pub enum Failure {
+    Unreadable {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    Unwalkable {
+        path: PathBuf,
+        message: String,
+    },
+    Unfetchable {
+        url: String,
+        message: String,
+    },
+    /// The paths named hold no feed at all: a run that lints nothing
+    /// should not pass as one that found nothing wrong.
+    NoFeeds {
+        paths: Vec<PathBuf>,
+    },
 }
 
-struct Tree {
-    root: PathBuf,
-    /// The base URL, ending in `/`; `None` when none was given.
-    base: Option<Url>,
-    /// The root's `file:` URL, ending in `/`.
-    root_url: Url,
-}
-
-impl Tree {
-    fn new(root: PathBuf, base: Option<Url>) -> Option<Tree> {
-        let root_url = Url::from_directory_path(&root).ok()?;
-        Some(Tree { root, base, root_url })
-    }
-}
-
-impl Published {
-    /// The directory the base URL names: `--root` (or the config's
-    /// directory), else the directory that holds every path linted, so
-    /// that each file keeps its own path below it (`blog/index.atom` and
-    /// `news/index.atom` get different URLs). `None` for standard input.
-    pub(crate) fn of(inputs: &[Input], options: &Options) -> Option<Published> {
-        let base = options.base_url.clone().map(as_directory);
-        let root = match &options.base_root {
-            Some(root) => std::fs::canonicalize(root).ok()?,
-            None => common_directory(inputs.iter().filter_map(|input| match input {
-                Input::Path(path) if path.is_dir() => std::fs::canonicalize(path).ok(),
-                Input::Path(path) => std::fs::canonicalize(path).ok()?.parent().map(Path::to_path_buf),
-                Input::Stdin(_) => None,
-            }))?,
-        };
-        let more = options
-            .more_bases
-            .iter()
-            .filter_map(|(url, root)| Tree::new(std::fs::canonicalize(root).ok()?, Some(as_directory(url.clone()))))
-            .collect();
-        Some(Published {
-            main: Tree::new(root, base)?,
-            root_given: options.base_root.is_some(),
-            root_placed: false,
-            more,
-            learned: Vec::new(),
-            confirmed: Vec::new(),
-            learned_by_folder: FastMap::default(),
-            learned_by_base: FastMap::default(),
-            slash: Url::parse("file:///").ok()?,
-            boundary: Boundary::of(
-                options
-                    .base_root
-                    .iter()
-                    .chain(options.more_bases.iter().map(|(_, root)| root))
-                    .map(PathBuf::as_path),
-                inputs.iter().filter_map(|input| match input {
-                    Input::Path(path) => Some(path.as_path()),
-                    Input::Stdin(_) => None,
-                }),
-            ),
-        })
-    }
-
-    /// The trees with a base URL that were given: the main one and other
-    /// configs' (a few).
-    fn given(&self) -> impl Iterator<Item = &Tree> {
-        std::iter::once(&self.main)
-            .chain(&self.more)
-            .filter(|tree| tree.base.is_some())
-    }
-
-    /// The published tree a canonical path is in: the one with the deepest
-    /// root above it, with a base URL. The learned folders are looked up
-    /// by the path's own ancestors, in time linear in its length.
-    fn tree_of(&self, canonical: &Path) -> Option<&Tree> {
-        let learned = canonical
-            .ancestors()
-            .find_map(|folder| self.learned_by_folder.get(folder))
-            .map(|&i| &self.learned[i]);
-        deepest_above(canonical, self.given().chain(learned), |tree| &tree.root)
-    }
-
-    /// The tree a URL is below, and the rest of the URL after its base.
-    fn tree_below<'u>(&self, url: &'u str) -> Option<(&Tree, &'u str)> {
-        let given = self
-            .given()
-            .find_map(|tree| Some((tree, url.strip_prefix(tree.base.as_ref()?.as_str())?)));
-        given.or_else(|| {
-            // Every prefix of the URL that ends in `/`, longest first.
-            url.char_indices().rev().filter(|(_, c)| *c == '/').find_map(|(at, _)| {
-                let &i = self.learned_by_base.get(&url[..=at])?;
-                Some((&self.learned[i], &url[at + 1..]))
-            })
-        })
-    }
-
-    /// Whether a file's `self` link may give it its URL: not where a base
-    /// URL and its directory are given for it (or `--url`); below a base
-    /// URL given without its directory, only a self link below that URL.
-    pub(crate) fn learning_for(&self, canonical: &Path) -> Learning {
-        let given = std::iter::once(&self.main)
-            .chain(&self.more)
-            .filter(|tree| tree.base.is_some());
-        match deepest_above(canonical, given, |tree| &tree.root) {
-            Some(tree) if !std::ptr::eq(tree, &self.main) => Learning::Off,
-            _ => match &self.main.base {
-                Some(_) if self.root_given => Learning::Off,
-                Some(base) => Learning::Within(base.clone()),
-                None => Learning::Free,
-            },
-        }
-    }
-
-    /// Whether the main tree's base URL was given without its directory,
-    /// which the self links may then name ([`Published::settle_root`]).
-    pub(crate) fn root_to_learn(&self) -> Option<&Url> {
-        self.main.base.as_ref().filter(|_| !self.root_given)
-    }
-
-    /// The directory the base URL names, as the self links place it.
-    pub(crate) fn settle_root(&mut self, root: PathBuf) {
-        if let Some(tree) = Tree::new(root, self.main.base.clone()) {
-            self.main = tree;
-            self.root_given = true;
-            self.root_placed = true;
-        }
-    }
-
-    /// Forgets the folders learned, to learn them again from more documents.
-    pub(crate) fn forget_learned(&mut self) {
-        self.learned.clear();
-        self.confirmed.clear();
-        self.learned_by_folder.clear();
-        self.learned_by_base.clear();
-    }
-
-    /// Folders published where the self links say.
-    pub(crate) fn learn(&mut self, placements: impl IntoIterator<Item = Placement>) {
-        for placement in placements {
-            let Some(tree) = Tree::new(placement.folder, Some(placement.prefix)) else {
-                continue;
-            };
-            let i = self.learned.len();
-            self.learned_by_folder.entry(tree.root.clone()).or_insert(i);
-            if let Some(base) = &tree.base {
-                self.learned_by_base.entry(base.to_string()).or_insert(i);
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Unreadable { path, error } => write!(f, "cannot read {}: {error}", path.display()),
+            Failure::Unwalkable { path, message } => write!(f, "cannot walk {}: {message}", path.display()),
+            Failure::Unfetchable { url, message } => write!(f, "cannot lint {url}: {message}"),
+            Failure::NoFeeds { paths } => {
+                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "no feed found in {}: nothing was linted (feeds are Atom, RSS and Deleted Entry Documents)",
+                    paths.join(", ")
+                )
             }
-            self.learned.push(tree);
-            self.confirmed.push(false);
         }
     }
+}
 
-    /// Confirms the learned trees that more than one document of `done`
-    /// places, or that a linted directory holds.
-    pub(crate) fn confirm(&mut self, done: &[crate::analyze::Outcome], directories: &[PathBuf]) {
-        // The documents are looked at in parallel, and what they say is
-        // counted after: this runs once every document is read, when
-        // nothing else keeps the cores busy.
-        let placing_trees: Vec<usize> = done
-            .par_iter()
-            .filter_map(|outcome| {
-                let placement = outcome.document.placement.as_ref()?;
-                let &i = self.learned_by_folder.get(&placement.folder)?;
-                let base = self.learned[i].base.as_ref()?;
-                (crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix)).then_some(i)
-            })
-            .collect();
-        let mut placing: Vec<usize> = vec![0; self.learned.len()];
-        for i in placing_trees {
-            placing[i] += 1;
+impl std::error::Error for Failure {}
+
+impl Failure {
+    /// The path or URL that could not be linted, as given.
+    pub fn input(&self) -> String {
+        match self {
+            Failure::Unreadable { path, .. } | Failure::Unwalkable { path, .. } => path.display().to_string(),
+            Failure::Unfetchable { url, .. } => url.clone(),
+            Failure::NoFeeds { paths } => paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
         }
-        // Documents of one tree that link to each other (a feed and its
-        // archive) make a site of it too, whichever of them has a self link.
-        let by_url: FastMap<&str, usize> = done
-            .iter()
-            .enumerate()
-            .filter_map(|(i, outcome)| Some((outcome.document.url.as_ref()?.as_str(), i)))
-            .collect();
-        let this = &*self;
-        let linked_trees: Vec<usize> = done
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(from, outcome)| {
-                let links = outcome.document.summary.as_ref().map(|summary| &summary.links[..]);
-                let by_url = &by_url;
-                links.unwrap_or_default().iter().filter_map(move |link| {
-                    let target = link.target.as_ref()?;
-                    let &to = by_url.get(target.as_str())?;
-                    if to == from {
-                        return None;
-                    }
-                    let (tree, _) = this.tree_below(target.as_str())?;
-                    this.learned_by_folder.get(&tree.root).copied()
-                })
-            })
-            .collect();
-        let mut linked = vec![false; self.learned.len()];
-        for i in linked_trees {
-            linked[i] = true;
-        }
-        let linted: Vec<PathBuf> = directories
-            .iter()
-            .filter_map(|d| std::fs::canonicalize(d).ok())
-            .collect();
-        for (i, tree) in self.learned.iter().enumerate() {
-            self.confirmed[i] =
-                placing[i] > 1 || linked[i] || linted.iter().any(|directory| tree.root.starts_with(directory));
-        }
-    }
-
-    /// The folders learned but not confirmed, that one document placed
-    /// each: a walk of one may confirm it.
-    pub(crate) fn unconfirmed(&self) -> Vec<PathBuf> {
-        self.learned
-            .iter()
-            .zip(&self.confirmed)
-            .filter(|(_, confirmed)| !**confirmed)
-            .map(|(tree, _)| tree.root.clone())
-            .collect()
-    }
-
-    /// Whether the tree learned at `folder` is confirmed.
-    pub(crate) fn is_confirmed(&self, folder: &Path) -> bool {
-        self.learned_by_folder.get(folder).is_some_and(|&i| self.confirmed[i])
-    }
-
-    /// The learned trees confirmed as sites.
-    fn confirmed(&self) -> impl Iterator<Item = &Tree> {
-        self.learned
-            .iter()
-            .zip(&self.confirmed)
-            .filter(|(_, c)| **c)
-            .map(|(tree, _)| tree)
-    }
-
-    /// The directories whose every feed the set checks should see, with
-    /// the URL each is published at: the folders the self links publish,
-    /// and the base URL's directory where it was given or placed. A run
-    /// over part of such a tree reads the rest as context, so that it
-    /// gives the whole tree's verdict on the files it names.
-    pub(crate) fn sites(&self) -> Vec<(&Path, &Url)> {
-        let main = self
-            .main
-            .base
-            .as_ref()
-            .filter(|_| self.root_given)
-            .map(|base| (self.main.root.as_path(), base));
-        main.into_iter()
-            .chain(
-                self.confirmed()
-                    .filter_map(|tree| Some((tree.root.as_path(), tree.base.as_ref()?))),
-            )
-            .collect()
-    }
-
-    /// Where documents are expected to exist besides the linted
-    /// directories: the main root (its base URL, or its `file:` URL) and
-    /// every tree with a base URL.
-    pub(crate) fn spaces(&self) -> Vec<UrlSpace> {
-        let main = self.main.base.clone().unwrap_or_else(|| self.main.root_url.clone());
-        // Root-relative links are judged against the root only where it was
-        // given (`--root`): a directory that merely holds the paths linted
-        // (a corpus of unrelated trees) is no web server's root.
-        let root_relative = self.main.base.is_none() && self.root_given;
-        std::iter::once((main, &self.main.root))
-            .chain(
-                self.more
-                    .iter()
-                    .chain(self.confirmed())
-                    .filter_map(|tree| Some((tree.base.clone()?, &tree.root))),
-            )
-            .enumerate()
-            .map(|(i, (url, root))| UrlSpace {
-                root_relative: i == 0 && root_relative,
-                url,
-                directory: Some(root.clone()),
-            })
-            .collect()
-    }
-
-    /// How the run publishes its trees, for the summary: each folder the
-    /// self links publish (the base URL's, where they placed it), with its
-    /// URL.
-    pub(crate) fn learned(&self) -> Vec<(PathBuf, Url)> {
-        let main = Some(&self.main).filter(|_| self.root_placed);
-        main.into_iter()
-            .chain(&self.learned)
-            .filter_map(|tree| Some((tree.root.clone(), tree.base.clone()?)))
-            .collect()
-    }
-
-    /// The URL a canonical path is published at, if a tree says.
-    pub(crate) fn url_of(&self, canonical: &Path) -> Option<Url> {
-        let tree = self.tree_of(canonical)?;
-        site::url_below(tree.base.as_ref()?, canonical.strip_prefix(&tree.root).ok()?)
-    }
-
-    /// Without a base URL, the URL a root-relative link gives a document
-    /// of the tree: `file:///feed/index.atom` for `ROOT/feed/index.atom`,
-    /// worked out from its `file:` URL (no file system call).
-    pub(crate) fn tree_alias(&self, url: &Url) -> Option<Url> {
-        if self.main.base.is_some() {
-            return None;
-        }
-        let below = url.as_str().strip_prefix(self.main.root_url.as_str())?;
-        self.slash.join(below).ok()
     }
 }
 
@@ -393,24 +111,7 @@ pub(crate) enum LinkedFile {
 /// without a tree (documents held in memory) reads no file at all.
 pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<LinkedFile> {
     let published = published?;
-    let below = |tree: &Tree, rest: &str| {
-        let rest = rest.split(['?', '#']).next().unwrap_or_default();
-        tree.root_url.join(rest).ok()?.to_file_path().ok()
-    };
-    let path = match target.scheme() {
-        "file" => {
-            let path = target.to_file_path().ok()?;
-            if published.main.base.is_none() && !path.is_file() {
-                below(&published.main, target.path().trim_start_matches('/'))?
-            } else {
-                path
-            }
-        }
-        _ => {
-            let (tree, rest) = published.tree_below(target.as_str())?;
-            below(tree, rest)?
-        }
-    };
+    let path = published.file_named(target)?;
     // Resolved once: the boundary and the kernel's file systems are judged
     // where a link in the tree really leads.
     let canonical = std::fs::canonicalize(&path)
@@ -428,40 +129,13 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
 /// The job for a file read only because a linted document links to it.
 pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
     Job {
-        name: site::named_path(&path),
+        name: crate::shown::named_path(&path),
         url: Some(url),
         canonical: Some(canonical),
         origin: Origin::File(path),
         explicit: false,
         learning: Learning::Off,
     }
-}
-
-/// The deepest directory that holds every one of `dirs`.
-fn common_directory(dirs: impl Iterator<Item = PathBuf>) -> Option<PathBuf> {
-    dirs.reduce(|common, dir| {
-        common
-            .ancestors()
-            .find(|ancestor| dir.starts_with(ancestor))
-            .map_or_else(PathBuf::new, Path::to_path_buf)
-    })
-}
-
-/// Where documents are expected to exist: under each linted directory's
-/// published URL, or its `file:` URL.
-pub(crate) fn url_spaces(directories: &[PathBuf], published: Option<&Published>) -> Vec<UrlSpace> {
-    directories
-        .iter()
-        .filter_map(|directory| {
-            let canonical = std::fs::canonicalize(directory).ok()?;
-            let url = url_of_canonical(&canonical, published).map(as_directory)?;
-            Some(UrlSpace {
-                url,
-                directory: Some(canonical),
-                root_relative: false,
-            })
-        })
-        .collect()
 }
 
 /// At most this many files of a published tree are read as context (see
@@ -473,7 +147,7 @@ pub(crate) const MOST_CONTEXT_FILES: usize = 20_000;
 /// nobody. At most `most`; `None` when the tree holds more. A tree that
 /// cannot be walked is simply not read.
 pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published, most: usize) -> Option<Vec<Job>> {
-    let shown = PathBuf::from(site::named_path(root));
+    let shown = PathBuf::from(crate::shown::named_path(root));
     let mut jobs = Vec::new();
     let mut warnings = Vec::new();
     walk(
@@ -597,7 +271,7 @@ fn walk(
     if canonical.as_deref().is_some_and(is_kernel_path) {
         warnings.push(format!(
             "{} is in a kernel file system (/proc, /sys or /dev): it is not walked (name a file there to lint it)",
-            site::shown_path(root)
+            crate::shown::shown_path(root)
         ));
         return;
     }
@@ -676,7 +350,9 @@ fn walk(
         }
         let path = entry.into_path();
         let below = path.strip_prefix(root).unwrap_or(Path::new(""));
-        let url = root_url.as_ref().and_then(|root_url| site::url_below(root_url, below));
+        let url = root_url
+            .as_ref()
+            .and_then(|root_url| crate::site::placement::url_below(root_url, below));
         let canonical = canonical.as_ref().map(|root| root.join(below));
         let learning = match (published, &canonical) {
             (Some(published), Some(canonical)) => published.learning_for(canonical),
@@ -706,15 +382,6 @@ fn has_feed_extension(path: &Path) -> bool {
     })
 }
 
-/// The URL with a trailing `/`, so that it names a directory.
-pub(crate) fn as_directory(mut url: Url) -> Url {
-    if !url.path().ends_with('/') {
-        let path = format!("{}/", url.path());
-        url.set_path(&path);
-    }
-    url
-}
-
 /// A file's canonical path; for a file not on disk (an editor's unsaved
 /// new file, linted from its text), its directory's and its name.
 fn canonical_file(path: &Path) -> Option<PathBuf> {
@@ -725,12 +392,6 @@ fn canonical_file(path: &Path) -> Option<PathBuf> {
             .unwrap_or(Path::new("."));
         Some(std::fs::canonicalize(parent).ok()?.join(path.file_name()?))
     })
-}
-
-fn url_of_canonical(canonical: &Path, published: Option<&Published>) -> Option<Url> {
-    published
-        .and_then(|p| p.url_of(canonical))
-        .or_else(|| Url::from_file_path(canonical).ok())
 }
 
 pub(crate) enum Read {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::site::Placement;
+use crate::site::placement::Placement;
 use crate::snippet::Snippets;
 use crate::summary::DocSummary;
 use crate::suppress::Suppression;

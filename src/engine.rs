@@ -7,16 +7,13 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::{self, Named, Outcome};
-use crate::assemble::{Failure, FindingBudget, Keep, Report, Sink};
+use crate::assemble::{FindingBudget, Keep, Report, Sink};
 use crate::diagnostic::Level;
-use crate::discover::{self, Input, Job, LinkedFile, Origin, Read};
-use crate::document::Misplaced;
+use crate::discover::{self, Failure, Input, Job, LinkedFile, Origin, Read};
 use crate::hash::FastSet;
-use crate::iri;
 use crate::options::{absolute_url, InvalidUrl, Options};
 use crate::set::UrlSpace;
 use crate::site;
-use crate::summary::DocSummary;
 
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
@@ -37,7 +34,8 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
         })
         .collect();
     let directories: Vec<std::path::PathBuf> = paths.iter().filter(|path| path.is_dir()).cloned().collect();
-    let mut published = discover::Published::of(&inputs, options);
+    let named: Vec<&std::path::Path> = paths.iter().map(std::path::PathBuf::as_path).collect();
+    let mut published = site::Published::of(&named, options);
     let mut run = Run::new(options);
     // The walk runs on a thread of its own and hands each file over as it
     // finds it, so the documents are analyzed while the tree is walked
@@ -66,7 +64,9 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     for _ in 0..LEARNING_ROUNDS {
         let read = run.done.len();
         if let Some(published) = published.as_mut() {
-            let again = learn_sites(&mut run.done, published);
+            let mut documents: Vec<&mut crate::document::Document> =
+                run.done.iter_mut().map(|outcome| &mut outcome.document).collect();
+            let again = site::learn_sites(&mut documents, published);
             analyze_again(again, options, &mut run.done, &mut run.budget);
         }
         run.alias(0, published.as_ref());
@@ -97,8 +97,8 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
             .and_then(|published| outside.warning(&published.boundary)),
     );
     let published = published.as_ref();
-    let mut url_spaces = discover::url_spaces(&directories, published);
-    url_spaces.extend(published.map(discover::Published::spaces).unwrap_or_default());
+    let mut url_spaces = site::url_spaces(&directories, published);
+    url_spaces.extend(published.map(site::Published::spaces).unwrap_or_default());
     let mut report = Report::assemble_into(done, &url_spaces, Vec::new(), options, sink);
     for level in [Level::Error, Level::Warning, Level::Info] {
         report.dropped.add(level, budget.dropped.of(level));
@@ -106,7 +106,7 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     if report.linted_documents() == 0 && failures.is_empty() && !paths.is_empty() {
         failures.push(Failure::NoFeeds { paths });
     }
-    report.published = published.map(discover::Published::learned).unwrap_or_default();
+    report.published = published.map(site::Published::learned).unwrap_or_default();
     report.failures.extend(failures);
     report.warnings.extend(warnings);
     report
@@ -121,14 +121,14 @@ struct Reading {
 }
 
 impl Reading {
-    fn see_url(&mut self, url: &Url, published: Option<&discover::Published>) -> bool {
+    fn see_url(&mut self, url: &Url, published: Option<&site::Published>) -> bool {
         let alias = published.and_then(|p| p.tree_alias(url));
         self.urls.extend(alias.map(String::from));
         self.urls.insert(url.to_string())
     }
 
     /// Counts a document as read.
-    fn saw(&mut self, outcome: &Outcome, published: Option<&discover::Published>) {
+    fn saw(&mut self, outcome: &Outcome, published: Option<&site::Published>) {
         self.files.extend(outcome.document.canonical.clone());
         if let Some(url) = &outcome.document.url {
             self.see_url(url, published);
@@ -177,7 +177,7 @@ impl Outside {
     const NAMED: usize = 5;
 
     fn note(&mut self, document: &str, target: std::path::PathBuf) {
-        let said = format!("{document} links to {}", site::shown_path(&target));
+        let said = format!("{document} links to {}", crate::shown::shown_path(&target));
         if self.said.contains(&said) {
             return;
         }
@@ -192,7 +192,11 @@ impl Outside {
         if self.said.is_empty() {
             return None;
         }
-        let roots: Vec<String> = boundary.roots().iter().map(|root| site::shown_path(root)).collect();
+        let roots: Vec<String> = boundary
+            .roots()
+            .iter()
+            .map(|root| crate::shown::shown_path(root))
+            .collect();
         let more = match self.more {
             0 => String::new(),
             n => format!(" and {n} more"),
@@ -218,9 +222,14 @@ impl<'o> Run<'o> {
         }
     }
 
+    /// The documents read so far.
+    fn documents(&self) -> Vec<&crate::document::Document> {
+        self.done.iter().map(|outcome| &outcome.document).collect()
+    }
+
     /// Without a base URL, a document is also named by the URL a
     /// root-relative link gives it: the documents from `from` on get theirs.
-    fn alias(&mut self, from: usize, published: Option<&discover::Published>) {
+    fn alias(&mut self, from: usize, published: Option<&site::Published>) {
         for outcome in &mut self.done[from..] {
             let alias = outcome.document.url.as_ref().and_then(|url| published?.tree_alias(url));
             outcome.document.aliases = alias.into_iter().collect();
@@ -245,7 +254,7 @@ impl<'o> Run<'o> {
     /// that a subset of a tree (the changed files of a commit) is checked
     /// against the chains it belongs to. Each file and URL is read at most
     /// once, so this ends within the files on disk.
-    fn linked(&mut self, mut batch: Vec<Job>, mut start: usize, published: Option<&discover::Published>) {
+    fn linked(&mut self, mut batch: Vec<Job>, mut start: usize, published: Option<&site::Published>) {
         loop {
             if !batch.is_empty() {
                 let from = self.done.len();
@@ -304,13 +313,13 @@ impl<'o> Run<'o> {
     /// the folder is a site, read whole; if none does (a feed saved alone
     /// to a downloads folder), what the walk read is put back, and the
     /// folder's links are not judged.
-    fn site_context(&mut self, directories: &[std::path::PathBuf], published: &mut discover::Published) {
+    fn site_context(&mut self, directories: &[std::path::PathBuf], published: &mut site::Published) {
         let walked: Vec<std::path::PathBuf> = directories
             .iter()
             .filter_map(|d| std::fs::canonicalize(d).ok())
             .collect();
         let inside_walked = |root: &std::path::Path| walked.iter().any(|directory| root.starts_with(directory));
-        published.confirm(&self.done, directories);
+        published.confirm(&self.documents(), directories);
         let before_trials = self.done.len();
         let mut trials = Vec::new();
         for root in published.unconfirmed() {
@@ -326,7 +335,7 @@ impl<'o> Run<'o> {
             self.alias(start, Some(published));
             trials.push((root, start..self.done.len()));
         }
-        published.confirm(&self.done, directories);
+        published.confirm(&self.documents(), directories);
         // What the walks of folders still unconfirmed read is put back.
         let mut put_back: Vec<std::ops::Range<usize>> = trials
             .into_iter()
@@ -358,7 +367,7 @@ impl<'o> Run<'o> {
                 Some(found) => jobs.extend(found.into_iter().filter(|job| self.reading.count_if_new(job))),
                 None => self.warnings.push(format!(
                     "{} holds more than {} files: its documents were not read for the checks across documents",
-                    site::shown_path(&root),
+                    crate::shown::shown_path(&root),
                     discover::MOST_CONTEXT_FILES
                 )),
             }
@@ -367,123 +376,6 @@ impl<'o> Run<'o> {
         // The links of the documents the trials kept are followed too.
         self.linked(jobs, before_trials, Some(published));
     }
-}
-
-/// Where the documents' `self` links publish their folders (see
-/// [`crate::site`]): the directory a base URL given alone names, or, with
-/// no base URL, each folder at the prefix most of its self links give.
-/// Documents whose self link says otherwise are marked; every document
-/// gets the URL its tree now gives it. Returns the documents whose
-/// analysis read their old URL (a relative link resolved against it), to
-/// be analyzed again at the new one.
-fn learn_sites(done: &mut [Outcome], published: &mut discover::Published) -> Vec<(usize, Url)> {
-    published.forget_learned();
-    for outcome in done.iter_mut() {
-        outcome.document.misplaced = None;
-    }
-    // A self link never places a folder outside the boundary (`~` for a
-    // feed downloaded to `~/Downloads/evil/`).
-    let placed: Vec<(usize, &site::Placement)> = done
-        .iter()
-        .enumerate()
-        .filter_map(|(i, outcome)| Some((i, outcome.document.placement.as_ref()?)))
-        .filter(|(_, placement)| published.boundary.holds(&placement.folder))
-        .collect();
-    if let Some(base) = published.root_to_learn().cloned() {
-        let roots: Vec<std::path::PathBuf> = placed
-            .iter()
-            .filter_map(|(_, placement)| site::root_for(&base, placement))
-            .collect();
-        if let Some(root) = site::most_common(&roots) {
-            published.settle_root(root);
-        }
-    }
-    // A self link in a tree whose base URL is given disagrees with it
-    // where it places the file elsewhere; the others agree among
-    // themselves, folder by folder.
-    let (given, free): (Vec<_>, Vec<_>) = placed.into_par_iter().partition(|(i, _)| {
-        done[*i]
-            .document
-            .canonical
-            .as_deref()
-            .is_some_and(|canonical| published.url_of(canonical).is_some())
-    });
-    let mut misplaced: Vec<(usize, Misplaced)> = given
-        .par_iter()
-        .filter(|(i, placement)| {
-            let canonical = done[*i]
-                .document
-                .canonical
-                .as_deref()
-                .unwrap_or(std::path::Path::new(""));
-            let (Some(given), Some(says)) = (published.url_of(canonical), placement.url_of(canonical)) else {
-                return false;
-            };
-            iri::comparison_key(&given) != iri::comparison_key(&says)
-        })
-        .map(|(i, _)| (*i, Misplaced::ByBaseUrl))
-        .collect();
-    let agreement = site::agree(&free);
-    misplaced.extend(
-        agreement
-            .dissent
-            .iter()
-            .map(|(doc, standing)| (*doc, Misplaced::BySelfLinkOf(*standing))),
-    );
-    published.learn(agreement.placements.into_iter().map(|(placement, _)| placement));
-    for (doc, how) in misplaced {
-        done[doc].document.misplaced = Some(how);
-    }
-    // Each document's URL as the sites now place it, worked out in
-    // parallel (a URL built and compared per document: a serial step of
-    // every run over a tree), then set in order.
-    let moved: Vec<(usize, Url, bool)> = done
-        .par_iter()
-        .enumerate()
-        .filter_map(|(i, outcome)| {
-            let document = &outcome.document;
-            let canonical = document.canonical.as_ref()?;
-            let url = published
-                .url_of(canonical)
-                .or_else(|| Url::from_file_path(canonical).ok())?;
-            let old = document.url.as_ref()?;
-            if iri::comparison_key(old) == iri::comparison_key(&url) {
-                return None;
-            }
-            let read = read_its_url(document.summary.as_ref(), old, &url);
-            Some((i, url, read))
-        })
-        .collect();
-    let mut again = Vec::new();
-    for (i, url, read) in moved {
-        if read {
-            again.push((i, url));
-        } else {
-            done[i].document.url = Some(url);
-        }
-    }
-    again
-}
-
-/// Whether a document's analysis read its URL `old`: a link target (its
-/// self link's too) that may have been resolved against it, or one that
-/// names `new` (the document itself, for the rules that look for links to
-/// it).
-fn read_its_url(summary: Option<&DocSummary>, old: &Url, new: &Url) -> bool {
-    let Some(summary) = summary else { return false };
-    let targets = summary
-        .links
-        .iter()
-        .filter_map(|link| link.target.as_ref())
-        .chain(summary.self_link.as_ref().map(|link| &link.value));
-    targets.into_iter().any(|target| {
-        let relative = if old.scheme() == "file" {
-            target.scheme() == "file"
-        } else {
-            target.origin() == old.origin()
-        };
-        relative || iri::comparison_key(target) == iri::comparison_key(new)
-    })
 }
 
 /// Analyzes documents again at their new URLs, in place of what their
@@ -499,7 +391,7 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
                 origin: Origin::File(document.path.clone()?),
                 explicit: document.explicit,
                 canonical: document.canonical.clone(),
-                learning: site::Learning::Off,
+                learning: site::placement::Learning::Off,
             })
         })
         .collect();
@@ -562,7 +454,7 @@ pub fn lint_bytes(name: &str, url: Option<&str>, bytes: &[u8], options: &Options
 pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &Options) -> Result<Report, InvalidUrl> {
     let url_spaces = url_spaces
         .iter()
-        .map(|space| absolute_url(space).map(|url| UrlSpace::of(discover::as_directory(url))))
+        .map(|space| absolute_url(space).map(|url| UrlSpace::of(site::as_directory(url))))
         .collect::<Result<Vec<UrlSpace>, _>>()?;
     let documents = documents
         .into_iter()
@@ -581,7 +473,7 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
                     url,
                     charset: None,
                     canonical: None,
-                    learning: site::Learning::Off,
+                    learning: site::placement::Learning::Off,
                     context: false,
                 },
                 bytes,
@@ -720,7 +612,7 @@ fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assemble::Failure;
+    use crate::discover::Failure;
 
     #[test]
     fn urls_given_to_the_library_must_be_absolute() {

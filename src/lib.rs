@@ -85,10 +85,10 @@ pub mod syntax;
 pub mod web;
 pub mod xml;
 
-pub use assemble::{Failure, Report, Sink};
+pub use assemble::{Report, Sink};
 pub use config::Levels;
 pub use diagnostic::{Diagnostic, Level, Span};
-pub use discover::Input;
+pub use discover::{Failure, Input};
 pub use document::Document;
 pub use engine::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
 pub use options::{FrontDoor, InvalidUrl, Options, Overrides, Resolved, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};

@@ -228,7 +228,7 @@ impl<'r> FeedSet<'r> {
             let root_relative = self.root_relative.and_then(|space| space.root_relative_file_of(url));
             root_relative.or_else(|| url.to_file_path().ok())
         });
-        file.map_or_else(|| url.to_string(), |file| crate::site::shown_path(&file))
+        file.map_or_else(|| url.to_string(), |file| crate::shown::shown_path(&file))
     }
 
     /// How a link in document `from` could name document `to`: relative

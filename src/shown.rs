@@ -98,6 +98,27 @@ pub fn bound(text: &mut String) {
     *text = format!("{head}…{tail} ({count} characters)");
 }
 
+/// `path` as the user would name it: relative to the current directory
+/// where it lies below it. Raw, for naming and walking: messages show
+/// [`shown_path`].
+pub fn named_path(path: &std::path::Path) -> String {
+    let relative = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok().map(std::path::Path::to_path_buf));
+    match relative {
+        Some(relative) if relative.as_os_str().is_empty() => ".".to_owned(),
+        Some(relative) => relative.display().to_string(),
+        None => path.display().to_string(),
+    }
+}
+
+/// `path` for a message: [`named_path`] with every character that would
+/// hide itself or act on a terminal written as `\u{...}` (a folder's or a
+/// linked file's name may hold a line feed or an escape).
+pub fn shown_path(path: &std::path::Path) -> String {
+    visible(&named_path(path)).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use crate::analyze::{lint_document, Named, Outcome};
-use crate::assemble::{Failure, Report};
+use crate::assemble::Report;
 use crate::diagnostic::{Pending, Span};
+use crate::discover::Failure;
 use crate::feed::Relation;
 use crate::options::Options;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
@@ -326,7 +327,7 @@ impl Walk {
             url: Some(fetched.url.clone()),
             charset: fetched.charset,
             canonical: None,
-            learning: crate::site::Learning::Off,
+            learning: crate::site::placement::Learning::Off,
             context: false,
         };
         let final_url = fetched.url;

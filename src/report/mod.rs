@@ -393,7 +393,7 @@ fn published(report: &Report) -> String {
         .iter()
         .take(PUBLISHED_SHOWN)
         .map(|(folder, url)| {
-            let folder = crate::site::shown_path(folder);
+            let folder = crate::shown::shown_path(folder);
             format!(
                 "{}/ is published at {}",
                 folder.trim_end_matches('/'),

@@ -612,7 +612,7 @@ fn self_link_mismatch(cx: &mut SetChecker) {
         else {
             continue;
         };
-        let folder = format!("{}/", crate::site::shown_path(&placement.folder).trim_end_matches('/'));
+        let folder = format!("{}/", crate::shown::shown_path(&placement.folder).trim_end_matches('/'));
         let published = document.url.as_ref().filter(|url| url.scheme() != "file");
         let finding = match how {
             Misplaced::ByBaseUrl => SetChecker::at(

@@ -30,8 +30,9 @@ use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
-use crate::assemble::{Failure, Report};
+use crate::assemble::Report;
 use crate::config::Config;
+use crate::discover::Failure;
 use crate::fetch::Limits;
 use crate::options::{FrontDoor, Options, Overrides};
 use crate::report::Format;

@@ -1,10 +1,63 @@
-//! The library's modules depend on each other one way only: a test reads
-//! every `crate::` path in `src/` and fails on any cycle between top-level
-//! modules (the stages of a run each build on the ones before them, and
-//! nothing below them reaches back up).
+//! The library's modules depend on each other one way only: each stage
+//! builds on the ones before it, and nothing reaches back up. The stages
+//! are written once, in [`STAGES`]; a test reads every `crate::` (and
+//! `super::`) path in `src/` and fails on an import of a later stage, and
+//! on any cycle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The stages, lowest first: a module may use its own stage and the ones
+/// before it. A unit is a top-level module, or a submodule named here on
+/// its own (`site::placement`, what one document's self link says, is
+/// made while a document is analyzed; the rest of `site` works on the
+/// whole run).
+const STAGES: &[(&str, &[&str])] = &[
+    (
+        "foundations, knowing nothing of feeds",
+        &[
+            "alloc",
+            "descriptors",
+            "exclude",
+            "fix",
+            "hash",
+            "secret",
+            "shown",
+            "syntax",
+        ],
+    ),
+    (
+        "text: rule ids, snippets, dates, IRIs, XML",
+        &["date", "iri", "rule_id", "snippet", "xml"],
+    ),
+    (
+        "findings, decoded sources, suppressions",
+        &["diagnostic", "source", "suppress"],
+    ),
+    (
+        "one document's facts, and the set they form",
+        &["document", "feed", "set", "site::placement", "summary"],
+    ),
+    (
+        "the rules, and the settings that select them",
+        &["config", "options", "rules", "select"],
+    ),
+    ("where files are published, given or learned", &["site"]),
+    ("discover: from paths to documents, read", &["discover"]),
+    ("analyze: one document", &["analyze"]),
+    ("assemble: the set checks and the report", &["assemble"]),
+    ("the run, stage after stage", &["engine"]),
+    (
+        "what a run is given to and made from",
+        &["fetch", "fix_files", "report"],
+    ),
+    ("the servers", &["server", "web"]),
+    ("the command line", &["cli"]),
+];
+
+fn stage_of(unit: &str) -> Option<usize> {
+    STAGES.iter().position(|(_, units)| units.contains(&unit))
+}
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -17,36 +70,56 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The top-level module a file belongs to: `src/rules/chains.rs` is `rules`.
-fn module_of(src: &Path, file: &Path) -> String {
-    let relative = file.strip_prefix(src).unwrap();
-    let first = relative.components().next().unwrap().as_os_str().to_string_lossy();
-    first.trim_end_matches(".rs").to_owned()
+/// The unit a module path names: `site::placement::Placement` is
+/// `site::placement`, `rules::chains` is `rules`.
+fn unit_of_path(path: &str) -> String {
+    let mut parts = path.split("::");
+    let first = parts.next().unwrap_or_default();
+    match parts.next() {
+        Some(second) if stage_of(&format!("{first}::{second}")).is_some() => format!("{first}::{second}"),
+        _ => first.to_owned(),
+    }
 }
 
-/// The identifiers after each `crate::` in `text`, comments left out.
-fn crate_paths(text: &str) -> Vec<String> {
+/// The unit a file belongs to: `src/rules/chains.rs` is `rules`,
+/// `src/site/placement.rs` is `site::placement`.
+fn unit_of_file(src: &Path, file: &Path) -> String {
+    let relative = file.strip_prefix(src).unwrap().with_extension("");
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    unit_of_path(&parts.join("::"))
+}
+
+/// The module paths after each `crate::` in `text` (and each `super::`,
+/// read as `crate::` then the top-level module `top`), comments left out.
+fn crate_paths(text: &str, top: &str) -> Vec<String> {
+    let path_chars = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
     let mut found = Vec::new();
     for line in text.lines() {
         let code = line.split("//").next().unwrap_or_default();
-        let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            rest = &rest[at + "crate::".len()..];
-            let ident: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-            if ident.is_empty() && rest.starts_with('{') {
-                // `use crate::{a, b::c}`: each top-level name in the braces.
-                let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
-                found.extend(inner.split(',').map(|part| {
-                    part.trim()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect::<String>()
-                }));
-            } else {
-                found.push(ident);
+        for (prefix, base) in [("crate::", String::new()), ("super::", format!("{top}::"))] {
+            let mut rest = code;
+            while let Some(at) = rest.find(prefix) {
+                // `crate::x::super::` is no path of ours; `super::super` is
+                // rare enough to read as the parent.
+                rest = &rest[at + prefix.len()..];
+                if rest.starts_with('{') {
+                    // `use crate::{a, b::c}`: each path in the braces.
+                    let inner = &rest[1..rest.find('}').unwrap_or(rest.len())];
+                    found.extend(inner.split(',').map(|part| {
+                        let path: String = part.trim().chars().take_while(|c| path_chars(*c)).collect();
+                        format!("{base}{}", path.trim_end_matches(':'))
+                    }));
+                } else {
+                    let path: String = rest.chars().take_while(|c| path_chars(*c)).collect();
+                    found.push(format!("{base}{}", path.trim_end_matches(':')));
+                }
             }
         }
     }
+    found.retain(|path| !path.is_empty() && !path.ends_with("::"));
     found
 }
 
@@ -63,29 +136,31 @@ fn reexports(lib: &str) -> BTreeMap<String, String> {
     map
 }
 
-#[test]
-fn modules_do_not_depend_on_each_other_in_a_circle() {
+/// Every unit's imports of other units.
+fn imports() -> (BTreeSet<String>, BTreeMap<String, BTreeSet<String>>) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
     let reexported = reexports(&lib);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    let modules: BTreeSet<String> = files
+    let units: BTreeSet<String> = files
         .iter()
-        .map(|f| module_of(&src, f))
+        .map(|f| unit_of_file(&src, f))
         .filter(|m| m != "lib" && m != "main")
         .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for file in &files {
-        let from = module_of(&src, file);
+        let from = unit_of_file(&src, file);
         if from == "lib" || from == "main" {
             continue;
         }
+        let top = from.split("::").next().unwrap().to_owned();
         let text = std::fs::read_to_string(file).unwrap();
-        for name in crate_paths(&text) {
-            let to = if modules.contains(&name) {
-                name
-            } else if let Some(module) = reexported.get(&name) {
+        for path in crate_paths(&text, &top) {
+            let unit = unit_of_path(&path);
+            let to = if units.contains(&unit) {
+                unit
+            } else if let Some(module) = reexported.get(&unit) {
                 module.clone()
             } else {
                 continue;
@@ -95,8 +170,36 @@ fn modules_do_not_depend_on_each_other_in_a_circle() {
             }
         }
     }
-    assert!(edges.len() > 5, "the graph was read: {edges:?}");
+    (units, edges)
+}
 
+#[test]
+fn no_stage_imports_a_later_one() {
+    let (units, edges) = imports();
+    assert!(edges.len() > 20, "the graph was read: {edges:?}");
+    let unstaged: Vec<&String> = units.iter().filter(|unit| stage_of(unit).is_none()).collect();
+    assert!(
+        unstaged.is_empty(),
+        "give each module its stage in STAGES (tests/it/architecture.rs): {unstaged:?}"
+    );
+    let mut upward = Vec::new();
+    for (from, tos) in &edges {
+        for to in tos {
+            let (below, above) = (stage_of(from).unwrap(), stage_of(to).unwrap());
+            if above > below {
+                upward.push(format!(
+                    "{from} ({}) imports {to} ({})",
+                    STAGES[below].0, STAGES[above].0
+                ));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports of a later stage:\n{}", upward.join("\n"));
+}
+
+#[test]
+fn modules_do_not_depend_on_each_other_in_a_circle() {
+    let (units, edges) = imports();
     // Depth-first search; a node met again while on the path closes a cycle.
     fn visit(
         node: &str,
@@ -123,8 +226,8 @@ fn modules_do_not_depend_on_each_other_in_a_circle() {
         None
     }
     let mut done = BTreeSet::new();
-    for module in &modules {
-        if let Some(cycle) = visit(module, &edges, &mut Vec::new(), &mut done) {
+    for unit in &units {
+        if let Some(cycle) = visit(unit, &edges, &mut Vec::new(), &mut done) {
             panic!("modules depend on each other in a circle: {}", cycle.join(" -> "));
         }
     }
@@ -132,9 +235,12 @@ fn modules_do_not_depend_on_each_other_in_a_circle() {
 
 #[test]
 fn the_reader_of_paths_finds_them() {
-    let text =
-        "use crate::{feed::FeedDoc, set};\nuse crate::rules::Rule; // crate::engine\nlet x = crate::iri::check(y);";
-    assert_eq!(crate_paths(text), ["feed", "set", "rules", "iri"]);
+    let text = "use crate::{feed::FeedDoc, set};\nuse crate::rules::Rule; // crate::engine\nlet x = crate::iri::check(y);\nuse super::placement::{self, Placement};";
+    let units: Vec<String> = crate_paths(text, "site").iter().map(|p| unit_of_path(p)).collect();
+    assert_eq!(units, ["feed", "set", "rules", "iri", "site::placement"]);
+    assert_eq!(unit_of_path("site::published::Published"), "site");
+    // An import of a later stage is one the test sees as such.
+    assert!(stage_of("analyze") > stage_of("site::placement"));
 }
 
 #[test]
