@@ -375,7 +375,7 @@ const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
 
 /// Whether the document is RSS 1.0: an `rdf:RDF` root holding an RSS 1.0
 /// `channel` (RSS 1.0 §5.2, §5.3).
-fn is_rss_10(xml: &xml::Document) -> bool {
+fn is_rss_10(xml: &xml::Tree) -> bool {
     let root = xml.root_element();
     root.has_tag_name(Some(RDF_NS), "RDF")
         && root
@@ -387,12 +387,12 @@ fn is_rss_10(xml: &xml::Document) -> bool {
 /// an `xenc:EncryptedData` root (RFC 6721 §6).
 const XENC_NS: &str = "http://www.w3.org/2001/04/xmlenc#";
 
-fn is_encrypted(xml: &xml::Document) -> bool {
+fn is_encrypted(xml: &xml::Tree) -> bool {
     xml.root_element().has_tag_name(Some(XENC_NS), "EncryptedData")
 }
 
 /// A feed feedlint does not check: RSS 1.0, or an encrypted document.
-fn unknown_document(xml: &xml::Document) -> Pending {
+fn unknown_document(xml: &xml::Tree) -> Pending {
     let root = xml.root_element();
     if is_rss_10(xml) {
         return Pending::new(crate::feed::start_tag(root), "this is an RSS 1.0 (RDF Site Summary) document, which feedlint does not check")
@@ -407,7 +407,7 @@ fn unknown_document(xml: &xml::Document) -> Pending {
 
 /// A file named as a feed that is none: an HTML error page saved as
 /// `feed.rss`, a sitemap named on the command line.
-fn not_a_feed(xml: &xml::Document) -> Pending {
+fn not_a_feed(xml: &xml::Tree) -> Pending {
     let root = xml.root_element();
     let name = root.tag_name();
     let what = match name.namespace() {
@@ -436,7 +436,7 @@ const ATOM_03_NS: &str = "http://purl.org/atom/ns#";
 /// The finding for a root `<feed>` meant as Atom but outside its namespace:
 /// in none, in a near miss of it, or in Atom 0.3's. A `<feed>` of some other
 /// vocabulary is not one (it stays `unknown-document`, or is skipped).
-fn atom_wrong_namespace(xml: &xml::Document, explicit: bool) -> Option<Pending> {
+fn atom_wrong_namespace(xml: &xml::Tree, explicit: bool) -> Option<Pending> {
     let root = xml.root_element();
     let name = root.tag_name();
     if name.name() != "feed" {

@@ -2,67 +2,16 @@
 //! levels, suppressions, sorting and folding, into the [`Report`] the
 //! renderers write.
 
-use std::path::PathBuf;
-
 use rayon::prelude::*;
-use url::Url;
 
 use crate::analyze::Outcome;
 use crate::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
-use crate::discover::Failure;
 use crate::document::Document;
 use crate::options::Options;
+use crate::report::{Dropped, Report, Sink};
 use crate::rules::{self, Rule, SetChecker};
 use crate::set::{FeedSet, UrlSpace};
 use crate::suppress::{self, Suppression};
-
-/// Everything a run found.
-#[derive(Debug, Default)]
-pub struct Report {
-    pub documents: Vec<Document>,
-    /// Sorted by file, then byte offset, then rule.
-    pub diagnostics: Vec<Diagnostic>,
-    /// What could not be linted at all: the run failed for it (exit status 2).
-    pub failures: Vec<Failure>,
-    /// What was skipped on the way and did not fail the run (an ignore
-    /// file that is not a regular file), said on standard error.
-    pub warnings: Vec<String>,
-    /// The findings past `--max-findings`, not kept: how many of each
-    /// level (errors, warnings, infos).
-    pub dropped: Dropped,
-    /// The findings shown, by level: those in `diagnostics`, or those
-    /// written as they were assembled (see [`Sink`]).
-    shown: LevelCounts,
-    /// How many findings the folding ones stand for (`--max-per-rule`).
-    folded: usize,
-    /// The folders the documents' self links publish, with their URLs.
-    pub published: Vec<(PathBuf, Url)>,
-}
-
-/// Where the assembled findings go, a few documents' at a time, in report
-/// order: kept in [`Report::diagnostics`], or written as they come (the
-/// command line's line formats), so that the findings of a whole run are
-/// never held twice.
-pub trait Sink {
-    /// Every document is read and analyzed, before any finding is given.
-    fn start(&mut self, _report: &Report) {}
-    /// The next findings in report order.
-    fn findings(&mut self, report: &Report, findings: Vec<Diagnostic>);
-}
-
-/// Keeps the findings in the report.
-pub(crate) struct Keep(pub Vec<Diagnostic>);
-
-impl Sink for Keep {
-    fn findings(&mut self, _report: &Report, findings: Vec<Diagnostic>) {
-        self.0.extend(findings);
-    }
-}
-
-pub use crate::diagnostic::LevelCounts;
-
-/// Findings counted but not kept (past `--max-findings`), by level.
-pub type Dropped = LevelCounts;
 
 /// What is left of `--max-findings` as documents are added, in the order
 /// the run reads them, so that the same findings are kept at any number of
@@ -130,199 +79,156 @@ impl FindingBudget {
     }
 }
 
-impl Report {
-    /// The findings of `level`, those past `--max-findings` included.
-    pub fn count(&self, level: Level) -> usize {
-        self.shown.of(level) + self.dropped.of(level)
+/// The documents' findings, then the set rules' and `extra` findings
+/// about the set (the fetcher's), met by each document's suppressions
+/// and merged in report order, given to `sink` as they are assembled,
+/// a chunk of documents at a time.
+pub(crate) fn assemble(
+    outcomes: Vec<Outcome>,
+    url_spaces: &[UrlSpace],
+    extra: Vec<(&'static Rule, Pending<Span>)>,
+    options: &Options,
+    sink: &mut dyn Sink,
+) -> Report {
+    let mut report = Report::default();
+    let mut own = Vec::with_capacity(outcomes.len());
+    // The engine spends the budget as it reads (so that memory stays
+    // bounded); this spends it for callers that hand in all at once.
+    let mut budget = FindingBudget::new(options.max_findings);
+    for mut outcome in outcomes {
+        budget.spend(&mut outcome);
+        own.push((outcome.diagnostics, outcome.unused_level));
+        report.documents.push(outcome.document);
     }
-
-    /// The findings shown (kept or written).
-    pub fn shown(&self) -> usize {
-        self.shown.total()
-    }
-
-    /// How many findings are not shown but counted by the findings that
-    /// stand for them (`--max-per-rule`).
-    pub fn folded(&self) -> usize {
-        self.folded
-    }
-
-    /// The documents linted and reported on: not those read only as the
-    /// context of a set check.
-    pub fn linted_documents(&self) -> usize {
-        self.documents.iter().filter(|d| !d.context).count()
-    }
-
-    /// The documents read only because linted documents link to them.
-    pub fn context_documents(&self) -> usize {
-        self.documents.len() - self.linted_documents()
-    }
-
-    /// The documents' findings, then the set rules' and `extra` findings
-    /// about the set (the fetcher's), met by each document's suppressions
-    /// and merged in report order, kept in the report.
-    pub(crate) fn assemble(
-        outcomes: Vec<Outcome>,
-        url_spaces: &[UrlSpace],
-        extra: Vec<(&'static Rule, Pending<Span>)>,
-        options: &Options,
-    ) -> Report {
-        let mut keep = Keep(Vec::new());
-        let mut report = Report::assemble_into(outcomes, url_spaces, extra, options, &mut keep);
-        report.diagnostics = keep.0;
-        report
-    }
-
-    /// [`Report::assemble`], giving the findings to `sink` as they are
-    /// assembled, a chunk of documents at a time.
-    pub(crate) fn assemble_into(
-        outcomes: Vec<Outcome>,
-        url_spaces: &[UrlSpace],
-        extra: Vec<(&'static Rule, Pending<Span>)>,
-        options: &Options,
-        sink: &mut dyn Sink,
-    ) -> Report {
-        let mut report = Report::default();
-        let mut own = Vec::with_capacity(outcomes.len());
-        // The engine spends the budget as it reads (so that memory stays
-        // bounded); this spends it for callers that hand in all at once.
-        let mut budget = FindingBudget::new(options.max_findings);
-        for mut outcome in outcomes {
-            budget.spend(&mut outcome);
-            own.push((outcome.diagnostics, outcome.unused_level));
-            report.documents.push(outcome.document);
-        }
-        report.dropped = budget.dropped;
-        let mut about_set = report.check_set(url_spaces, options);
-        about_set.extend(extra);
-        let set_findings = report.set_findings_by_document(about_set, options);
-        sink.start(&report);
-        // Each document on its own, in parallel, a chunk of documents at a
-        // time in report order: its set findings meet its suppressions, its
-        // unused suppressions are reported, and its findings are put in
-        // order and folded; the chunk is then given to the sink.
-        let mut work: Vec<Finishing> = own
-            .into_iter()
-            .zip(set_findings)
-            .enumerate()
-            .map(|(doc, ((own, unused_level), set))| Finishing {
-                doc,
-                context: report.documents[doc].context,
-                own,
-                unused_level,
-                set,
-                suppressions: std::mem::take(&mut report.documents[doc].suppressions),
-            })
-            .collect();
+    report.dropped = budget.dropped;
+    let mut about_set = check_set(&report, url_spaces, options);
+    about_set.extend(extra);
+    let set_findings = set_findings_by_document(&report, about_set, options);
+    sink.start(&report);
+    // Each document on its own, in parallel, a chunk of documents at a
+    // time in report order: its set findings meet its suppressions, its
+    // unused suppressions are reported, and its findings are put in
+    // order and folded; the chunk is then given to the sink.
+    let mut work: Vec<Finishing> = own
+        .into_iter()
+        .zip(set_findings)
+        .enumerate()
+        .map(|(doc, ((own, unused_level), set))| Finishing {
+            doc,
+            context: report.documents[doc].context,
+            own,
+            unused_level,
+            set,
+            suppressions: std::mem::take(&mut report.documents[doc].suppressions),
+        })
+        .collect();
+    let documents = &report.documents;
+    work.sort_by(|a, b| documents[a.doc].name.cmp(&documents[b.doc].name));
+    let mut work = work.into_iter().peekable();
+    let mut left = (options.max_findings > 0).then_some(options.max_findings);
+    loop {
+        // Documents that share a name (a URL and a file may) go in one
+        // chunk: their findings are sorted together.
         let documents = &report.documents;
-        work.sort_by(|a, b| documents[a.doc].name.cmp(&documents[b.doc].name));
-        let mut work = work.into_iter().peekable();
-        let mut left = (options.max_findings > 0).then_some(options.max_findings);
-        loop {
-            // Documents that share a name (a URL and a file may) go in one
-            // chunk: their findings are sorted together.
-            let documents = &report.documents;
-            let mut chunk: Vec<Finishing> = Vec::new();
-            let mut chunk_findings = 0;
-            while let Some(next) = work.next_if(|next| {
-                (chunk.len() < FINISHED_TOGETHER && chunk_findings < FINDINGS_FINISHED_TOGETHER)
-                    || chunk
-                        .last()
-                        .is_some_and(|last| documents[last.doc].name == documents[next.doc].name)
-            }) {
-                chunk_findings += next.own.len() + next.set.len() + next.suppressions.len();
-                chunk.push(next);
-            }
-            if chunk.is_empty() {
-                break;
-            }
-            let finished: Vec<(DocId, Vec<Diagnostic>, Vec<Suppression>)> = chunk
-                .into_par_iter()
-                .map(|finishing| finishing.finish(options.max_per_rule))
-                .collect();
-            let mut findings = Vec::with_capacity(finished.iter().map(|f| f.1.len()).sum());
-            let mut bounds = Vec::with_capacity(finished.len());
-            for (doc, own, suppressions) in finished {
-                report.documents[doc].suppressions = suppressions;
-                let start = findings.len();
-                findings.extend(own);
-                bounds.push((doc, start..findings.len()));
-            }
-            let documents = &report.documents;
-            for same in bounds.chunk_by(|a, b| documents[a.0].name == documents[b.0].name) {
-                if let [(_, first), .., (_, last)] = same {
-                    findings[first.start..last.end].sort_by(Diagnostic::cmp_in_document);
-                }
-            }
-            // Set findings and unused suppressions come on top of the
-            // documents' findings: the cap holds for all.
-            if let Some(left) = left.as_mut() {
-                let past = findings.split_off((*left).min(findings.len()));
-                *left -= findings.len();
-                for past in past {
-                    report.dropped.add(past.level, past.folded.max(1));
-                }
-            }
-            for finding in &findings {
-                report.shown.add(finding.level, 1);
-                report.folded += finding.folded;
-            }
-            if !findings.is_empty() {
-                sink.findings(&report, findings);
+        let mut chunk: Vec<Finishing> = Vec::new();
+        let mut chunk_findings = 0;
+        while let Some(next) = work.next_if(|next| {
+            (chunk.len() < FINISHED_TOGETHER && chunk_findings < FINDINGS_FINISHED_TOGETHER)
+                || chunk
+                    .last()
+                    .is_some_and(|last| documents[last.doc].name == documents[next.doc].name)
+        }) {
+            chunk_findings += next.own.len() + next.set.len() + next.suppressions.len();
+            chunk.push(next);
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        let finished: Vec<(DocId, Vec<Diagnostic>, Vec<Suppression>)> = chunk
+            .into_par_iter()
+            .map(|finishing| finishing.finish(options.max_per_rule))
+            .collect();
+        let mut findings = Vec::with_capacity(finished.iter().map(|f| f.1.len()).sum());
+        let mut bounds = Vec::with_capacity(finished.len());
+        for (doc, own, suppressions) in finished {
+            report.documents[doc].suppressions = suppressions;
+            let start = findings.len();
+            findings.extend(own);
+            bounds.push((doc, start..findings.len()));
+        }
+        let documents = &report.documents;
+        for same in bounds.chunk_by(|a, b| documents[a.0].name == documents[b.0].name) {
+            if let [(_, first), .., (_, last)] = same {
+                findings[first.start..last.end].sort_by(Diagnostic::cmp_in_document);
             }
         }
-        report
-    }
-
-    /// Runs the set rules over the summaries of all documents.
-    fn check_set(&self, url_spaces: &[UrlSpace], options: &Options) -> Vec<(&'static Rule, Pending<Span>)> {
-        let set = FeedSet::new(&self.documents, url_spaces);
-        // Each set rule on its own thread: this phase waits for every
-        // document, so nothing else would keep the cores busy.
-        let enabled: Vec<&'static Rule> = rules::RULES
-            .iter()
-            .copied()
-            .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
-            .collect();
-        let per_rule: Vec<Vec<_>> = enabled
-            .par_iter()
-            .with_max_len(1)
-            .map(|rule| {
-                let mut checker = SetChecker::new(&set);
-                checker.run(rule);
-                checker.into_findings()
-            })
-            .collect();
-        per_rule.into_iter().flatten().collect()
-    }
-
-    /// Findings about the set at the level of their primary document, by
-    /// that document; none for a document read as context (but what such
-    /// a document's findings stand for is folded into them first, so a
-    /// run over part of a tree reports what the whole tree's would).
-    fn set_findings_by_document(
-        &self,
-        findings: Vec<(&'static Rule, Pending<Span>)>,
-        options: &Options,
-    ) -> Vec<Vec<Diagnostic>> {
-        let leveled: Vec<Leveled> = findings
-            .into_iter()
-            .filter_map(|(rule, pending)| {
-                let primary = &self.documents[pending.primary.doc];
-                let level = options.levels.level_for(rule, primary.path.as_deref())?;
-                Some((rule, pending, level))
-            })
-            .collect();
-        let mut by_document: Vec<Vec<Diagnostic>> =
-            std::iter::repeat_with(Vec::new).take(self.documents.len()).collect();
-        for (rule, pending, level) in fold_into_causes(leveled, &self.documents) {
-            let doc = pending.primary.doc;
-            if !self.documents[doc].context {
-                by_document[doc].push(pending.into_diagnostic(rule.id, level));
+        // Set findings and unused suppressions come on top of the
+        // documents' findings: the cap holds for all.
+        if let Some(left) = left.as_mut() {
+            let past = findings.split_off((*left).min(findings.len()));
+            *left -= findings.len();
+            for past in past {
+                report.dropped.add(past.level, past.folded.max(1));
             }
         }
-        by_document
+        for finding in &findings {
+            report.shown.add(finding.level, 1);
+            report.folded += finding.folded;
+        }
+        if !findings.is_empty() {
+            sink.findings(&report, findings);
+        }
     }
+    report
+}
+
+/// Runs the set rules over the summaries of all documents.
+fn check_set(report: &Report, url_spaces: &[UrlSpace], options: &Options) -> Vec<(&'static Rule, Pending<Span>)> {
+    let set = FeedSet::new(&report.documents, url_spaces);
+    // Each set rule on its own thread: this phase waits for every
+    // document, so nothing else would keep the cores busy.
+    let enabled: Vec<&'static Rule> = rules::RULES
+        .iter()
+        .copied()
+        .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
+        .collect();
+    let per_rule: Vec<Vec<_>> = enabled
+        .par_iter()
+        .with_max_len(1)
+        .map(|rule| {
+            let mut checker = SetChecker::new(&set);
+            checker.run(rule);
+            checker.into_findings()
+        })
+        .collect();
+    per_rule.into_iter().flatten().collect()
+}
+
+/// Findings about the set at the level of their primary document, by
+/// that document; none for a document read as context (but what such
+/// a document's findings stand for is folded into them first, so a
+/// run over part of a tree reports what the whole tree's would).
+fn set_findings_by_document(
+    report: &Report,
+    findings: Vec<(&'static Rule, Pending<Span>)>,
+    options: &Options,
+) -> Vec<Vec<Diagnostic>> {
+    let leveled: Vec<Leveled> = findings
+        .into_iter()
+        .filter_map(|(rule, pending)| {
+            let primary = &report.documents[pending.primary.doc];
+            let level = options.levels.level_for(rule, primary.path.as_deref())?;
+            Some((rule, pending, level))
+        })
+        .collect();
+    let mut by_document: Vec<Vec<Diagnostic>> = std::iter::repeat_with(Vec::new).take(report.documents.len()).collect();
+    for (rule, pending, level) in fold_into_causes(leveled, &report.documents) {
+        let doc = pending.primary.doc;
+        if !report.documents[doc].context {
+            by_document[doc].push(pending.into_diagnostic(rule.id, level));
+        }
+    }
+    by_document
 }
 
 /// A set finding with the level it is reported at.

@@ -31,6 +31,25 @@ pub(crate) struct Job {
     pub canonical: Option<PathBuf>,
     /// Whether its `self` link may give it its URL.
     pub learning: Learning,
+    /// The `charset` of the HTTP `Content-Type` a fetched document came with.
+    pub charset: Option<String>,
+}
+
+impl Job {
+    /// A document given as bytes (standard input, an editor's buffer, a
+    /// web upload, a fetched document): named, always reported on, with
+    /// no file, so no `self` link gives it a URL.
+    pub(crate) fn of_bytes(name: String, url: Option<Url>, bytes: Vec<u8>) -> Job {
+        Job {
+            name,
+            url,
+            origin: Origin::Bytes(bytes),
+            explicit: true,
+            canonical: None,
+            learning: Learning::Off,
+            charset: None,
+        }
+    }
 }
 
 pub(crate) enum Origin {
@@ -135,6 +154,7 @@ pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
         origin: Origin::File(path),
         explicit: false,
         learning: Learning::Off,
+        charset: None,
     }
 }
 
@@ -191,14 +211,7 @@ pub(crate) fn gather(
     };
     for input in inputs {
         match input {
-            Input::Stdin(bytes) => push(Job {
-                name: "-".to_owned(),
-                url: options.url.clone(),
-                origin: Origin::Bytes(bytes),
-                explicit: true,
-                canonical: None,
-                learning: Learning::Off,
-            }),
+            Input::Stdin(bytes) => push(Job::of_bytes("-".to_owned(), options.url.clone(), bytes)),
             Input::Path(path) if path.is_dir() => {
                 walk(&path, options, published, &mut push, failures, warnings, usize::MAX)
             }
@@ -219,6 +232,7 @@ pub(crate) fn gather(
                     explicit: true,
                     canonical,
                     learning,
+                    charset: None,
                 });
             }
         }
@@ -366,6 +380,7 @@ fn walk(
             origin: Origin::File(path),
             canonical,
             learning,
+            charset: None,
         });
     }
     let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

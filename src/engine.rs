@@ -7,18 +7,25 @@ use rayon::prelude::*;
 use url::Url;
 
 use crate::analyze::{self, Named, Outcome};
-use crate::assemble::{FindingBudget, Keep, Report, Sink};
+use crate::assemble::{self, FindingBudget};
 use crate::diagnostic::Level;
 use crate::discover::{self, Failure, Input, Job, LinkedFile, Origin, Read};
 use crate::hash::FastSet;
 use crate::options::{absolute_url, InvalidUrl, Options};
+use crate::report::{Keep, Report, Sink};
 use crate::set::UrlSpace;
 use crate::site;
 
 /// Lints everything the inputs name.
 pub fn lint(inputs: Vec<Input>, options: &Options) -> Report {
+    kept(|sink| lint_into(inputs, options, sink))
+}
+
+/// A report with its findings kept in it, from a run that gives them to a
+/// sink.
+pub(crate) fn kept(run: impl FnOnce(&mut dyn Sink) -> Report) -> Report {
     let mut keep = Keep(Vec::new());
-    let mut report = lint_into(inputs, options, &mut keep);
+    let mut report = run(&mut keep);
     report.diagnostics = keep.0;
     report
 }
@@ -83,32 +90,17 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     if let Some(published) = published.as_mut() {
         run.site_context(&directories, published);
     }
-    let Run {
-        done,
-        mut failures,
-        mut warnings,
-        budget,
-        outside,
-        ..
-    } = run;
-    warnings.extend(
-        published
-            .as_ref()
-            .and_then(|published| outside.warning(&published.boundary)),
-    );
+    if let Some(published) = &published {
+        run.warnings.extend(run.outside.warning(&published.boundary));
+    }
     let published = published.as_ref();
     let mut url_spaces = site::url_spaces(&directories, published);
     url_spaces.extend(published.map(site::Published::spaces).unwrap_or_default());
-    let mut report = Report::assemble_into(done, &url_spaces, Vec::new(), options, sink);
-    for level in [Level::Error, Level::Warning, Level::Info] {
-        report.dropped.add(level, budget.dropped.of(level));
-    }
-    if report.linted_documents() == 0 && failures.is_empty() && !paths.is_empty() {
-        failures.push(Failure::NoFeeds { paths });
+    let mut report = run.report(&url_spaces, Vec::new(), sink);
+    if report.linted_documents() == 0 && report.failures.is_empty() && !paths.is_empty() {
+        report.failures.push(Failure::NoFeeds { paths });
     }
     report.published = published.map(site::Published::learned).unwrap_or_default();
-    report.failures.extend(failures);
-    report.warnings.extend(warnings);
     report
 }
 
@@ -153,8 +145,10 @@ impl Reading {
 }
 
 /// A run in progress: what it has read and analyzed, what failed, and
-/// what is left of `--max-findings`.
-struct Run<'o> {
+/// what is left of `--max-findings`. Files, documents in memory and
+/// fetched documents are all read into one, and its report is made one
+/// way ([`Run::report`]).
+pub(crate) struct Run<'o> {
     options: &'o Options,
     done: Vec<Outcome>,
     failures: Vec<Failure>,
@@ -210,7 +204,7 @@ impl Outside {
 }
 
 impl<'o> Run<'o> {
-    fn new(options: &'o Options) -> Run<'o> {
+    pub(crate) fn new(options: &'o Options) -> Run<'o> {
         Run {
             options,
             done: Vec::new(),
@@ -220,6 +214,60 @@ impl<'o> Run<'o> {
             reading: Reading::default(),
             outside: Outside::default(),
         }
+    }
+
+    /// Reads and analyzes documents named to be linted.
+    fn read(&mut self, jobs: Vec<Job>) {
+        run_jobs(
+            jobs,
+            false,
+            self.options,
+            &mut self.done,
+            &mut self.failures,
+            &mut self.budget,
+        );
+    }
+
+    /// Reads and analyzes one document named to be linted, now (the
+    /// fetcher, which follows its links); `None`: not a document to lint.
+    /// It is the run's once [kept](Run::keep).
+    pub(crate) fn read_one(&self, job: Job) -> Result<Option<Outcome>, Failure> {
+        run_job(job, false, self.options)
+    }
+
+    /// Keeps a document [read alone](Run::read_one), its findings held to
+    /// what is left of `--max-findings`.
+    pub(crate) fn keep(&mut self, mut outcome: Outcome) -> &mut Outcome {
+        self.budget.spend(&mut outcome);
+        self.done.push(outcome);
+        let last = self.done.len() - 1;
+        &mut self.done[last]
+    }
+
+    /// How many documents were read.
+    pub(crate) fn len(&self) -> usize {
+        self.done.len()
+    }
+
+    /// The set stage and the report: what the run read, checked as one set
+    /// (`extra`: the fetcher's findings about it), its findings given to
+    /// `sink` in report order, what failed and what it warns of.
+    pub(crate) fn report(
+        self,
+        url_spaces: &[UrlSpace],
+        extra: Vec<(
+            &'static crate::rules::Rule,
+            crate::diagnostic::Pending<crate::diagnostic::Span>,
+        )>,
+        sink: &mut dyn Sink,
+    ) -> Report {
+        let mut report = assemble::assemble(self.done, url_spaces, extra, self.options, sink);
+        for level in [Level::Error, Level::Warning, Level::Info] {
+            report.dropped.add(level, self.budget.dropped.of(level));
+        }
+        report.failures.extend(self.failures);
+        report.warnings.extend(self.warnings);
+        report
     }
 
     /// The documents read so far.
@@ -392,6 +440,7 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
                 explicit: document.explicit,
                 canonical: document.canonical.clone(),
                 learning: site::placement::Learning::Off,
+                charset: None,
             })
         })
         .collect();
@@ -456,38 +505,16 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
         .iter()
         .map(|space| absolute_url(space).map(|url| UrlSpace::of(site::as_directory(url))))
         .collect::<Result<Vec<UrlSpace>, _>>()?;
-    let documents = documents
+    let jobs = documents
         .into_iter()
         .map(|document| {
             let url = document.url.as_deref().map(absolute_url).transpose()?;
-            Ok((document.name, url, document.bytes))
+            Ok(Job::of_bytes(document.name, url, document.bytes))
         })
         .collect::<Result<Vec<_>, InvalidUrl>>()?;
-    let outcomes: Vec<Option<Outcome>> = documents
-        .into_par_iter()
-        .map(|(name, url, bytes)| {
-            analyze::lint_document(
-                Named {
-                    name,
-                    path: None,
-                    url,
-                    charset: None,
-                    canonical: None,
-                    learning: site::placement::Learning::Off,
-                    context: false,
-                },
-                bytes,
-                true,
-                options,
-            )
-        })
-        .collect();
-    Ok(Report::assemble(
-        outcomes.into_iter().flatten().collect(),
-        &url_spaces,
-        Vec::new(),
-        options,
-    ))
+    let mut run = Run::new(options);
+    run.read(jobs);
+    Ok(kept(|sink| run.report(&url_spaces, Vec::new(), sink)))
 }
 
 /// What a job came to: its outcome with the finding budget it spent (none
@@ -552,25 +579,36 @@ fn run_jobs(
     }
 }
 
-fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>, Failure> {
-    let (bytes, path) = match job.origin {
+pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>, Failure> {
+    let Job {
+        name,
+        url,
+        origin,
+        explicit,
+        canonical,
+        learning,
+        charset,
+    } = job;
+    // How the document is known, once its file (if any) is settled.
+    let named = move |path| Named {
+        name,
+        path,
+        url,
+        charset,
+        canonical,
+        learning,
+        context,
+    };
+    let (bytes, path) = match origin {
         Origin::Bytes(bytes) if bytes.len() as u64 > options.max_file_size() => {
-            let named = Named {
-                name: job.name,
-                path: None,
-                url: job.url,
-                charset: None,
-                canonical: job.canonical,
-                learning: job.learning,
-                context,
-            };
-            return Ok(Some(analyze::too_large(named, Some(bytes.len() as u64), options)));
+            let size = Some(bytes.len() as u64);
+            return Ok(Some(analyze::too_large(named(None), size, options)));
         }
         Origin::Bytes(bytes) => (bytes, None),
         Origin::File(path) if options.overlay.contains_key(&path) => (options.overlay[&path].clone(), Some(path)),
         Origin::File(path) => {
             // A walked file is read on only if it starts like XML.
-            let first_look = (!job.explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);
+            let first_look = (!explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);
             match discover::read_file(&path, options.max_file_size(), first_look) {
                 Ok(Read::Whole(bytes)) => (bytes, Some(path)),
                 Ok(Read::NotWanted) => return Ok(None),
@@ -579,34 +617,16 @@ fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>
                     // looks like a feed; a video in the tree is not a finding.
                     let looks_like_feed = discover::looks_like_xml(&prefix)
                         && analyze::root_name_is_feed(&String::from_utf8_lossy(&prefix));
-                    if !job.explicit && !looks_like_feed {
+                    if !explicit && !looks_like_feed {
                         return Ok(None);
                     }
-                    let named = Named {
-                        name: job.name,
-                        path: Some(path),
-                        url: job.url,
-                        charset: None,
-                        canonical: job.canonical,
-                        learning: job.learning,
-                        context,
-                    };
-                    return Ok(Some(analyze::too_large(named, size, options)));
+                    return Ok(Some(analyze::too_large(named(Some(path)), size, options)));
                 }
                 Err(error) => return Err(Failure::Unreadable { path, error }),
             }
         }
     };
-    let named = Named {
-        name: job.name,
-        path,
-        url: job.url,
-        charset: None,
-        canonical: job.canonical,
-        learning: job.learning,
-        context,
-    };
-    Ok(analyze::lint_document(named, bytes, job.explicit, options))
+    Ok(analyze::lint_document(named(path), bytes, explicit, options))
 }
 
 #[cfg(test)]

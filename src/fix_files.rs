@@ -12,10 +12,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::assemble::Report;
 use crate::discover::Input;
 use crate::fix;
 use crate::options::Options;
+use crate::report::Report;
 
 /// The most rounds of fixing: fixes converge in one or two; a few more
 /// cover chains of overlapping edits, and the bound keeps a pathological

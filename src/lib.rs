@@ -85,11 +85,11 @@ pub mod syntax;
 pub mod web;
 pub mod xml;
 
-pub use assemble::{Report, Sink};
 pub use config::Levels;
 pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::{Failure, Input};
 pub use document::Document;
 pub use engine::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
 pub use options::{FrontDoor, InvalidUrl, Options, Overrides, Resolved, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
+pub use report::{Report, Sink};
 pub use rule_id::{RuleId, UnknownRule};

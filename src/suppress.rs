@@ -77,7 +77,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
     let mut found = Vec::new();
     let mut next_elements = NextElements::default();
     for comment in comments {
-        let text = comment.document().input_text();
+        let text = comment.tree().input_text();
         let body = comment.text().unwrap_or_default();
         let trimmed = body.trim_start();
         if !trimmed.starts_with(DISABLE) {

@@ -85,7 +85,7 @@ impl AtomName {
 pub struct AtomNames([Option<usize>; 20]);
 
 impl AtomNames {
-    pub(crate) fn of(xml: &Document<'_>) -> Self {
+    pub(crate) fn of(xml: &Tree<'_>) -> Self {
         let mut indices = [None; 20];
         for name in AtomName::ALL {
             indices[name as usize] = xml.name_index_of(Some(ATOM_NS), name.local());

@@ -27,7 +27,7 @@ pub(crate) struct EntryNames {
 }
 
 impl EntryNames {
-    pub(crate) fn of(xml: &Document<'_>, kind: DocKind) -> Self {
+    pub(crate) fn of(xml: &Tree<'_>, kind: DocKind) -> Self {
         let find = |namespace, local| xml.name_index_of(namespace, local);
         match kind {
             DocKind::Rss => EntryNames {
@@ -92,7 +92,7 @@ impl<'a, 'input> Entry<'a, 'input> {
     }
 
     pub(crate) fn text_of(&self, element: NodeId) -> Text<'a> {
-        let element = self.node.document().get_node(element);
+        let element = self.node.tree().get_node(element);
         Text::of(element.expect("an element of the entry's own document"))
     }
 }

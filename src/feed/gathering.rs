@@ -63,7 +63,7 @@ pub(crate) struct IriPlace {
 #[derive(Default)]
 pub struct Gathered<'a, 'input> {
     /// The document, to read back the attributes kept by index.
-    pub(crate) doc: Option<&'a Document<'input>>,
+    pub(crate) doc: Option<&'a Tree<'input>>,
     /// Every element in the feed-history namespace.
     pub fh_elements: NodeList<'a, 'input>,
     /// Every `atom:link`: head section, entries, sources, deleted entries.
@@ -175,7 +175,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
             .filter_map(|(node, place)| place.is_base.then_some(node))
     }
 
-    pub(crate) fn of(xml: &'a Document<'input>) -> Self {
+    pub(crate) fn of(xml: &'a Tree<'input>) -> Self {
         // The document's few distinct names, classified once: each element
         // is then one table lookup, not a comparison of its name's text.
         let classes: Vec<NameClass> = (0..xml.name_count()).map(|i| NameClass::of(xml.name_at(i))).collect();

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::xml::{Attribute, Document, ExpandedName, Node, NodeId, NodeList};
+use crate::xml::{Attribute, ExpandedName, Node, NodeId, NodeList, Tree};
 use url::Url;
 
 use crate::date::{self, Instant};
@@ -90,7 +90,7 @@ pub fn attribute_value_range(node: Node<'_, '_>, name: &str) -> Option<Range<usi
 
 /// A parsed feed document as the rules see it.
 pub struct FeedDoc<'a, 'input> {
-    pub xml: &'a Document<'input>,
+    pub xml: &'a Tree<'input>,
     pub kind: DocKind,
     pub root: Node<'a, 'input>,
     /// `atom:feed`, or the RSS `channel`; `None` for Deleted Entry Documents
@@ -149,7 +149,7 @@ struct HeadParts<'a, 'input> {
 }
 
 impl<'a, 'input> FeedDoc<'a, 'input> {
-    pub fn new(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
+    pub fn new(xml: &'a Tree<'input>, kind: DocKind, url: Option<&'a Url>) -> Self {
         let mut doc = Self::bare(xml, kind, url, AtomNames::of(xml));
         let large = xml.input_text().len() >= LARGE_DOCUMENT;
         let (everywhere, parts) = both(large, || Gathered::of(xml), || doc.head_parts());
@@ -172,7 +172,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     /// Where the first `self` link of the head section points, resolved
     /// against `url`, found without gathering anything else: the run reads
     /// it to learn where a document is published before linting it.
-    pub fn self_target(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>) -> Option<Url> {
+    pub fn self_target(xml: &'a Tree<'input>, kind: DocKind, url: Option<&'a Url>) -> Option<Url> {
         // Links are found by namespace and name: no Atom name is looked up.
         let doc = Self::bare(xml, kind, url, AtomNames::default());
         let link = doc
@@ -184,7 +184,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
     }
 
     /// The document with its root and head found and nothing gathered.
-    fn bare(xml: &'a Document<'input>, kind: DocKind, url: Option<&'a Url>, atom_names: AtomNames) -> Self {
+    fn bare(xml: &'a Tree<'input>, kind: DocKind, url: Option<&'a Url>, atom_names: AtomNames) -> Self {
         let root = xml.root_element();
         let head = match kind {
             DocKind::Atom => Some(root),

@@ -85,7 +85,7 @@ impl<'a> Text<'a> {
                 range: start_tag(node),
             };
         }
-        let input = node.document().input_text();
+        let input = node.tree().input_text();
         // Text written plainly is a slice of the document: its place is
         // where the slice is. Decoded text (references, CDATA) is placed
         // by trimming what is written.

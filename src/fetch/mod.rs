@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::analyze::{lint_document, Named, Outcome};
-use crate::assemble::Report;
 use crate::diagnostic::{Pending, Span};
 use crate::discover::Failure;
+use crate::discover::Job;
+use crate::engine::{kept, Run};
 use crate::feed::Relation;
 use crate::options::Options;
+use crate::report::Report;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
 use crate::summary::DocSummary;
@@ -132,7 +133,7 @@ pub fn lint_urls(
             })
             .collect(),
         seen: start.iter().map(|u| u.to_string()).collect(),
-        outcomes: Vec::new(),
+        run: Run::new(options),
         findings: Vec::new(),
         bytes_total: 0,
     };
@@ -158,14 +159,14 @@ pub fn lint_urls(
             });
         }
         drop(result_sender);
-        let outcome = walk.run(&client, limits, options, deadline, &job_sender, &results, progress);
+        let outcome = walk.run(&client, limits, deadline, &job_sender, &results, progress);
         // Closing the job channel ends the fetching threads; requests still
         // in flight end within their timeout, which the deadline bounds.
         stopped.store(true, Ordering::Relaxed);
         drop(job_sender);
         outcome
     })?;
-    Ok(Report::assemble(walk.outcomes, &[], walk.findings, options))
+    Ok(kept(|sink| walk.run.report(&[], walk.findings, sink)))
 }
 
 fn max_time_reached(limits: &Limits) -> String {
@@ -178,10 +179,11 @@ fn max_time_reached(limits: &Limits) -> String {
 const MAX_TIME_HELP: &str = "raise --max-time to follow the whole chain";
 
 /// The state of a walk, kept by the thread that processes the documents.
-struct Walk {
+struct Walk<'o> {
     queue: Vec<Queued>,
     seen: HashSet<String>,
-    outcomes: Vec<Outcome>,
+    /// The documents fetched, read into a run as files are.
+    run: Run<'o>,
     findings: Vec<(&'static Rule, Pending<Span>)>,
     bytes_total: u64,
 }
@@ -191,13 +193,11 @@ struct Walk {
 /// wait for a busy origin.
 const LOOKAHEAD: usize = 64;
 
-impl Walk {
-    #[allow(clippy::too_many_arguments)]
+impl Walk<'_> {
     fn run(
         &mut self,
         client: &Client,
         limits: &Limits,
-        options: &Options,
         deadline: Instant,
         jobs: &mpsc::Sender<(usize, Url, bool)>,
         results: &mpsc::Receiver<(usize, Result<Fetched, FetchError>)>,
@@ -209,7 +209,7 @@ impl Walk {
         let max_in_flight = limits.jobs.max(1);
         let mut head = 0;
         while head < self.queue.len() {
-            if self.outcomes.len() >= limits.max_documents {
+            if self.run.len() >= limits.max_documents {
                 self.stop(
                     head,
                     format!(
@@ -228,7 +228,7 @@ impl Walk {
             // than could still become documents under --max-documents.
             let end = self.queue.len().min(head + LOOKAHEAD);
             for index in head..end {
-                let wanted = self.outcomes.len() + in_flight + arrived.len() < limits.max_documents;
+                let wanted = self.run.len() + in_flight + arrived.len() < limits.max_documents;
                 if in_flight >= max_in_flight || !wanted {
                     break;
                 }
@@ -273,8 +273,8 @@ impl Walk {
                 self.stop(head, max_time_reached(limits), MAX_TIME_HELP);
                 return Ok(());
             }
-            self.process(head, fetched, client, limits, options)?;
-            progress(self.outcomes.len(), self.bytes_total);
+            self.process(head, fetched, client, limits)?;
+            progress(self.run.len(), self.bytes_total);
             head += 1;
         }
         Ok(())
@@ -303,7 +303,6 @@ impl Walk {
         fetched: Result<Fetched, FetchError>,
         client: &Client,
         limits: &Limits,
-        options: &Options,
     ) -> Result<(), Failure> {
         let (url, origin) = (self.queue[index].url.clone(), self.queue[index].origin.clone());
         let named_by_user = origin.is_none();
@@ -321,19 +320,16 @@ impl Walk {
             }
         };
         self.bytes_total += fetched.bytes.len() as u64;
-        let named = Named {
-            name: url.to_string(),
-            path: None,
-            url: Some(fetched.url.clone()),
+        let job = Job {
             charset: fetched.charset,
-            canonical: None,
-            learning: crate::site::placement::Learning::Off,
-            context: false,
+            ..Job::of_bytes(url.to_string(), Some(fetched.url.clone()), fetched.bytes)
         };
         let final_url = fetched.url;
-        let Some(mut outcome) = lint_document(named, fetched.bytes, true, options) else {
+        let doc = self.run.len();
+        let Some(outcome) = self.run.read_one(job)? else {
             return Ok(());
         };
+        // Judged before the findings are held to --max-findings.
         if named_by_user
             && outcome.document.summary.is_none()
             && outcome
@@ -346,11 +342,11 @@ impl Walk {
                 message: "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
             });
         }
+        let outcome = self.run.keep(outcome);
         if final_url != url {
             outcome.document.aliases.push(url.clone());
         }
         self.seen.insert(final_url.to_string());
-        let doc = self.outcomes.len();
         if let Some(summary) = &outcome.document.summary {
             if let Some(self_iri) = summary.self_iri() {
                 self.seen.insert(client.credentials.mask(self_iri).to_string());
@@ -368,7 +364,6 @@ impl Walk {
                 });
             }
         }
-        self.outcomes.push(outcome);
         Ok(())
     }
 }

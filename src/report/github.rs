@@ -4,9 +4,9 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level};
 use crate::document::Document;
+use crate::report::Report;
 
 /// How many annotations of each level GitHub shows for one step; the rest
 /// are dropped without a word.

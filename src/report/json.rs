@@ -7,8 +7,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::spec_of;
-use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span, Text};
+use crate::report::Report;
 use crate::rule_id::RuleId;
 
 /// An input that could not be linted at all (the run exits 2 for it).

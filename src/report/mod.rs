@@ -1,10 +1,16 @@
-//! Renderers: one per output format. Each writes the whole report; the
-//! bytes depend only on the report, never on thread count or timing.
+//! The report of a run, and its renderers: one per output format. Each
+//! writes the whole report; the bytes depend only on the report, never on
+//! thread count or timing. The report is made by [`crate::assemble`].
 
 use std::io::{self, Write};
 
-use crate::assemble::{Report, Sink};
+use std::path::PathBuf;
+
+use url::Url;
+
 use crate::diagnostic::{Diagnostic, Level, Span};
+use crate::discover::Failure;
+use crate::document::Document;
 use crate::rule_id::RuleId;
 use crate::rules;
 
@@ -18,6 +24,83 @@ pub use github::write_github;
 pub use json::{write_json, write_json_lines};
 pub use sarif::write_sarif;
 pub use text::write_text;
+
+/// Everything a run found.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub documents: Vec<Document>,
+    /// Sorted by file, then byte offset, then rule.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What could not be linted at all: the run failed for it (exit status 2).
+    pub failures: Vec<Failure>,
+    /// What was skipped on the way and did not fail the run (an ignore
+    /// file that is not a regular file), said on standard error.
+    pub warnings: Vec<String>,
+    /// The findings past `--max-findings`, not kept: how many of each
+    /// level (errors, warnings, infos).
+    pub dropped: Dropped,
+    /// The findings shown, by level: those in `diagnostics`, or those
+    /// written as they were assembled (see [`Sink`]).
+    pub(crate) shown: LevelCounts,
+    /// How many findings the folding ones stand for (`--max-per-rule`).
+    pub(crate) folded: usize,
+    /// The folders the documents' self links publish, with their URLs.
+    pub published: Vec<(PathBuf, Url)>,
+}
+
+/// Where the assembled findings go, a few documents' at a time, in report
+/// order: kept in [`Report::diagnostics`], or written as they come (the
+/// command line's line formats), so that the findings of a whole run are
+/// never held twice.
+pub trait Sink {
+    /// Every document is read and analyzed, before any finding is given.
+    fn start(&mut self, _report: &Report) {}
+    /// The next findings in report order.
+    fn findings(&mut self, report: &Report, findings: Vec<Diagnostic>);
+}
+
+/// Keeps the findings in the report.
+pub(crate) struct Keep(pub Vec<Diagnostic>);
+
+impl Sink for Keep {
+    fn findings(&mut self, _report: &Report, findings: Vec<Diagnostic>) {
+        self.0.extend(findings);
+    }
+}
+
+pub use crate::diagnostic::LevelCounts;
+
+/// Findings counted but not kept (past `--max-findings`), by level.
+pub type Dropped = LevelCounts;
+
+impl Report {
+    /// The findings of `level`, those past `--max-findings` included.
+    pub fn count(&self, level: Level) -> usize {
+        self.shown.of(level) + self.dropped.of(level)
+    }
+
+    /// The findings shown (kept or written).
+    pub fn shown(&self) -> usize {
+        self.shown.total()
+    }
+
+    /// How many findings are not shown but counted by the findings that
+    /// stand for them (`--max-per-rule`).
+    pub fn folded(&self) -> usize {
+        self.folded
+    }
+
+    /// The documents linted and reported on: not those read only as the
+    /// context of a set check.
+    pub fn linted_documents(&self) -> usize {
+        self.documents.iter().filter(|d| !d.context).count()
+    }
+
+    /// The documents read only because linted documents link to them.
+    pub fn context_documents(&self) -> usize {
+        self.documents.len() - self.linted_documents()
+    }
+}
 
 /// The output formats users can choose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

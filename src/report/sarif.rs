@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 
 use super::json::Streamed;
 
-use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level, Span};
 use crate::document::Document;
+use crate::report::Report;
 use crate::rules::{self, Rule};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";

@@ -8,8 +8,8 @@ use codespan_reporting::diagnostic::{Diagnostic as Rendered, Label, Severity};
 use codespan_reporting::term::{self, termcolor};
 
 use super::{doc_url, file_of, spec_of, summary_line};
-use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level};
+use crate::report::Report;
 use crate::snippet::{SnippetFile, SnippetFiles, Window};
 
 fn severity(level: Level) -> Severity {

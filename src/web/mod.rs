@@ -30,12 +30,12 @@ use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
-use crate::assemble::Report;
 use crate::config::Config;
 use crate::discover::Failure;
 use crate::fetch::Limits;
 use crate::options::{FrontDoor, Options, Overrides};
 use crate::report::Format;
+use crate::report::Report;
 use crate::rule_id::RuleId;
 use crate::{lint_in_memory, InMemory};
 use listen::Peer;

@@ -5,9 +5,9 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::assemble::Report;
 use crate::diagnostic::{Diagnostic, Level};
 use crate::fix::{Applicability, ByteRange, Fix};
+use crate::report::Report;
 use crate::rule_id::RuleId;
 
 /// The page around every page's content.

@@ -30,7 +30,7 @@ impl Str {
 }
 
 /// An element's or attribute's name: namespace (0: none) and local name
-/// (a range of `Document::name_text`).
+/// (a range of `Tree::name_text`).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct NameData {
     pub namespace: u32,
@@ -43,7 +43,7 @@ pub(super) enum Kind {
     Root,
     Element {
         name: u32,
-        /// The first of this element's attributes in `Document::attributes`
+        /// The first of this element's attributes in `Tree::attributes`
         /// (the last is marked), or [`NONE`].
         attributes: u32,
         /// The element has an `xml:base` attribute.
@@ -51,7 +51,7 @@ pub(super) enum Kind {
     },
     Text(Str),
     /// Text with references, CDATA sections or line ends to normalize,
-    /// decoded when first read into `Document::decoded[index]`.
+    /// decoded when first read into `Tree::decoded[index]`.
     RawText(u32),
     Comment(Str),
     ProcessingInstruction,
@@ -161,7 +161,7 @@ pub(super) const NONE: u32 = u32::MAX;
 
 /// An attribute in 12 bytes: its name and flags, and where its value is
 /// written. A value that differs from what is written (references, white
-/// space normalized) is kept in `Document::attribute_values`: most values
+/// space normalized) is kept in `Tree::attribute_values`: most values
 /// are written as they are, and an attribute-heavy document would pay a
 /// word for each.
 #[derive(Debug, Clone, Copy)]
@@ -180,7 +180,7 @@ pub(super) struct AttributeData {
 const SPECIFIED: u32 = 1 << 29;
 /// The element's last attribute.
 const LAST: u32 = 1 << 30;
-/// The value differs from what is written: see `Document::attribute_values`.
+/// The value differs from what is written: see `Tree::attribute_values`.
 const NORMALIZED: u32 = 1 << 31;
 const NAME_BITS: u32 = SPECIFIED - 1;
 
@@ -189,7 +189,7 @@ pub(super) const MAX_NAMES: u32 = NAME_BITS;
 
 impl AttributeData {
     /// `normalized`: the value is not the text written between
-    /// `value_start` and `value_end` (it is in `Document::attribute_values`).
+    /// `value_start` and `value_end` (it is in `Tree::attribute_values`).
     pub fn new(name: u32, (value_start, value_end): (u32, u32), normalized: bool, specified: bool) -> Self {
         debug_assert!(name <= NAME_BITS);
         let mut name_and_flags = name;
@@ -234,7 +234,7 @@ pub struct UnreadEntity {
 }
 
 /// A well-formed, namespace-well-formed document.
-pub struct Document<'input> {
+pub struct Tree<'input> {
     pub(super) text: &'input str,
     pub(super) nodes: Vec<NodeData>,
     pub(super) attributes: Vec<AttributeData>,
@@ -257,9 +257,9 @@ pub struct Document<'input> {
     pub(super) unread_entity: Option<UnreadEntity>,
 }
 
-impl std::fmt::Debug for Document<'_> {
+impl std::fmt::Debug for Tree<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Document({} nodes)", self.nodes.len())
+        write!(f, "Tree({} nodes)", self.nodes.len())
     }
 }
 
@@ -267,7 +267,7 @@ impl std::fmt::Debug for Document<'_> {
 /// `atom:link` of a large feed would otherwise take 16 bytes a link).
 #[derive(Clone, Default)]
 pub struct NodeList<'a, 'input> {
-    doc: Option<&'a Document<'input>>,
+    doc: Option<&'a Tree<'input>>,
     ids: Vec<u32>,
 }
 
@@ -353,7 +353,7 @@ impl NodeId {
     }
 }
 
-impl<'input> Document<'input> {
+impl<'input> Tree<'input> {
     pub(super) fn str(&self, s: Str) -> &str {
         let range = s.start as usize..s.end as usize;
         if s.in_arena {
@@ -494,19 +494,19 @@ impl<'a> ExpandedName<'a> {
 /// a namespace and a local name.
 pub trait AttributeName {
     /// Whether the document's name `name` is this one.
-    fn matches(&self, doc: &Document<'_>, name: u32) -> bool;
+    fn matches(&self, doc: &Tree<'_>, name: u32) -> bool;
 }
 
 impl AttributeName for &str {
     #[inline]
-    fn matches(&self, doc: &Document<'_>, name: u32) -> bool {
+    fn matches(&self, doc: &Tree<'_>, name: u32) -> bool {
         doc.name_is(name, None, self)
     }
 }
 
 impl AttributeName for (&str, &str) {
     #[inline]
-    fn matches(&self, doc: &Document<'_>, name: u32) -> bool {
+    fn matches(&self, doc: &Tree<'_>, name: u32) -> bool {
         doc.name_is(name, Some(self.0), self.1)
     }
 }
@@ -515,7 +515,7 @@ impl AttributeName for (&str, &str) {
 #[derive(Clone, Copy)]
 pub struct Node<'a, 'input> {
     id: u32,
-    doc: &'a Document<'input>,
+    doc: &'a Tree<'input>,
 }
 
 impl std::fmt::Debug for Node<'_, '_> {
@@ -545,7 +545,7 @@ impl<'a, 'input> Node<'a, 'input> {
         NodeId(self.id)
     }
 
-    pub fn document(&self) -> &'a Document<'input> {
+    pub fn tree(&self) -> &'a Tree<'input> {
         self.doc
     }
 
@@ -589,7 +589,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     /// An element's name as an index into the document's distinct names
-    /// (see [`Document::name_at`]): a pass over every element can classify
+    /// (see [`Tree::name_at`]): a pass over every element can classify
     /// the few names once and then look each element up in a table.
     #[inline]
     pub fn name_index(&self) -> Option<usize> {
@@ -651,7 +651,7 @@ impl<'a, 'input> Node<'a, 'input> {
     }
 
     /// The attributes with their indexes in the document, which
-    /// [`Document::attribute_at`] takes: a list of attributes kept by index
+    /// [`Tree::attribute_at`] takes: a list of attributes kept by index
     /// costs 4 bytes an attribute and no search to read back.
     pub fn indexed_attributes(&self) -> impl Iterator<Item = (u32, Attribute<'a, 'input>)> + use<'a, 'input> {
         let start = match self.data().kind() {
@@ -744,7 +744,7 @@ impl<'a, 'input> Node<'a, 'input> {
 }
 
 pub struct Descendants<'a, 'input> {
-    doc: &'a Document<'input>,
+    doc: &'a Tree<'input>,
     next: u32,
     end: u32,
 }
@@ -767,7 +767,7 @@ impl<'a, 'input> Iterator for Descendants<'a, 'input> {
 
 #[derive(Clone, Copy)]
 pub struct Attribute<'a, 'input> {
-    doc: &'a Document<'input>,
+    doc: &'a Tree<'input>,
     data: &'a AttributeData,
 }
 
@@ -848,7 +848,7 @@ impl<'a> Attribute<'a, '_> {
 }
 
 pub struct Attributes<'a, 'input> {
-    doc: &'a Document<'input>,
+    doc: &'a Tree<'input>,
     inner: std::slice::Iter<'a, AttributeData>,
 }
 

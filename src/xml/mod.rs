@@ -1,6 +1,6 @@
 //! feedlint's own XML 1.0 (fifth edition) and Namespaces in XML 1.0
 //! parser: a strict, non-validating, namespace-aware processor that builds
-//! a compact tree ([`Document`]) in one pass.
+//! a compact tree ([`Tree`]) in one pass.
 //!
 //! What it checks is every well-formedness and namespace well-formedness
 //! constraint, the internal DTD subset included (declaration syntax,
@@ -10,7 +10,7 @@
 //! entity: a reference to an entity whose declaration may stand in an
 //! unread external subset or parameter entity is not an error (XML 1.0
 //! §4.1, "Entity Declared"), and the first one is reported through
-//! [`Document::unread_entity`].
+//! [`Tree::unread_entity`].
 //!
 //! Time and memory are linear in the input for every input: names are
 //! interned through hash tables, namespace scopes are undone per element,
@@ -24,7 +24,7 @@ mod dom;
 mod parser;
 
 pub use dom::{
-    Attribute, AttributeName, Attributes, Descendants, Document, ExpandedName, Node, NodeId, NodeList, UnreadEntity,
+    Attribute, AttributeName, Attributes, Descendants, ExpandedName, Node, NodeId, NodeList, Tree, UnreadEntity,
 };
 
 /// The most bytes that entity references in one document may expand to
@@ -47,7 +47,7 @@ pub struct XmlError {
 }
 
 /// Parses a whole document.
-pub fn parse(text: &str) -> Result<Document<'_>, XmlError> {
+pub fn parse(text: &str) -> Result<Tree<'_>, XmlError> {
     if text.len() > u32::MAX as usize {
         return Err(XmlError {
             at: 0,

@@ -15,8 +15,8 @@ mod names;
 
 use super::chars::{self, is_space, predefined};
 use super::dom::{
-    decode_text, AttributeData, Document, Kind, NameData, NodeData, Str, StringTable, UnreadEntity, MAX_NAMES,
-    MAX_NODES, NONE,
+    decode_text, AttributeData, Kind, NameData, NodeData, Str, StringTable, Tree, UnreadEntity, MAX_NAMES, MAX_NODES,
+    NONE,
 };
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
 use crate::hash::{FastMap, FastState};
@@ -232,7 +232,7 @@ enum Reference<'s> {
 pub(super) struct Parser<'input> {
     text: &'input str,
     has_cr: bool,
-    doc: Document<'input>,
+    doc: Tree<'input>,
     dtd: Dtd,
     open: Vec<Open>,
     root_last_child: u32,
@@ -285,7 +285,7 @@ pub(super) fn room_for(text: &str) -> (usize, usize) {
 impl<'input> Parser<'input> {
     pub(super) fn new(text: &'input str) -> Self {
         let (nodes, attributes) = room_for(text);
-        let mut doc = Document {
+        let mut doc = Tree {
             text,
             nodes: Vec::with_capacity(nodes),
             attributes: Vec::with_capacity(attributes),
@@ -325,7 +325,7 @@ impl<'input> Parser<'input> {
         }
     }
 
-    pub(super) fn parse(mut self) -> Result<Document<'input>> {
+    pub(super) fn parse(mut self) -> Result<Tree<'input>> {
         let text = self.text;
         let mut c = Cursor {
             s: text,

@@ -88,7 +88,7 @@ impl Namespaces {
 
     /// The namespace a prefix is bound to (0: none, for the default
     /// namespace undeclared or never declared); `None` if unbound.
-    pub(super) fn resolve(&mut self, doc: &Document<'_>, prefix: &str) -> Option<u32> {
+    pub(super) fn resolve(&mut self, doc: &Tree<'_>, prefix: &str) -> Option<u32> {
         let id = if prefix.is_empty() {
             DEFAULT_PREFIX
         } else {
@@ -109,9 +109,9 @@ impl Namespaces {
 }
 
 /// Expanded names, interned: an open-addressing table of indexes into
-/// `Document::names`, each slot with the name's hash so that most probes
+/// `Tree::names`, each slot with the name's hash so that most probes
 /// compare no text. Local names are copied once into
-/// `Document::name_text`, one small string.
+/// `Tree::name_text`, one small string.
 pub(super) struct NameTable {
     /// `(hash, name id)`; `NONE` ids are empty slots.
     slots: Vec<(u32, u32)>,
@@ -144,7 +144,7 @@ impl NameTable {
 
     /// The name's id, looking in [`NameTable::recent`] first.
     #[inline]
-    pub(super) fn lookup(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
+    pub(super) fn lookup(&mut self, doc: &mut Tree<'_>, namespace: u32, local: &str) -> u32 {
         let bytes = local.as_bytes();
         if bytes.len() > 8 {
             return self.intern(doc, namespace, local);
@@ -174,7 +174,7 @@ impl NameTable {
         hasher.finish() as u32
     }
 
-    fn intern(&mut self, doc: &mut Document<'_>, namespace: u32, local: &str) -> u32 {
+    fn intern(&mut self, doc: &mut Tree<'_>, namespace: u32, local: &str) -> u32 {
         if is_full(doc.names.len(), self.slots.len()) {
             self.grow();
         }
