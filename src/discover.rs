@@ -391,7 +391,7 @@ fn walk(
 /// not one: an empty `index.atom`, an HTML error page saved as `feed.rss`
 /// or a `<feed>` without its namespace would otherwise pass silently.
 /// `.xml` says nothing (sitemaps, build files), so those are sniffed.
-fn has_feed_extension(path: &Path) -> bool {
+pub(crate) fn has_feed_extension(path: &Path) -> bool {
     path.extension().is_some_and(|e| {
         e.eq_ignore_ascii_case("atom") || e.eq_ignore_ascii_case("rss") || e.eq_ignore_ascii_case("atomdeleted")
     })

@@ -60,6 +60,11 @@ pub(crate) enum Misplaced {
 
 impl Document {
     /// Where the document is published, if known.
+    /// What kind of feed it is, where it is one feedlint checks.
+    pub fn kind(&self) -> Option<crate::feed::DocKind> {
+        self.summary.as_ref().map(|summary| summary.kind)
+    }
+
     pub fn url(&self) -> Option<&str> {
         self.url.as_ref().map(Url::as_str)
     }

@@ -505,16 +505,104 @@ pub fn lint_in_memory(documents: Vec<InMemory>, url_spaces: &[&str], options: &O
         .iter()
         .map(|space| absolute_url(space).map(|url| UrlSpace::of(site::as_directory(url))))
         .collect::<Result<Vec<UrlSpace>, _>>()?;
+    let run = read_in_memory(documents, false, options)?;
+    Ok(kept(|sink| run.report(&url_spaces, Vec::new(), sink)))
+}
+
+/// How files were uploaded together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upload {
+    /// Chosen one by one, with their paths.
+    Files,
+    /// Chosen one by one without their folders (a browser sends the names
+    /// of files chosen so, not their paths): a link in the upload's own
+    /// space that leads to no document is taken to lead to the one
+    /// document of its file name, if there is exactly one
+    /// (`archive/2003-10.atom` finds `2003-10.atom`).
+    WithoutFolders,
+    /// A whole folder: like a walked directory, a file that is no feed is
+    /// skipped unless its extension says it is one.
+    Folder,
+}
+
+/// Lints files uploaded together as one tree, each at its URL (its path
+/// in the upload, or where it is published).
+pub fn lint_upload(documents: Vec<InMemory>, upload: Upload, options: &Options) -> Result<Report, InvalidUrl> {
+    let walked = upload == Upload::Folder;
+    let mut run = read_in_memory(documents, walked, options)?;
+    if upload == Upload::WithoutFolders {
+        match_by_file_name(&mut run.done);
+    }
+    let mut report = kept(|sink| run.report(&[], Vec::new(), sink));
+    if walked && report.linted_documents() == 0 {
+        report.failures.push(Failure::NoFeeds {
+            paths: vec![std::path::PathBuf::from("the uploaded folder")],
+        });
+    }
+    Ok(report)
+}
+
+/// Reads and analyzes documents held in memory into a run (`walked`: as
+/// a walk finds files, a file that is no feed skipped).
+fn read_in_memory(documents: Vec<InMemory>, walked: bool, options: &Options) -> Result<Run<'_>, InvalidUrl> {
     let jobs = documents
         .into_iter()
         .map(|document| {
             let url = document.url.as_deref().map(absolute_url).transpose()?;
-            Ok(Job::of_bytes(document.name, url, document.bytes))
+            let explicit = !walked || discover::has_feed_extension(std::path::Path::new(&document.name));
+            Ok(Job {
+                explicit,
+                ..Job::of_bytes(document.name, url, document.bytes)
+            })
         })
         .collect::<Result<Vec<_>, InvalidUrl>>()?;
     let mut run = Run::new(options);
     run.read(jobs);
-    Ok(kept(|sink| run.report(&url_spaces, Vec::new(), sink)))
+    Ok(run)
+}
+
+/// The last segment of a URL's path: its file name.
+fn file_name(url: &Url) -> Option<&str> {
+    url.path_segments()?.next_back().filter(|name| !name.is_empty())
+}
+
+/// Gives each document, as an alias, the link targets in its own space
+/// (its origin, or `file:`) that name no document but end in its file
+/// name, where no other document has that name (see [`lint_upload`]).
+fn match_by_file_name(done: &mut [Outcome]) {
+    let mut by_name: crate::hash::FastMap<String, Option<usize>> = crate::hash::FastMap::default();
+    let mut known: FastSet<String> = FastSet::default();
+    for (i, outcome) in done.iter().enumerate() {
+        let Some(url) = &outcome.document.url else { continue };
+        known.insert(crate::iri::comparison_key(url).into_owned());
+        if let Some(name) = file_name(url) {
+            by_name
+                .entry(name.to_owned())
+                .and_modify(|doc| *doc = None)
+                .or_insert(Some(i));
+        }
+    }
+    let same_space = |a: &Url, b: &Url| a.origin() == b.origin() || a.scheme() == "file" && b.scheme() == "file";
+    let mut aliases: Vec<(usize, Url)> = Vec::new();
+    for outcome in done.iter() {
+        let (Some(from), Some(summary)) = (&outcome.document.url, &outcome.document.summary) else {
+            continue;
+        };
+        for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
+            if !same_space(from, target) || known.contains(crate::iri::comparison_key(target).as_ref()) {
+                continue;
+            }
+            if let Some(&Some(doc)) = file_name(target).and_then(|name| by_name.get(name)) {
+                aliases.push((doc, target.clone()));
+            }
+        }
+    }
+    for (doc, alias) in aliases {
+        let document = &mut done[doc].document;
+        if !document.aliases.contains(&alias) {
+            document.aliases.push(alias);
+        }
+    }
 }
 
 /// What a job came to: its outcome with the finding budget it spent (none

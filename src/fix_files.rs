@@ -99,6 +99,29 @@ pub fn fix(inputs: &[Input], options: &Options, unsafe_fixes: bool) -> Fixed {
     Fixed { files, applied }
 }
 
+/// The safe fixes of one document held in memory applied round after
+/// round, as [`fix`] applies a file's: `lint` lints a text as that
+/// document. `None` where no fix applies.
+pub fn fix_text(text: &str, lint: impl Fn(&str) -> Report) -> Option<(String, usize)> {
+    let mut current = text.to_owned();
+    let mut applied = 0;
+    for _ in 0..MAX_ROUNDS {
+        let report = lint(&current);
+        let fixes = report
+            .diagnostics
+            .iter()
+            .filter(|diagnostic| !report.documents[diagnostic.primary().doc].context)
+            .filter_map(|diagnostic| diagnostic.fix.as_ref().filter(|fix| fix.applies(false)));
+        let (new_text, count) = fix::apply(&current, fixes);
+        if count == 0 || new_text == current {
+            break;
+        }
+        current = new_text;
+        applied += count;
+    }
+    (applied > 0).then_some((current, applied))
+}
+
 /// The applicable fixes of each file's findings (not those of standard
 /// input, or of documents read only as context).
 fn fixable_files(

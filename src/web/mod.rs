@@ -44,6 +44,8 @@ use runs::Client;
 mod listen;
 mod page;
 mod runs;
+mod uploads;
+mod words;
 
 pub use listen::{connection_cap, ConnectionLimits};
 
@@ -254,7 +256,7 @@ async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
     let body = match read_body(body, app.options.max_body, app.options.min_body_rate).await {
         Ok(body) => body,
         Err(BodyError::TooLarge) => {
-            let message = format!("the request body is larger than {} bytes", app.options.max_body);
+            let message = too_large(&parts, app.options.max_body);
             return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
         }
         Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
@@ -266,14 +268,41 @@ async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
     };
     let job = match tokio::time::timeout(app.options.wait, Arc::clone(&app.jobs).acquire_owned()).await {
         Ok(Ok(job)) => job,
-        _ => return busy(api, "no job came free in time"),
+        _ => {
+            let why = format!("no job came free within {} seconds", app.options.wait.as_secs());
+            return busy(api, &why);
+        }
     };
     request
         .extensions_mut()
         .insert(Slot(Arc::new(Mutex::new(Some((admitted, job))))));
     match tokio::time::timeout(app.options.time_limit, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => busy(api, "the check took longer than the server allows"),
+        Err(_) => {
+            let why = format!(
+                "the check took longer than the {} seconds the server allows",
+                app.options.time_limit.as_secs()
+            );
+            busy(api, &why)
+        }
+    }
+}
+
+/// What a body over the limit was, in numbers, and what to do instead.
+fn too_large(request: &axum::http::request::Parts, max: usize) -> String {
+    let sent = request
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok()?.parse::<u64>().ok());
+    let limit = words::size(max as u64);
+    let (what, instead) = match request.uri.path() {
+        "/check" => ("the paste", "check it by URL instead"),
+        "/upload" => ("the upload", "upload fewer files at once, or check the feed by URL"),
+        _ => ("the request body", "send less, or give the URL"),
+    };
+    match sent {
+        Some(sent) => format!("{what} is {}; the limit is {limit}; {instead}", words::size(sent)),
+        None => format!("{what} is larger than the limit of {limit}; {instead}"),
     }
 }
 
@@ -361,16 +390,31 @@ enum Work {
     Url(Url),
     /// These documents, as one set.
     Documents(Vec<InMemory>),
+    /// Uploaded files, as one tree.
+    Upload(Vec<InMemory>, crate::engine::Upload),
+}
+
+/// What a check came to: its report, and the document fixed where one
+/// document was checked and every fix it has is safe.
+struct Linted {
+    report: Report,
+    fixed: Option<(String, Vec<u8>)>,
 }
 
 /// Lints on a blocking thread (linting is CPU work, fetching blocks), with
 /// the request's job slot held until the work ends.
-async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Report {
+async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Linted {
     let options = app.options.clone();
     let held = slot.take();
     let linted = tokio::task::spawn_blocking(move || {
         let _held = held;
-        match work {
+        let alone = match &work {
+            Work::Documents(documents) | Work::Upload(documents, _) if documents.len() == 1 => {
+                Some(documents[0].clone())
+            }
+            _ => None,
+        };
+        let report = match work {
             Work::Url(url) => crate::fetch::lint_urls(
                 std::slice::from_ref(&url),
                 &options.limits,
@@ -378,20 +422,55 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Report {
                 &mut |_, _| {},
             )
             .unwrap_or_else(failed),
-            Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(|invalid| {
-                failed(Failure::Unfetchable {
-                    url: invalid.url.clone(),
-                    message: invalid.to_string(),
-                })
-            }),
-        }
+            Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(invalid),
+            Work::Upload(documents, upload) => {
+                crate::engine::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
+            }
+        };
+        let fixed = alone.and_then(|document| fixed(document, &report, &options.lint));
+        Linted { report, fixed }
     })
     .await;
-    linted.unwrap_or_else(|_| {
-        failed(Failure::Unfetchable {
+    linted.unwrap_or_else(|_| Linted {
+        report: failed(Failure::Unfetchable {
             url: String::new(),
             message: "the check failed unexpectedly".to_owned(),
-        })
+        }),
+        fixed: None,
+    })
+}
+
+/// One document with its fixes applied as `--fix` applies them, where it
+/// has fixes and every one is safe (an unsafe one is for a person to
+/// review): its name and its text.
+fn fixed(document: InMemory, report: &Report, options: &crate::options::Options) -> Option<(String, Vec<u8>)> {
+    let fixes: Vec<_> = report.diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
+    if fixes.is_empty() || fixes.iter().any(|fix| !fix.applies(false)) {
+        return None;
+    }
+    let text = std::str::from_utf8(&document.bytes).ok()?;
+    // Fixed as the command line fixes: every finding kept, no text kept.
+    let options = crate::options::Options {
+        max_findings: crate::options::DEFAULT_MAX_FINDINGS,
+        keep_texts: false,
+        ..options.clone()
+    };
+    let lint = |text: &str| {
+        let again = InMemory {
+            bytes: text.as_bytes().to_vec(),
+            ..document.clone()
+        };
+        lint_in_memory(vec![again], &[], &options).unwrap_or_default()
+    };
+    let (text, _) = crate::fix_files::fix_text(text, lint)?;
+    Some((document.name, text.into_bytes()))
+}
+
+/// A report of nothing linted because a URL given is not one.
+fn invalid(invalid: crate::options::InvalidUrl) -> Report {
+    failed(Failure::Unfetchable {
+        url: invalid.url.clone(),
+        message: invalid.to_string(),
     })
 }
 
@@ -402,19 +481,71 @@ fn failed(failure: Failure) -> Report {
     report
 }
 
-/// A run's result page, its JSON and SARIF kept for download (in
-/// `client`'s share of the store).
-fn result_page(app: &App, client: Client, report: &Report, checked: &str) -> Html<String> {
-    let (json, sarif) = (render(report, Format::Json), render(report, Format::Sarif));
-    let run = app
-        .runs
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .keep(client, &json, &sarif);
+/// A run's result page, its JSON and SARIF (and the fixed document) kept
+/// for download (in `client`'s share of the store), with the form to check
+/// the input again.
+fn result_page(
+    app: &App,
+    client: Client,
+    linted: Linted,
+    what: &str,
+    retry: page::Retry,
+    said: Option<&str>,
+) -> Html<String> {
+    let Linted { report, fixed } = linted;
+    let (json, sarif) = (render(&report, Format::Json), render(&report, Format::Sarif));
+    let fixed_name = fixed.as_ref().map(|(name, _)| name.clone());
+    let run = app.runs.lock().unwrap_or_else(PoisonError::into_inner).keep(
+        client,
+        &json,
+        &sarif,
+        fixed.as_ref().map(|(name, bytes)| (name.clone(), &bytes[..])),
+    );
+    let words = words::Words {
+        limits: &app.options.limits,
+    };
+    let checked = page::Checked {
+        what,
+        words: &words,
+        fixed: fixed_name.as_deref(),
+        retry,
+        said,
+    };
     html(page::layout(
-        &format!("Results for {checked}"),
-        page::result(report, &run, checked),
+        &format!("Results for {what}"),
+        page::result(&report, &run, &checked),
     ))
+}
+
+/// The URL to check from what was typed: `feed:` URLs are the http(s)
+/// URLs they wrap, and a URL without a scheme gets `https://`, which the
+/// page then says.
+fn url_to_check(typed: &str) -> Result<(Url, Option<String>), String> {
+    let typed = typed.trim();
+    let unwrapped = match typed.strip_prefix("feed:") {
+        Some(rest) if rest.starts_with("//") => format!("http:{rest}"),
+        Some(rest) => rest.to_owned(),
+        None => typed.to_owned(),
+    };
+    let has_scheme = unwrapped.split_once(':').is_some_and(|(scheme, rest)| {
+        rest.starts_with("//")
+            && !scheme.is_empty()
+            && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+    });
+    let (text, said) = if has_scheme {
+        (unwrapped, None)
+    } else {
+        let text = format!("https://{}", unwrapped.trim_start_matches('/'));
+        let said = format!("No scheme was given: checked {text}");
+        (text, Some(said))
+    };
+    match Url::parse(&text) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok((url, said)),
+        Ok(_) => Err(format!(
+            "{typed} is not fetched: feeds are checked from http:// and https:// URLs"
+        )),
+        Err(error) => Err(format!("{typed} is not a URL: {error}")),
+    }
 }
 
 /// The client a request's address names.
@@ -447,29 +578,23 @@ async fn check_url(
         )
             .into_response();
     };
-    let url = match Url::parse(text.trim()) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") => url,
-        Ok(_) => {
+    let (url, said) = match url_to_check(&text) {
+        Ok(checked) => checked,
+        Err(message) => {
+            let typed = crate::secret::mask_text(&text);
+            let retry = page::Retry::Url(&typed);
             return (
                 StatusCode::BAD_REQUEST,
-                html(page::problem(
-                    "Not an http(s) URL",
-                    &format!("{text} is not fetched: feeds are checked from http:// and https:// URLs"),
-                )),
+                html(page::problem_with("Not an http(s) URL", &message, Some(&retry))),
             )
-                .into_response()
-        }
-        Err(error) => {
-            return (
-                StatusCode::BAD_REQUEST,
-                html(page::problem("Not a URL", &format!("{text} is not a URL: {error}"))),
-            )
-                .into_response()
+                .into_response();
         }
     };
     let shown = crate::secret::masked(&url).to_string();
-    let report = lint(&app, slot, Work::Url(url)).await;
-    result_page(&app, client_of(peer), &report, &shown).into_response()
+    let linted = lint(&app, slot, Work::Url(url)).await;
+    let said = said.map(|said| crate::secret::mask_text(&said).into_owned());
+    let retry = page::Retry::Url(&shown);
+    result_page(&app, client_of(peer), linted, &shown, retry, said.as_deref()).into_response()
 }
 
 #[derive(Deserialize)]
@@ -486,27 +611,38 @@ async fn check_text(
     peer: Option<Extension<Peer>>,
     Form(form): Form<TextForm>,
 ) -> Response {
-    let published = form.published.trim();
-    let url = match published {
-        "" => None,
-        url => match Url::parse(url) {
-            Ok(url) => Some(url.to_string()),
-            Err(error) => {
-                return (
-                    StatusCode::BAD_REQUEST,
-                    html(page::problem("Not a URL", &format!("{url} is not a URL: {error}"))),
-                )
-                    .into_response()
-            }
-        },
+    // A password in the URL is not put back on the page.
+    let published = crate::secret::mask_text(&form.published).into_owned();
+    let retry = page::Retry::Paste {
+        text: &form.text,
+        published: &published,
     };
+    let url = match uploads::published_url(&form.published) {
+        Ok(published) => published.map_or_else(|| uploads::PASTED.to_owned(), String::from),
+        Err(message) => {
+            let page = page::problem_with("Not a URL", &message, Some(&retry));
+            return (StatusCode::BAD_REQUEST, html(page)).into_response();
+        }
+    };
+    if form.text.trim().is_empty() {
+        let page = page::problem_with(
+            "Nothing to check",
+            "The paste is empty: paste the text of a feed.",
+            Some(&retry),
+        );
+        return (StatusCode::BAD_REQUEST, html(page)).into_response();
+    }
     let document = InMemory {
         name: "pasted document".to_owned(),
-        url,
-        bytes: form.text.into_bytes(),
+        url: Some(url),
+        bytes: form.text.clone().into_bytes(),
     };
-    let report = lint(&app, slot, Work::Documents(vec![document])).await;
-    result_page(&app, client_of(peer), &report, "the pasted document").into_response()
+    let linted = lint(&app, slot, Work::Documents(vec![document])).await;
+    let retry = page::Retry::Paste {
+        text: &form.text,
+        published: &published,
+    };
+    result_page(&app, client_of(peer), linted, "the pasted document", retry, None).into_response()
 }
 
 /// `POST /upload`: files, linted as one set.
@@ -516,7 +652,8 @@ async fn check_upload(
     peer: Option<Extension<Peer>>,
     mut multipart: Multipart,
 ) -> Response {
-    let mut documents = Vec::new();
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut published = String::new();
     loop {
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
@@ -525,10 +662,19 @@ async fn check_upload(
                 return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
             }
         };
+        if field.name() == Some("published") {
+            match field.text().await {
+                Ok(text) => published = text,
+                Err(error) => {
+                    return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
+                }
+            }
+            continue;
+        }
         if field.name() != Some("files") {
             continue;
         }
-        if documents.len() == app.options.max_files {
+        if files.len() == app.options.max_files {
             let message = format!("at most {} files are checked at once", app.options.max_files);
             return (
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -536,35 +682,45 @@ async fn check_upload(
             )
                 .into_response();
         }
-        let name = field
+        // A folder's files are named by their path in it.
+        let path = field
             .file_name()
-            .filter(|n| !n.is_empty())
-            .unwrap_or("upload")
-            .to_owned();
+            .and_then(uploads::upload_path)
+            .unwrap_or_else(|| "upload".to_owned());
         match field.bytes().await {
-            Ok(bytes) => documents.push(InMemory {
-                name,
-                url: None,
-                bytes: bytes.to_vec(),
-            }),
+            Ok(bytes) => files.push((path, bytes.to_vec())),
             Err(error) => {
                 return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
             }
         }
     }
-    if documents.is_empty() {
+    if files.is_empty() {
         return (
             StatusCode::BAD_REQUEST,
             html(page::problem("No files", "Choose the feed files to check.")),
         )
             .into_response();
     }
+    let published = match uploads::published_url(&published) {
+        Ok(published) => published,
+        Err(message) => return (StatusCode::BAD_REQUEST, html(page::problem("Not a URL", &message))).into_response(),
+    };
+    let (documents, upload) = uploads::place(files, published.as_ref());
+    // A file chosen alone that is no text says so; a folder's other files
+    // are skipped, as a walk skips them.
+    if let Some(binary) = documents
+        .iter()
+        .find(|document| upload != crate::engine::Upload::Folder && uploads::is_binary(&document.bytes))
+    {
+        let message = format!("{} is a binary file, not a text feed.", binary.name);
+        return (StatusCode::BAD_REQUEST, html(page::problem("Not a feed", &message))).into_response();
+    }
     let checked = match documents.len() {
         1 => documents[0].name.clone(),
         n => format!("{n} uploaded files"),
     };
-    let report = lint(&app, slot, Work::Documents(documents)).await;
-    result_page(&app, client_of(peer), &report, &checked).into_response()
+    let linted = lint(&app, slot, Work::Upload(documents, upload)).await;
+    result_page(&app, client_of(peer), linted, &checked, page::Retry::Upload, None).into_response()
 }
 
 #[derive(Deserialize)]
@@ -622,8 +778,8 @@ async fn api_lint(
                 documents
                     .into_iter()
                     .map(|d| InMemory {
+                        url: Some(d.url.unwrap_or_else(|| uploads::in_upload_space(&d.name))),
                         name: d.name,
-                        url: d.url,
                         bytes: d.text.into_bytes(),
                     })
                     .collect(),
@@ -641,18 +797,33 @@ async fn api_lint(
             }
         }
     } else {
+        let name = query.name.unwrap_or_else(|| "document".to_owned());
         Work::Documents(vec![InMemory {
-            name: query.name.unwrap_or_else(|| "document".to_owned()),
-            url: query.url,
+            url: Some(query.url.unwrap_or_else(|| uploads::in_upload_space(&name))),
+            name,
             bytes: body.to_vec(),
         }])
     };
-    let report = lint(&app, slot, work).await;
+    let report = lint(&app, slot, work).await.report;
     (
         [(header::CONTENT_TYPE, "application/json")],
         render(&report, Format::Json),
     )
         .into_response()
+}
+
+/// The name a fixed file is downloaded by: its own file name where that is
+/// plain (letters, digits, `.`, `-`, `_`), else a neutral one.
+fn download_name(name: &str) -> String {
+    let file = name.rsplit('/').next().unwrap_or_default();
+    let plain = !file.is_empty()
+        && !file.starts_with('.')
+        && file.chars().all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c));
+    if plain {
+        file.to_owned()
+    } else {
+        "fixed-feed.xml".to_owned()
+    }
 }
 
 /// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
@@ -662,6 +833,7 @@ async fn download(
     Path((id, file)): Path<(String, String)>,
     headers: HeaderMap,
 ) -> Response {
+    let mut fixed_name = String::new();
     let (compressed, kind) = {
         let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
         let Some(run) = runs.get(&id) else {
@@ -677,6 +849,11 @@ async fn download(
         match file.as_str() {
             "report.json" => (run.json.clone(), "application/json"),
             "report.sarif" => (run.sarif.clone(), "application/sarif+json"),
+            "fixed" if run.fixed.is_some() => {
+                let (name, bytes) = run.fixed.as_ref().expect("checked");
+                fixed_name = download_name(name);
+                (bytes.clone(), "application/octet-stream")
+            }
             _ => {
                 return (
                     StatusCode::NOT_FOUND,
@@ -695,7 +872,10 @@ async fn download(
             let mut parts = coding.split(';').map(str::trim);
             parts.next() == Some("gzip") && !parts.any(|parameter| parameter.replace(' ', "") == "q=0")
         });
-    let disposition = format!("attachment; filename=\"feedlint-{file}\"");
+    let disposition = match file.as_str() {
+        "fixed" => format!("attachment; filename=\"{fixed_name}\""),
+        _ => format!("attachment; filename=\"feedlint-{file}\""),
+    };
     let mut response = if gzip {
         ([(header::CONTENT_ENCODING, "gzip".to_owned())], compressed).into_response()
     } else {

@@ -6,9 +6,12 @@
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
 use crate::diagnostic::{Diagnostic, Level};
+use crate::feed::DocKind;
 use crate::fix::{Applicability, ByteRange, Fix};
 use crate::report::Report;
 use crate::rule_id::RuleId;
+
+use super::words::Words;
 
 /// The page around every page's content.
 pub fn layout(title: &str, content: Markup) -> Markup {
@@ -18,6 +21,7 @@ pub fn layout(title: &str, content: Markup) -> Markup {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="color-scheme" content="light dark";
                 title { (title) " · feedlint" }
                 link rel="stylesheet" href="/assets/style.css";
             }
@@ -65,25 +69,94 @@ pub fn index(max_body: usize, max_files: usize) -> Markup {
                     input id="published" type="url" name="published" placeholder="https://example.org/feed.atom";
                     button type="submit" { "Check" }
                 }
+                p.hint {
+                    "At most " (max_body / 1024 / 1024) " MiB as the form sends it: a character other than a letter "
+                    "or digit takes three bytes (" code { "<" } " is sent as " code { "%3C" } "), so a feed of about "
+                    (max_body / 1024 / 1024 / 3) " MiB always fits. A larger one: check it by URL or upload it."
+                }
             }
             section.way id="by-upload" {
                 h2 { "By upload" }
                 form method="post" action="/upload" enctype="multipart/form-data" {
                     label for="files" { "Feed files" }
-                    input id="files" type="file" name="files" multiple required accept=".atom,.rss,.xml,.atomdeleted";
+                    input id="files" type="file" name="files" multiple required;
+                    label for="files-published" { "Published under (optional)" }
+                    input id="files-published" type="url" name="published" placeholder="https://example.org/feeds/";
+                    button type="submit" { "Check" }
+                }
+                form method="post" action="/upload" enctype="multipart/form-data" {
+                    label for="folder" { "Or a whole folder" }
+                    input id="folder" type="file" name="files" webkitdirectory multiple required;
+                    label for="folder-published" { "Published under (optional)" }
+                    input id="folder-published" type="url" name="published" placeholder="https://example.org/";
                     button type="submit" { "Check" }
                 }
                 p.hint {
-                    "Several files are checked together, as the chains they form. At most " (max_files) " files, "
-                    (max_body / 1024 / 1024) " MiB in all; nothing is stored."
+                    "Files are checked together, as the tree they form: relative links between them are followed, "
+                    "and a folder's root is where a link starting with / starts. Files chosen one by one come without "
+                    "their folders, so a link finds them by file name. Fill in where they are published to check their "
+                    "self links against it. At most " (max_files) " files, " (max_body / 1024 / 1024) " MiB in all; "
+                    "nothing is stored."
                 }
             }
         },
     )
 }
 
+/// What was checked, to check it again from the page it gave.
+pub enum Retry<'a> {
+    /// A URL, as typed.
+    Url(&'a str),
+    /// A paste, and where it is published.
+    Paste { text: &'a str, published: &'a str },
+    /// Files: they cannot be chosen again for the person.
+    Upload,
+}
+
+/// The most bytes of a paste put back in the form of its result page: a
+/// page stays small whatever was pasted.
+const MOST_TEXT_SHOWN_AGAIN: usize = 1024 * 1024;
+
+/// The form that checks the same input again, filled in.
+fn retry_form(retry: &Retry) -> Markup {
+    html! {
+        section.retry {
+            @match retry {
+                Retry::Url(url) => {
+                    form method="get" action="/check" {
+                        label for="again-url" { "Feed URL" }
+                        input id="again-url" type="text" name="url" required value=(url);
+                        button type="submit" { "Check again" }
+                    }
+                }
+                Retry::Paste { text, published } => {
+                    @if text.len() <= MOST_TEXT_SHOWN_AGAIN {
+                        form method="post" action="/check" {
+                            label for="again-text" { "Feed" }
+                            textarea id="again-text" name="text" rows="8" required spellcheck="false" { (text) }
+                            label for="again-published" { "Published at (optional)" }
+                            input id="again-published" type="url" name="published" value=(published);
+                            button type="submit" { "Check again" }
+                        }
+                    } @else {
+                        p.hint { "The paste is too long to put back here; paste it again on " a href="/" { "the front page" } "." }
+                    }
+                }
+                Retry::Upload => {
+                    p { a.button href="/#by-upload" { "Check other files" } }
+                }
+            }
+        }
+    }
+}
+
 /// A page that says something went wrong, and what to do.
 pub fn problem(title: &str, message: &str) -> Markup {
+    problem_with(title, message, None)
+}
+
+/// [`problem`], with the form to try the input again, filled in.
+pub fn problem_with(title: &str, message: &str, retry: Option<&Retry>) -> Markup {
     // A problem often echoes what was sent (a URL that is not one): any
     // password in it is masked here, once for every problem page.
     let message = crate::secret::mask_text(message);
@@ -92,42 +165,94 @@ pub fn problem(title: &str, message: &str) -> Markup {
         html! {
             h1 { (title) }
             p.problem { (message) }
+            @if let Some(retry) = retry {
+                (retry_form(retry))
+            }
             p { a href="/" { "Check another feed" } }
         },
     )
 }
 
+/// What a result page is about besides its report.
+pub struct Checked<'a> {
+    /// What was checked, in words: a URL, "the pasted document".
+    pub what: &'a str,
+    pub words: &'a Words<'a>,
+    /// The fixed document's name, where it can be downloaded.
+    pub fixed: Option<&'a str>,
+    pub retry: Retry<'a>,
+    /// What the page says of how it read the input (a scheme it added).
+    pub said: Option<&'a str>,
+}
+
 /// The result of a run: the verdict, the downloads, then each document
 /// with its findings in source order.
-pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
-    let (errors, warnings, infos) = (
-        report.count(Level::Error),
-        report.count(Level::Warning),
-        report.count(Level::Info),
-    );
-    let valid = errors == 0 && report.failures.is_empty();
+pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
+    let Checked {
+        what,
+        words,
+        fixed,
+        retry,
+        said,
+    } = checked;
+    let (checked, fixed) = (*what, *fixed);
+    let [errors, warnings, infos] = [Level::Error, Level::Warning, Level::Info].map(|level| total(report, level));
     let documents: Vec<usize> = (0..report.documents.len())
         .filter(|doc| !report.documents[*doc].context)
         .collect();
+    // A document feedlint does not check (RSS 1.0, an encrypted Deleted
+    // Entry Document) is no pass: the verdict says it was not checked.
+    let unchecked = !documents.is_empty()
+        && documents.iter().all(|doc| {
+            report.documents[*doc].kind().is_none()
+                && report
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.rule == RuleId::UnknownDocument && d.primary().doc == *doc)
+        });
+    let valid = errors == 0 && report.failures.is_empty() && !unchecked;
+    let verdict_class = match (valid, unchecked && report.failures.is_empty()) {
+        (_, true) => "verdict unchecked",
+        (true, false) => "verdict valid",
+        (false, false) => "verdict invalid",
+    };
+    let what = described(report, &documents);
+    let folded = report.folded() > 0;
     let mut budget = MOST_FINDINGS_BYTES;
     let shown: Vec<Markup> = documents
         .iter()
-        .map(|doc| document(report, *doc, &mut budget))
+        .map(|doc| document(report, *doc, &mut budget, words))
         .collect();
     html! {
         h1 { "Results for " span.checked { (checked) } }
-        section class=(if valid { "verdict valid" } else { "verdict invalid" }) {
+        @if let Some(said) = said {
+            p.hint { (said) }
+        }
+        section class=(verdict_class) {
             @if !report.failures.is_empty() {
                 p.big { "Could not be checked" }
+            } @else if unchecked {
+                p.big { "Not checked" }
+                p { "feedlint does not check this kind of document (" (what) "): see the finding below." }
             } @else if valid && warnings + infos == 0 {
                 p.big { "Valid" }
-                p { "No findings in " (plural(documents.len(), "document")) "." }
-            } @else if valid {
-                p.big { "Valid, with remarks" }
-                p { (counts(errors, warnings, infos)) " in " (plural(documents.len(), "document")) "." }
+                p { (what) ": no findings." }
             } @else {
-                p.big { "Not valid" }
-                p { (counts(errors, warnings, infos)) " in " (plural(documents.len(), "document")) "." }
+                p.big { (if valid { "Valid, with remarks" } else { "Not valid" }) }
+                p {
+                    (what) ": " (counts(errors, warnings, infos)) "."
+                    @if folded {
+                        " Repeats of one rule in a document are grouped: the first of each are shown, with how many more there are."
+                    }
+                }
+            }
+            @let unplaced = !documents.is_empty()
+                && documents.iter().all(|doc| report.documents[*doc].url().is_some_and(|url| url.starts_with("file:")));
+            @if unplaced {
+                p.hint {
+                    "Checked as files: relative links resolve between them. Where they are published is not known, "
+                    "so their self links and absolute links are not compared with it: fill in Published at to check these links."
+                }
             }
             @let context = report.documents.len() - documents.len();
             @if context > 0 {
@@ -135,10 +260,10 @@ pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
             }
         }
         @for failure in &report.failures {
-            p.problem { (failure.to_string()) }
+            p.problem { (words.say(&failure.to_string())) }
         }
         @for warning in &report.warnings {
-            p.warning-note { (warning) }
+            p.warning-note { (words.say(warning)) }
         }
         p.downloads {
             "Download this report: "
@@ -146,10 +271,68 @@ pub fn result(report: &Report, run: &str, checked: &str) -> Markup {
             " "
             a.button href=(format!("/runs/{run}/report.sarif")) download="feedlint-report.sarif" { "SARIF" }
         }
+        @if let Some(name) = fixed {
+            p.downloads.fixed {
+                a.button href=(format!("/runs/{run}/fixed")) { "Download the fixed file" }
+                " " (name) " with every fix applied; each is safe to apply."
+            }
+        }
         @for doc in shown {
             (doc)
         }
+        (retry_form(retry))
         p { a href="/" { "Check another feed" } }
+    }
+}
+
+/// The findings of a level, each group of repeats counted whole and
+/// those past the run's cap too: the real total, not what is shown.
+fn total(report: &Report, level: Level) -> usize {
+    let kept: usize = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.level == level)
+        .map(|d| d.folded.max(1))
+        .sum();
+    kept + report.dropped.of(level)
+}
+
+/// What was checked: "Atom 1.0 feed", "3 Atom 1.0 feeds and 1 Deleted
+/// Entry Document".
+fn described(report: &Report, documents: &[usize]) -> String {
+    let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
+    for doc in documents {
+        let (one, many) = match report.documents[*doc].kind() {
+            Some(DocKind::Atom) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
+            Some(DocKind::AtomEntry) => ("Atom Entry Document", "Atom Entry Documents"),
+            Some(DocKind::Rss) => ("RSS 2.0 feed", "RSS 2.0 feeds"),
+            Some(DocKind::DeletedEntry) => ("Deleted Entry Document", "Deleted Entry Documents"),
+            None => (
+                "document that is no feed feedlint checks",
+                "documents that are no feeds feedlint checks",
+            ),
+        };
+        match kinds.iter_mut().find(|(kind, _, _)| *kind == one) {
+            Some((_, _, n)) => *n += 1,
+            None => kinds.push((one, many, 1)),
+        }
+    }
+    let parts: Vec<String> = kinds
+        .into_iter()
+        .map(|(one, many, n)| {
+            if n == 1 && documents.len() == 1 {
+                one.to_owned()
+            } else if n == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{n} {many}")
+            }
+        })
+        .collect();
+    match parts.split_last() {
+        None => "no document".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -176,7 +359,7 @@ fn plural(n: usize, what: &str) -> String {
 const MOST_FINDINGS_BYTES: usize = 2 * 1024 * 1024;
 
 /// One document and its findings, as many as `budget` (bytes) lets show.
-fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
+fn document(report: &Report, doc: usize, budget: &mut usize, words: &Words) -> Markup {
     let document = &report.documents[doc];
     let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
     let lines = document.text().map(Lines::of);
@@ -185,7 +368,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
         if *budget == 0 {
             break;
         }
-        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"));
+        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"), words);
         *budget = budget.saturating_sub(markup.0.len());
         shown.push(markup);
     }
@@ -211,7 +394,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
 
 /// One finding: what, where (the lines around it, the span marked), why,
 /// what to do, and the fix as a diff.
-fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str) -> Markup {
+fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str, words: &Words) -> Markup {
     let rule = crate::rules::by_id(finding.rule);
     let primary = finding.primary();
     html! {
@@ -223,7 +406,7 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
                 " "
                 span.place { "line " (primary.line_start) ", column " (primary.column_start) }
             }
-            p.message { (finding.message) }
+            p.message { (words.say(&finding.message)) }
             @if let Some(lines) = lines {
                 (source(lines, primary.byte_start, primary.byte_end, primary.label.as_deref()))
             }
@@ -241,12 +424,12 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
             @if !finding.notes.is_empty() {
                 ul.notes {
                     @for note in &finding.notes {
-                        li { (note) }
+                        li { (words.say(note)) }
                     }
                 }
             }
             @if let Some(help) = &finding.help {
-                p.help { strong { "Help: " } (help) }
+                p.help { strong { "Help: " } (words.say(help)) }
             }
             p.spec { "Specification: " (rule.spec) }
             @if let (Some(fix), Some(lines)) = (&finding.fix, lines) {
@@ -381,8 +564,8 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
         (lines.line_of(last) + 1).min(lines.starts.len() - 1),
     );
     let applicability = match fix.applicability {
-        Applicability::Safe => "safe: --fix applies it",
-        Applicability::Unsafe => "unsafe: --fix --unsafe-fixes applies it",
+        Applicability::Safe => "safe to apply",
+        Applicability::Unsafe => "changes meaning: review it",
     };
     if to_line - from_line >= MOST_DIFF_LINES {
         // A diff of a fix over a huge span would be as large as the span.
@@ -463,6 +646,8 @@ pub fn rule(id: RuleId) -> Markup {
 
 /// Every rule, with its level and summary.
 pub fn rules() -> Markup {
+    let limits = crate::fetch::Limits::default();
+    let words = Words { limits: &limits };
     layout(
         "Rules",
         html! {
@@ -474,7 +659,7 @@ pub fn rules() -> Markup {
                         tr {
                             td { a href=(format!("/rules/{}", rule.id)) { (rule.id) } }
                             td { (rule.level) }
-                            td { (rule.summary) }
+                            td { (words.say(rule.summary)) }
                         }
                     }
                 }
@@ -489,10 +674,10 @@ pub fn api(max_body: usize) -> Markup {
         "JSON API",
         html! {
             h1 { "JSON API" }
-            p { code { "POST /api/lint" } " answers with the JSON report of " code { "feedlint --format json" } ", for:" }
+            p { code { "POST /api/lint" } " answers with the JSON report, in the shape of the command line's JSON format, for:" }
             ul {
                 li { "a URL to fetch, with its archive and paging chains: " code { "{\"url\": \"https://example.org/feed.atom\"}" } " (" code { "Content-Type: application/json" } ");" }
-                li { "documents, checked together: " code { "{\"documents\": [{\"name\": \"feed.atom\", \"text\": \"<feed …>\", \"url\": \"https://example.org/feed.atom\"}]}" } " (" code { "url" } ", where each is published, is optional);" }
+                li { "documents, checked together: " code { "{\"documents\": [{\"name\": \"feed.atom\", \"text\": \"<feed …>\", \"url\": \"https://example.org/feed.atom\"}]}" } " (" code { "url" } ", where each is published, is optional: without it, documents are placed by their names as files in one folder, and their relative links resolve between them);" }
                 li { "one document as the body, with any other content type (" code { "application/atom+xml" } "): " code { "?name=feed.atom&url=https://example.org/feed.atom" } " name it and say where it is published." }
             }
             p {

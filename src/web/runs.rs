@@ -43,11 +43,14 @@ pub struct Run {
     client: Client,
     pub json: Vec<u8>,
     pub sarif: Vec<u8>,
+    /// The document with its safe fixes applied, where one was checked
+    /// and every fix it has is safe: its file name and its bytes.
+    pub fixed: Option<(String, Vec<u8>)>,
 }
 
 impl Run {
     fn bytes(&self) -> usize {
-        self.json.len() + self.sarif.len()
+        self.json.len() + self.sarif.len() + self.fixed.as_ref().map_or(0, |(_, bytes)| bytes.len())
     }
 }
 
@@ -61,12 +64,13 @@ impl Runs {
     /// Keeps a run's reports (JSON and SARIF, uncompressed) for `client`;
     /// its id, 128 bits from the operating system's random source (a
     /// pasted document is nobody else's business).
-    pub fn keep(&mut self, client: Client, json: &[u8], sarif: &[u8]) -> String {
+    pub fn keep(&mut self, client: Client, json: &[u8], sarif: &[u8], fixed: Option<(String, &[u8])>) -> String {
         let run = Run {
             id: random_id(),
             client,
             json: compress(json),
             sarif: compress(sarif),
+            fixed: fixed.map(|(name, bytes)| (name, compress(bytes))),
         };
         let id = run.id.clone();
         self.bytes += run.bytes();
@@ -158,10 +162,10 @@ mod tests {
     #[test]
     fn one_client_evicts_its_own_runs_not_anothers() {
         let mut runs = Runs::default();
-        let kept = runs.keep(address("192.0.2.1"), b"{\"mine\": 1}", b"{}");
+        let kept = runs.keep(address("192.0.2.1"), b"{\"mine\": 1}", b"{}", None);
         let flooder = address("198.51.100.7");
         for _ in 0..10 * MOST_RUNS {
-            runs.keep(flooder, b"{}", b"{}");
+            runs.keep(flooder, b"{}", b"{}", None);
         }
         assert!(runs.get(&kept).is_some());
         assert_eq!(decompress(&runs.get(&kept).unwrap().json), b"{\"mine\": 1}");
@@ -176,11 +180,11 @@ mod tests {
     #[test]
     fn past_the_total_the_largest_client_gives_way() {
         let mut runs = Runs::default();
-        let small = runs.keep(address("192.0.2.1"), b"small", b"");
+        let small = runs.keep(address("192.0.2.1"), b"small", b"", None);
         // Eight clients (the most the shares allow) fill the store.
         for client in 0..8u8 {
             for _ in 0..MOST_RUNS_PER_CLIENT {
-                runs.keep(address(&format!("203.0.113.{client}")), b"{}", b"{}");
+                runs.keep(address(&format!("203.0.113.{client}")), b"{}", b"{}", None);
             }
         }
         assert!(runs.kept.len() <= MOST_RUNS);

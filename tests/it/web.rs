@@ -679,7 +679,10 @@ async fn the_web_page_in_a_real_browser() {
         .connect(&driver.url)
         .await
         .expect("a WebDriver session with headless Chromium");
-    let result = browse(&client, &served.base).await;
+    let mut result = browse(&client, &served.base).await;
+    if result.is_ok() {
+        result = beginners_paths(&client, &served.base).await;
+    }
     let _ = client.close().await;
     drop(driver);
     result.unwrap();
@@ -916,5 +919,365 @@ async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccin
         assert_eq!(client.execute(nothing_ran, vec![]).await?, json!([null, 0]));
     }
     let _ = std::fs::remove_dir_all(dir);
+    Ok(())
+}
+
+/// The files of a testsuite set, each as a browser names it: by its file
+/// name alone (files chosen one by one), or by its path in the folder
+/// chosen, the folder first.
+fn set_files(set: &str, as_folder: bool) -> Vec<(String, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets").join(set);
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let name = if as_folder {
+                    let folder = root.file_name().unwrap().to_string_lossy().into_owned();
+                    format!("{folder}/{}", path.strip_prefix(&root).unwrap().display())
+                } else {
+                    path.file_name().unwrap().to_string_lossy().into_owned()
+                };
+                files.push((name, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The verdict a result page gives, and the rules of its findings.
+fn verdict_and_rules(page: &str) -> (String, Vec<String>) {
+    let verdict = page
+        .split("<p class=\"big\">")
+        .nth(1)
+        .and_then(|rest| rest.split('<').next())
+        .unwrap_or_default()
+        .to_owned();
+    let rules = page
+        .split("class=\"rule\" href=\"/rules/")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(str::to_owned)
+        .collect();
+    (verdict, rules)
+}
+
+fn post_form(base: &str, fields: &[(&str, &str)]) -> (u16, String) {
+    let body: String = fields
+        .iter()
+        .map(|(name, value)| {
+            format!(
+                "{name}={}",
+                url::form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("&");
+    let (status, response) = raw_post(base, "/check", "application/x-www-form-urlencoded", body.as_bytes());
+    (status, String::from_utf8_lossy(&response).into_owned())
+}
+
+fn post_upload(base: &str, files: &[(String, Vec<u8>)]) -> (u16, String) {
+    let (content_type, body) = multipart(files);
+    let (status, response) = raw_post(base, "/upload", &content_type, &body);
+    (status, String::from_utf8_lossy(&response).into_owned())
+}
+
+#[test]
+fn uploads_and_pastes_resolve_like_files() {
+    let served = Served::start(&[]);
+    // The valid chain, chosen file by file (the browser sends names only)
+    // and as a folder (paths in it): valid, as by URL and on the command
+    // line. It was "Not valid: 12 errors", every one unresolvable.
+    for as_folder in [false, true] {
+        let (status, page) = post_upload(&served.base, &set_files("valid/atom-chain", as_folder));
+        let (verdict, rules) = verdict_and_rules(&page);
+        assert_eq!(
+            (status, verdict.as_str()),
+            (200, "Valid"),
+            "folder {as_folder}: {rules:?}"
+        );
+        assert!(page.contains("4 Atom 1.0 feeds: no findings."), "{page}");
+    }
+    // The asymmetric chain: the command line's findings, by upload too.
+    let set =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/archive-chain-asymmetric/fail-skipped-archive");
+    let mut expected = common::rules_of(&common::json(
+        &Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["--format", "json"])
+            .arg(&set)
+            .output()
+            .unwrap(),
+    ));
+    expected.sort();
+    assert_eq!(expected, ["archive-chain-asymmetric", "archive-orphan"]);
+    for as_folder in [false, true] {
+        let (_, page) = post_upload(
+            &served.base,
+            &set_files("archive-chain-asymmetric/fail-skipped-archive", as_folder),
+        );
+        let (verdict, mut rules) = verdict_and_rules(&page);
+        rules.sort();
+        assert_eq!(
+            (verdict.as_str(), rules),
+            ("Not valid", expected.clone()),
+            "folder {as_folder}"
+        );
+    }
+    // A feed with root-relative links, alone: no findings on the command
+    // line, none by upload or by paste.
+    let feed = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><id>urn:x:feed</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>\
+         <link rel=\"self\" href=\"/feed.atom\"/><link rel=\"alternate\" href=\"/\"/>\
+         <link rel=\"prev-archive\" href=\"/archive/2003-11.atom\"/></feed>";
+    let dir = scratch("web-root-relative");
+    std::fs::write(dir.join("feed.atom"), feed).unwrap();
+    let cli = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "json"])
+        .arg(dir.join("feed.atom"))
+        .output()
+        .unwrap();
+    assert!(common::rules_of(&common::json(&cli)).is_empty());
+    let (_, page) = post_upload(&served.base, &[("feed.atom".to_owned(), feed.as_bytes().to_vec())]);
+    assert_eq!(verdict_and_rules(&page), ("Valid".to_owned(), Vec::new()));
+    let (_, page) = post_form(&served.base, &[("text", feed)]);
+    assert_eq!(verdict_and_rules(&page), ("Valid".to_owned(), Vec::new()));
+    assert!(page.contains("fill in Published at to check these links"), "{page}");
+    // Published at takes http(s) only, and the page keeps the paste.
+    let (status, page) = post_form(&served.base, &[("text", feed), ("published", "file:///etc/passwd")]);
+    assert_eq!(status, 400);
+    assert!(page.contains("is not an http:// or https:// URL"), "{page}");
+    assert!(page.contains("Check again") && page.contains("urn:x:feed"), "{page}");
+    // A folder's other files are skipped, as a walk skips them; a binary
+    // file chosen alone says what it is.
+    let mut folder = set_files("valid/atom-chain", true);
+    folder.push((
+        "atom-chain/logo.png".to_owned(),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
+    ));
+    let (_, page) = post_upload(&served.base, &folder);
+    assert_eq!(verdict_and_rules(&page).0, "Valid", "{page}");
+    let (status, page) = post_upload(
+        &served.base,
+        &[("logo.png".to_owned(), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec())],
+    );
+    assert_eq!(status, 400);
+    assert!(page.contains("logo.png is a binary file, not a text feed."), "{page}");
+    // An empty paste says so, with the numbers of nothing.
+    let (status, page) = post_form(&served.base, &[("text", "  \n ")]);
+    assert_eq!(status, 400);
+    assert!(page.contains("The paste is empty"), "{page}");
+}
+
+#[test]
+fn a_paste_over_the_limit_says_how_large_it_is() {
+    let served = Served::start(&["--max-body", "1048576"]);
+    let text = "x".repeat(3 * 1024 * 1024);
+    let (status, page) = post_form(&served.base, &[("text", &text)]);
+    assert_eq!(status, 413);
+    assert!(
+        page.contains("the paste is 3.1 MB; the limit is 1 MiB; check it by URL instead"),
+        "{page}"
+    );
+}
+
+#[test]
+fn the_fixed_file_is_what_fix_writes() {
+    let served = Served::start(&[]);
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/fh-marker-duplicate/fail-twice.atom");
+    let text = std::fs::read_to_string(&fixture).unwrap();
+    let (_, page) = post_form(&served.base, &[("text", &text)]);
+    let link = page
+        .split("href=\"/runs/")
+        .find(|rest| rest.split('"').next().is_some_and(|href| href.ends_with("/fixed")))
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no download of the fixed file: {page}"))
+        .to_owned();
+    assert!(page.contains("Download the fixed file"));
+    let mut response = agent().get(format!("{}/runs/{link}", served.base)).call().unwrap();
+    let downloaded = response.body_mut().read_to_vec().unwrap();
+    let dir = scratch("web-fixed");
+    let copy = dir.join("fail-twice.atom");
+    std::fs::write(&copy, &text).unwrap();
+    let fixed = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .arg("--fix")
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(fixed.status.code().is_some());
+    let written = std::fs::read(&copy).unwrap();
+    assert_ne!(written, text.as_bytes(), "the fixture has a fix");
+    assert_eq!(downloaded, written, "the download is --fix's output byte for byte");
+    // A finding whose fix changes meaning is for a person: no download.
+    let (_, page) = post_form(&served.base, &[("text", &unsealed())]);
+    assert!(page.contains("changes meaning: review it"), "{page}");
+    assert!(!page.contains("Download the fixed file"), "{page}");
+}
+
+/// The text a person reads on a page: its tags and the style sheet left
+/// out, entities as written.
+fn visible_text(page: &str) -> String {
+    let body = page.split("<body>").nth(1).unwrap_or(page);
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in body.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+#[test]
+fn pages_speak_web_words_not_flags() {
+    let served = Served::start_with(&[]);
+    // A private address, refused: the server's rule, not a flag.
+    let page =
+        String::from_utf8_lossy(&raw_get(&served.base, "/check?url=http://127.0.0.1:9/feed.atom", "")).into_owned();
+    assert!(
+        page.contains("this server does not fetch private or local addresses; paste or upload the feed instead"),
+        "{page}"
+    );
+    // A URL without a scheme gets https://, and the page says so and
+    // keeps it in its form.
+    let page = String::from_utf8_lossy(&raw_get(&served.base, "/check?url=127.0.0.1:9/feed.atom", "")).into_owned();
+    assert!(
+        page.contains("No scheme was given: checked https://127.0.0.1:9/feed.atom"),
+        "{page}"
+    );
+    assert!(page.contains("value=\"https://127.0.0.1:9/feed.atom\""), "{page}");
+    let mut pages = vec![page];
+    for path in [
+        "/",
+        "/api",
+        "/rules",
+        "/check?url=feed://127.0.0.1:9/x",
+        "/check?url=ftp://example.org/x",
+    ] {
+        pages.push(String::from_utf8_lossy(&raw_get(&served.base, path, "")).into_owned());
+    }
+    let (_, unsealed_page) = post_form(&served.base, &[("text", &unsealed())]);
+    pages.push(unsealed_page);
+    let (_, unresolvable) = post_form(
+        &served.base,
+        &[("text", &format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}<link xml:base=\"urn:x:y\" rel=\"alternate\" href=\"a\"/></feed>"))],
+    );
+    assert!(unresolvable.contains("unresolvable-relative-iri"), "{unresolvable}");
+    pages.push(unresolvable);
+    for page in &pages {
+        let text = visible_text(page);
+        assert!(!text.contains("--"), "a flag on a page: {text}");
+    }
+}
+
+/// axe-core's script, where it is installed (`.ci/run` installs it from
+/// npm into `target/axe`; `FEEDLINT_AXE` names another copy).
+fn axe_script() -> Option<String> {
+    let path = std::env::var_os("FEEDLINT_AXE")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/axe/node_modules/axe-core/axe.min.js"));
+    match std::fs::read_to_string(&path) {
+        Ok(script) => Some(script),
+        Err(_) => {
+            assert!(
+                std::env::var_os("FEEDLINT_AXE_REQUIRED").is_none(),
+                "FEEDLINT_AXE_REQUIRED is set, but axe-core is not at {}",
+                path.display()
+            );
+            let _ = writeln!(
+                std::io::stderr(),
+                "web: skipped the accessibility check: axe-core is not installed"
+            );
+            None
+        }
+    }
+}
+
+/// axe-core's violations on the page shown, by rule id with how many
+/// elements each (the script is run in the page by WebDriver, which the
+/// pages' script policy does not govern).
+async fn accessibility_violations(
+    client: &fantoccini::Client,
+    axe: &str,
+) -> Result<Vec<String>, fantoccini::error::CmdError> {
+    client.execute(axe, vec![]).await?;
+    let found = client
+        .execute_async(
+            "const done = arguments[arguments.length - 1];\n\
+             axe.run(document, { resultTypes: ['violations'] })\n\
+               .then(r => done(r.violations.map(v => v.id + ' (' + v.nodes.length + '): ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))))\n\
+               .catch(e => done(['axe failed: ' + e]));",
+            vec![],
+        )
+        .await?;
+    Ok(serde_json::from_value(found).unwrap_or_default())
+}
+
+/// The paths a beginner takes: a chain uploaded file by file and as a
+/// folder, each page's words, and every kind of page accessible.
+async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    let chain = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/valid/atom-chain");
+    let files: Vec<std::path::PathBuf> = [
+        "index.atom",
+        "archive/2003-09.atom",
+        "archive/2003-10.atom",
+        "archive/2003-11.atom",
+    ]
+    .iter()
+    .map(|file| chain.join(file))
+    .collect();
+    let chosen: Vec<&Path> = files.iter().map(std::path::PathBuf::as_path).collect();
+    upload(client, base, &chosen).await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
+    assert!(!text_of(client, "main").await?.contains("--"));
+    // The folder, chosen whole: its paths are kept.
+    client.goto(&format!("{base}/")).await?;
+    let folder = client.find(fantoccini::Locator::Css("#folder")).await?;
+    folder.send_keys(&chain.display().to_string()).await?;
+    folder
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
+    assert_eq!(text_of(client, "h1 .checked").await?, "4 uploaded files");
+    // Check again, in place: the paste comes back in its form.
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "text", &unsealed()).await?;
+    wait_for_page(client, "/check").await?;
+    let again = client.find(fantoccini::Locator::Css("#again-text")).await?;
+    assert!(again.prop("value").await?.unwrap_or_default().contains("next-archive"));
+    let Some(axe) = axe_script() else { return Ok(()) };
+    let mut pages = vec![("a result with findings", client.current_url().await?.to_string())];
+    pages.push(("the front page", format!("{base}/")));
+    pages.push(("an error page", format!("{base}/check?url=ftp://example.org/feed")));
+    for (what, address) in pages {
+        if !address.contains("/check") || address.contains("ftp") {
+            client.goto(&address).await?;
+            client
+                .wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(fantoccini::Locator::Css("footer"))
+                .await?;
+        }
+        let violations = accessibility_violations(client, &axe).await?;
+        assert!(violations.is_empty(), "axe-core on {what}: {violations:#?}");
+    }
+    // The check finds what it looks for: a field without a label.
+    client
+        .execute(
+            "document.querySelector('main').appendChild(document.createElement('input'));",
+            vec![],
+        )
+        .await?;
+    let violations = accessibility_violations(client, &axe).await?;
+    assert!(violations.iter().any(|v| v.starts_with("label")), "{violations:?}");
     Ok(())
 }
