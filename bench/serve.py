@@ -13,7 +13,9 @@ VmHWM the peak so far). Then the same under attack: while 2,000
 connections are held open (half sending nothing, half their headers a byte
 at a time, each reopened as soon as the server closes it) and 10 clients
 trickle request bodies a byte a second, it times a fresh client's front
-page and runs the 8-client level again. Loopback only.
+page and runs the 8-client level again. Between the two, GET /badge for a
+feed on a loopback server, its verdict made once and then served from the
+cache, from 1 and 64 clients. Loopback only.
 Options: --requests N (per level, default 400), --seconds N (per level,
 default 20), --jobs N (the server's job cap; default its own: the cores),
 --held N (connections held in the attack, default 2000), --binary PATH
@@ -22,6 +24,7 @@ default 20), --jobs N (the server's job cap; default its own: the cores),
 
 import argparse
 import http.client
+import http.server
 import os
 import random
 import resource
@@ -31,6 +34,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,9 +67,10 @@ def memory(pid):
     return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
 
 
-def load(port, body, clients, requests, seconds):
-    """`clients` threads posting `body` until `requests` are sent or
-    `seconds` pass: latencies of the 200s, and the count of 503s."""
+def load(port, body, clients, requests, seconds, path="/api/lint?name=feed.atom"):
+    """`clients` threads posting `body` (or, without one, getting `path`)
+    until `requests` are sent or `seconds` pass: latencies of the 200s,
+    and the count of 503s."""
     lock = threading.Lock()
     latencies, busy, errors = [], [0], [0]
     left = [requests]
@@ -80,8 +85,11 @@ def load(port, body, clients, requests, seconds):
                 left[0] -= 1
             started = time.perf_counter()
             try:
-                connection.request("POST", "/api/lint?name=feed.atom", body=body,
-                                   headers={"Content-Type": "application/atom+xml"})
+                if body is None:
+                    connection.request("GET", path)
+                else:
+                    connection.request("POST", path, body=body,
+                                       headers={"Content-Type": "application/atom+xml"})
                 response = connection.getresponse()
                 response.read()
                 status = response.status
@@ -185,6 +193,24 @@ class Attack:
             thread.join()
 
 
+def feed_server(body):
+    """A loopback server of `body` as /feed.atom, on a thread; its port."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/atom+xml")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server.server_address[1]
+
+
 def front_page(port):
     """Seconds for a fresh client to get `/`, and the status (0: no answer
     within 30 s)."""
@@ -223,7 +249,8 @@ def main():
     if binary is None:
         subprocess.run(["cargo", "build", "--release", "--quiet", "--bin", "feedlint"], cwd=ROOT, check=True)
         binary = str(ROOT / "target" / "release" / "feedlint")
-    command = [binary, "serve", "--listen", "127.0.0.1:0"]
+    # Loopback may be fetched: the badge's feed is served here.
+    command = [binary, "serve", "--listen", "127.0.0.1:0", "--allow-private-addresses"]
     if args.jobs:
         command += ["--jobs", str(args.jobs)]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
@@ -237,6 +264,16 @@ def main():
         load(port, body, 2, 20, 10)  # warm up
         for clients in (1, 8, 64, 256):
             took, latencies, busy, errors = load(port, body, clients, args.requests, args.seconds)
+            rss, peak = memory(server.pid)
+            print(f"{clients:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
+                  f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")
+        feeds = feed_server(body)
+        badge = "/badge?url=" + urllib.parse.quote(f"http://127.0.0.1:{feeds}/feed.atom", safe="")
+        load(port, None, 1, 1, 30, badge)  # the verdict made and kept
+        print(f"\nGET /badge, its verdict cached (the feed checked once, {args.requests} requests)")
+        print(f"{'clients':>8} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'503s':>6} {'reset':>7} {'RSS MiB':>8} {'peak MiB':>9}")
+        for clients in (1, 64):
+            took, latencies, busy, errors = load(port, None, clients, args.requests, args.seconds, badge)
             rss, peak = memory(server.pid)
             print(f"{clients:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
                   f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")

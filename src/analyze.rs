@@ -15,7 +15,7 @@ use crate::feed::ATOM_NS;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::options::Options;
 use crate::rule_id::RuleMap;
-use crate::rules::fetching::CHARSET_MISMATCH;
+use crate::rules::fetching::{CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
 use crate::rules::xml::{
     ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, NOT_A_FEED, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION,
     XML_MALFORMED,
@@ -119,6 +119,8 @@ pub(crate) struct Named {
     pub url: Option<Url>,
     /// The `charset` of the HTTP `Content-Type` the document came with.
     pub charset: Option<String>,
+    /// That `Content-Type`'s media type, lower case.
+    pub media_type: Option<String>,
     /// The file, canonical.
     pub canonical: Option<PathBuf>,
     /// Whether its `self` link may give it its URL.
@@ -136,6 +138,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         path,
         mut url,
         charset,
+        media_type,
         canonical,
         learning,
         context,
@@ -165,6 +168,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
     let mut summary = None;
     let mut suppressions = Vec::new();
+    let served_as_html = media_type.as_deref() == Some("text/html");
     if let Some(note) = charset_note {
         findings.push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
     }
@@ -172,6 +176,11 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
         match xml::parse(source.text()) {
+            // A web page where a feed was expected is said to be one, not
+            // taken apart as broken XML.
+            Err(_) if explicit && (served_as_html || crate::html::web_page_start(source.text()).is_some()) => {
+                findings.push((&NOT_A_FEED, web_page(&source)));
+            }
             Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
             Ok(xml) => match DocKind::of_root(xml.root_element()) {
                 None => match atom_wrong_namespace(&xml, explicit) {
@@ -186,6 +195,9 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     None => findings.push((&NOT_A_FEED, not_a_feed(&xml))),
                 },
                 Some(kind) => {
+                    if served_as_html {
+                        findings.push((&UNEXPECTED_CONTENT_TYPE, served_as_web_page(&xml, kind)));
+                    }
                     // Where the self link says the file is published: its
                     // URL, unless one is given (relative references
                     // resolve against it).
@@ -319,6 +331,39 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         unused_level,
         dropped: Default::default(),
     })
+}
+
+/// The finding for a feed served as a web page (`Content-Type: text/html`):
+/// at its root element, with the media type its kind has.
+fn served_as_web_page(xml: &xml::Tree, kind: DocKind) -> Pending {
+    let media_type = match kind {
+        DocKind::Atom | DocKind::AtomEntry => "application/atom+xml",
+        DocKind::Rss => "application/rss+xml",
+        DocKind::DeletedEntry => "application/atomdeleted+xml",
+    };
+    Pending::new(crate::feed::start_tag(xml.root_element()), "the feed is served as text/html, the media type of a web page")
+        .label("a feed")
+        .note("a browser shows it as a broken web page instead of offering to subscribe, and a reader that trusts the header may not take it for a feed")
+        .help(format!("serve it as {media_type} (or application/xml)"))
+}
+
+/// The finding for a web page (HTML) named as a feed: at its first tag,
+/// with the feeds it links to, if any, in its help.
+fn web_page(source: &Source) -> Pending {
+    let text = source.text();
+    let start = crate::html::web_page_start(text).unwrap_or(0);
+    let end = text[start..].find('>').map_or(text.len(), |close| start + close + 1);
+    let finding = Pending::new(start..end, "not a feed: this is a web page (HTML)")
+        .label("web page")
+        .note("a server or generator often writes a web page (an error page, a login page, the site's home page) where the feed should be; every feed reader fails on it");
+    match crate::html::feed_links(text).first() {
+        Some(link) => finding.help(format!(
+            "the page names its feed ({}) at {}: check that address, or publish the feed itself here",
+            link.media_type,
+            shorten(&link.href)
+        )),
+        None => finding.help("publish the feed itself here; a web page names its feed in a <link rel=\"alternate\" type=\"application/atom+xml\"> element"),
+    }
 }
 
 fn malformed(source: &Source, offset: usize, message: String) -> Pending {

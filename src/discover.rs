@@ -33,6 +33,8 @@ pub(crate) struct Job {
     pub learning: Learning,
     /// The `charset` of the HTTP `Content-Type` a fetched document came with.
     pub charset: Option<String>,
+    /// The media type of that `Content-Type`, lower case.
+    pub media_type: Option<String>,
 }
 
 impl Job {
@@ -48,6 +50,7 @@ impl Job {
             canonical: None,
             learning: Learning::Off,
             charset: None,
+            media_type: None,
         }
     }
 }
@@ -155,6 +158,7 @@ pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
         explicit: false,
         learning: Learning::Off,
         charset: None,
+        media_type: None,
     }
 }
 
@@ -233,6 +237,7 @@ pub(crate) fn gather(
                     canonical,
                     learning,
                     charset: None,
+                    media_type: None,
                 });
             }
         }
@@ -381,6 +386,7 @@ fn walk(
             canonical,
             learning,
             charset: None,
+            media_type: None,
         });
     }
     let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

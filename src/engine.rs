@@ -244,6 +244,12 @@ impl<'o> Run<'o> {
         &mut self.done[last]
     }
 
+    /// Says something of the run that fails nothing (on standard error, on
+    /// the page).
+    pub(crate) fn warn(&mut self, warning: String) {
+        self.warnings.push(warning);
+    }
+
     /// How many documents were read.
     pub(crate) fn len(&self) -> usize {
         self.done.len()
@@ -441,6 +447,7 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
                 canonical: document.canonical.clone(),
                 learning: site::placement::Learning::Off,
                 charset: None,
+                media_type: None,
             })
         })
         .collect();
@@ -676,6 +683,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
         canonical,
         learning,
         charset,
+        media_type,
     } = job;
     // How the document is known, once its file (if any) is settled.
     let named = move |path| Named {
@@ -683,6 +691,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
         path,
         url,
         charset,
+        media_type,
         canonical,
         learning,
         context,

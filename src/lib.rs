@@ -66,6 +66,7 @@ pub mod fetch;
 pub mod fix;
 pub mod fix_files;
 mod hash;
+pub mod html;
 pub mod iri;
 pub mod options;
 pub mod report;

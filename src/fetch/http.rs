@@ -47,6 +47,9 @@ pub(super) struct Fetched {
     pub bytes: Vec<u8>,
     /// The `charset` parameter of the `Content-Type` header.
     pub charset: Option<String>,
+    /// The media type of the `Content-Type` header, lower case, without
+    /// its parameters.
+    pub media_type: Option<String>,
 }
 
 /// The HTTP side of a walk, shared by its fetching threads: two connection
@@ -122,11 +125,10 @@ impl Client {
             if !(200..300).contains(&status) {
                 return Err(FetchError::Status(status));
             }
-            let charset = response
-                .headers()
-                .get("content-type")
-                .and_then(|v| v.to_str().ok())
-                .and_then(charset_parameter);
+            let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok());
+            let charset = content_type.and_then(charset_parameter);
+            let media_type =
+                content_type.map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
             let bytes = match read_body(response, self.limits.max_bytes) {
                 Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
                 other => other?,
@@ -135,6 +137,7 @@ impl Client {
                 url: current,
                 bytes,
                 charset,
+                media_type,
             });
         }
         Err(FetchError::TooManyRedirects)

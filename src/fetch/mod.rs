@@ -98,6 +98,29 @@ struct Queued {
     origin: Origin,
     /// Handed to a fetching thread.
     launched: bool,
+    /// A feed that a start URL's web page names: checked as the page's
+    /// stand-in, but fetched as a link is, under the address policy.
+    found_on_page: bool,
+}
+
+impl Queued {
+    /// A URL the user named: its first request goes where they point.
+    fn is_start(&self) -> bool {
+        self.origin.is_none() && !self.found_on_page
+    }
+}
+
+/// The feed a fetched web page names (its first `<link rel="alternate">`
+/// of an Atom or RSS type), where the document is a web page and the link
+/// an http(s) URL.
+fn feed_of_page(fetched: &Fetched) -> Option<Url> {
+    let start = &fetched.bytes[..fetched.bytes.len().min(64 * 1024)];
+    let text = String::from_utf8_lossy(start);
+    crate::html::web_page_start(&text)?;
+    crate::html::feed_links(&text)
+        .iter()
+        .filter_map(|link| fetched.url.join(&link.href).ok())
+        .find(|url| matches!(url.scheme(), "http" | "https"))
 }
 
 /// Lints the feeds at `start` and everything their links lead to. The
@@ -130,6 +153,7 @@ pub fn lint_urls(
                 url: url.clone(),
                 origin: None,
                 launched: false,
+                found_on_page: false,
             })
             .collect(),
         seen: start.iter().map(|u| u.to_string()).collect(),
@@ -242,7 +266,7 @@ impl Walk<'_> {
                 *in_flight_by_origin.entry(origin_key).or_default() += 1;
                 in_flight += 1;
                 // The channel closes only after this loop returns.
-                let _ = jobs.send((index, queued.url.clone(), queued.origin.is_none()));
+                let _ = jobs.send((index, queued.url.clone(), queued.is_start()));
             }
             // The document processed next is always asked for, limits or
             // not: the walk waits for nothing else.
@@ -253,7 +277,7 @@ impl Walk<'_> {
                     .entry(queued.url.origin().ascii_serialization())
                     .or_default() += 1;
                 in_flight += 1;
-                let _ = jobs.send((head, queued.url.clone(), queued.origin.is_none()));
+                let _ = jobs.send((head, queued.url.clone(), queued.is_start()));
             }
             let fetched = loop {
                 if let Some(fetched) = arrived.remove(&head) {
@@ -320,8 +344,29 @@ impl Walk<'_> {
             }
         };
         self.bytes_total += fetched.bytes.len() as u64;
+        // A start URL that gives a web page naming its feed: the feed is
+        // checked in its place, as a reader's feed finder does.
+        if named_by_user && !self.queue[index].found_on_page {
+            if let Some(feed) = feed_of_page(&fetched).map(|feed| client.credentials.mask(&feed)) {
+                if self.seen.insert(feed.to_string()) {
+                    self.run.warn(format!(
+                        "{url} is a web page; found a feed at {feed} (its <link rel=\"alternate\">); checking it"
+                    ));
+                    self.queue.push(Queued {
+                        url: feed,
+                        origin: None,
+                        launched: false,
+                        found_on_page: true,
+                    });
+                    return Ok(());
+                }
+            }
+        }
+        let first_bytes = fetched.bytes[..fetched.bytes.len().min(4096)].to_vec();
+        let served_as_html = fetched.media_type.as_deref() == Some("text/html");
         let job = Job {
             charset: fetched.charset,
+            media_type: fetched.media_type,
             ..Job::of_bytes(url.to_string(), Some(fetched.url.clone()), fetched.bytes)
         };
         let final_url = fetched.url;
@@ -339,7 +384,12 @@ impl Walk<'_> {
         {
             return Err(Failure::Unfetchable {
                 url: url.to_string(),
-                message: "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
+                message: match served_as_html
+                    || crate::html::web_page_start(&String::from_utf8_lossy(&first_bytes)).is_some()
+                {
+                    true => "it is a web page, not a feed, and names no feed in a <link rel=\"alternate\">".to_owned(),
+                    false => "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
+                },
             });
         }
         let outcome = self.run.keep(outcome);
@@ -361,6 +411,7 @@ impl Walk<'_> {
                     url: target,
                     origin: Some(span),
                     launched: false,
+                    found_on_page: false,
                 });
             }
         }

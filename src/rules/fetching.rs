@@ -23,6 +23,13 @@ pub static FETCH_LIMIT_REACHED: Rule = rule!(
     spec: "RFC 5005 §6",
 );
 
+pub static UNEXPECTED_CONTENT_TYPE: Rule = rule!(
+    UnexpectedContentType, Warning, Doc, None,
+    groups: ["fetch"],
+    summary: "a fetched feed is served as text/html, the media type of a web page",
+    spec: "RFC 4287 §7; RFC 6721 §4, §8",
+);
+
 pub static CHARSET_MISMATCH: Rule = rule!(
     CharsetMismatch, Warning, Doc, None,
     groups: ["fetch"],

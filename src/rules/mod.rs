@@ -174,6 +174,7 @@ pub static RULES: &[&Rule] = &[
     &fetching::FETCH_FAILED,
     &fetching::FETCH_LIMIT_REACHED,
     &fetching::CHARSET_MISMATCH,
+    &fetching::UNEXPECTED_CONTENT_TYPE,
     &atom::ATOM_MISSING_ID,
     &atom::ATOM_MISSING_TITLE,
     &atom::ATOM_MISSING_UPDATED,

@@ -41,6 +41,7 @@ use crate::{lint_in_memory, InMemory};
 use listen::Peer;
 use runs::Client;
 
+mod badges;
 mod listen;
 mod page;
 mod runs;
@@ -145,6 +146,7 @@ struct App {
     admitted: Arc<Semaphore>,
     jobs: Arc<Semaphore>,
     runs: Mutex<runs::Runs>,
+    badges: Mutex<badges::Badges>,
 }
 
 /// The router, for `serve` and for tests.
@@ -154,12 +156,14 @@ pub fn app(options: ServeOptions) -> Router {
         admitted: Arc::new(Semaphore::new(options.jobs + options.queue)),
         jobs: Arc::new(Semaphore::new(options.jobs)),
         runs: Mutex::new(runs::Runs::default()),
+        badges: Mutex::new(badges::Badges::default()),
         options,
     });
     let linting = Router::new()
         .route("/check", get(check_url).post(check_text))
         .route("/upload", post(check_upload))
-        .route("/api/lint", post(api_lint))
+        .route("/api/lint", post(api_lint).get(api_lint_url))
+        .route("/badge", get(badge))
         .layer(middleware::from_fn_with_state(Arc::clone(&app), admit));
     Router::new()
         .route("/", get(index))
@@ -484,14 +488,7 @@ fn failed(failure: Failure) -> Report {
 /// A run's result page, its JSON and SARIF (and the fixed document) kept
 /// for download (in `client`'s share of the store), with the form to check
 /// the input again.
-fn result_page(
-    app: &App,
-    client: Client,
-    linted: Linted,
-    what: &str,
-    retry: page::Retry,
-    said: Option<&str>,
-) -> Html<String> {
+fn result_page(app: &App, client: Client, linted: Linted, about: page::About) -> Html<String> {
     let Linted { report, fixed } = linted;
     let (json, sarif) = (render(&report, Format::Json), render(&report, Format::Sarif));
     let fixed_name = fixed.as_ref().map(|(name, _)| name.clone());
@@ -504,17 +501,13 @@ fn result_page(
     let words = words::Words {
         limits: &app.options.limits,
     };
+    let title = format!("Results for {}", about.what);
     let checked = page::Checked {
-        what,
+        about,
         words: &words,
         fixed: fixed_name.as_deref(),
-        retry,
-        said,
     };
-    html(page::layout(
-        &format!("Results for {what}"),
-        page::result(&report, &run, &checked),
-    ))
+    html(page::layout(&title, page::result(&report, &run, &checked)))
 }
 
 /// The URL to check from what was typed: `feed:` URLs are the http(s)
@@ -562,6 +555,71 @@ fn render(report: &Report, format: Format) -> Vec<u8> {
 #[derive(Deserialize)]
 struct UrlQuery {
     url: Option<String>,
+    /// `json`: the JSON report instead of the page.
+    format: Option<String>,
+}
+
+/// The JSON report of a check, as the API answers it.
+fn json_response(report: &Report) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        render(report, Format::Json),
+    )
+        .into_response()
+}
+
+/// `GET /api/lint?url=URL`: the JSON report for a URL, for one-line use in
+/// scripts.
+async fn api_lint_url(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    Query(query): Query<UrlQuery>,
+) -> Response {
+    let Some(text) = query.url.filter(|url| !url.trim().is_empty()) else {
+        return (StatusCode::BAD_REQUEST, api_error("give the URL of a feed: ?url=")).into_response();
+    };
+    match url_to_check(&text) {
+        Ok((url, _)) => json_response(&lint(&app, slot, Work::Url(url)).await.report),
+        Err(message) => (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
+    }
+}
+
+/// `GET /badge?url=URL`: the feed's badge, from the cache of recent
+/// verdicts (see [`badges`]).
+async fn badge(
+    State(app): State<Arc<App>>,
+    Extension(slot): Extension<Slot>,
+    Query(query): Query<UrlQuery>,
+) -> Response {
+    let checked = query.url.as_deref().map(url_to_check);
+    let verdict = match checked {
+        Some(Ok((url, _))) => {
+            let key = url.to_string();
+            let cached = app
+                .badges
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(&key, std::time::Instant::now());
+            match cached {
+                Some(verdict) => verdict,
+                None => {
+                    let verdict = badges::Verdict::of(&lint(&app, slot, Work::Url(url)).await.report);
+                    let mut badges = app.badges.lock().unwrap_or_else(PoisonError::into_inner);
+                    badges.put(key, verdict, std::time::Instant::now());
+                    verdict
+                }
+            }
+        }
+        _ => badges::Verdict::Unchecked,
+    };
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "max-age=300"),
+        ],
+        verdict.svg(),
+    )
+        .into_response()
 }
 
 /// `GET /check?url=URL`: the linkable result page for a URL.
@@ -569,6 +627,7 @@ async fn check_url(
     State(app): State<Arc<App>>,
     Extension(slot): Extension<Slot>,
     peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
     Query(query): Query<UrlQuery>,
 ) -> Response {
     let Some(text) = query.url.filter(|url| !url.trim().is_empty()) else {
@@ -592,9 +651,22 @@ async fn check_url(
     };
     let shown = crate::secret::masked(&url).to_string();
     let linted = lint(&app, slot, Work::Url(url)).await;
+    if query.format.as_deref() == Some("json") {
+        return json_response(&linted.report);
+    }
     let said = said.map(|said| crate::secret::mask_text(&said).into_owned());
     let retry = page::Retry::Url(&shown);
-    result_page(&app, client_of(peer), linted, &shown, retry, said.as_deref()).into_response()
+    let host = headers
+        .get(header::HOST)
+        .and_then(|host| host.to_str().ok())
+        .unwrap_or("localhost");
+    let about = page::About {
+        what: &shown,
+        retry,
+        said: said.as_deref(),
+        share: Some(page::Share::of(host, &shown)),
+    };
+    result_page(&app, client_of(peer), linted, about).into_response()
 }
 
 #[derive(Deserialize)]
@@ -642,7 +714,13 @@ async fn check_text(
         text: &form.text,
         published: &published,
     };
-    result_page(&app, client_of(peer), linted, "the pasted document", retry, None).into_response()
+    let about = page::About {
+        what: "the pasted document",
+        retry,
+        said: None,
+        share: None,
+    };
+    result_page(&app, client_of(peer), linted, about).into_response()
 }
 
 /// `POST /upload`: files, linted as one set.
@@ -720,7 +798,13 @@ async fn check_upload(
         n => format!("{n} uploaded files"),
     };
     let linted = lint(&app, slot, Work::Upload(documents, upload)).await;
-    result_page(&app, client_of(peer), linted, &checked, page::Retry::Upload, None).into_response()
+    let about = page::About {
+        what: &checked,
+        retry: page::Retry::Upload,
+        said: None,
+        share: None,
+    };
+    result_page(&app, client_of(peer), linted, about).into_response()
 }
 
 #[derive(Deserialize)]

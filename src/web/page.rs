@@ -173,27 +173,58 @@ pub fn problem_with(title: &str, message: &str, retry: Option<&Retry>) -> Markup
     )
 }
 
-/// What a result page is about besides its report.
-pub struct Checked<'a> {
+/// What a check was of, as its front door knows it.
+pub struct About<'a> {
     /// What was checked, in words: a URL, "the pasted document".
     pub what: &'a str,
-    pub words: &'a Words<'a>,
-    /// The fixed document's name, where it can be downloaded.
-    pub fixed: Option<&'a str>,
     pub retry: Retry<'a>,
     /// What the page says of how it read the input (a scheme it added).
     pub said: Option<&'a str>,
+    /// The badge of a checked URL, to copy into a README.
+    pub share: Option<Share>,
+}
+
+/// What a result page is about besides its report.
+pub struct Checked<'a> {
+    pub about: About<'a>,
+    pub words: &'a Words<'a>,
+    /// The fixed document's name, where it can be downloaded.
+    pub fixed: Option<&'a str>,
+}
+
+/// The snippets that show a URL's badge, linked to its result page.
+pub struct Share {
+    pub html: String,
+    pub markdown: String,
+}
+
+impl Share {
+    /// For the feed at `url`, on the server that `host` names.
+    pub fn of(host: &str, url: &str) -> Share {
+        let query: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
+        let (badge, result) = (
+            format!("http://{host}/badge?url={query}"),
+            format!("http://{host}/check?url={query}"),
+        );
+        Share {
+            html: format!("<a href=\"{result}\"><img src=\"{badge}\" alt=\"feed validity\"></a>"),
+            markdown: format!("[![feed validity]({badge})]({result})"),
+        }
+    }
 }
 
 /// The result of a run: the verdict, the downloads, then each document
 /// with its findings in source order.
 pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
     let Checked {
-        what,
+        about: About {
+            what,
+            retry,
+            said,
+            share,
+        },
         words,
         fixed,
-        retry,
-        said,
     } = checked;
     let (checked, fixed) = (*what, *fixed);
     let [errors, warnings, infos] = [Level::Error, Level::Warning, Level::Info].map(|level| total(report, level));
@@ -279,6 +310,16 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
         }
         @for doc in shown {
             (doc)
+        }
+        @if let Some(share) = share {
+            section.share {
+                h2 { "Show it off" }
+                p { "This feed's badge, linked to its result page, checked again every few minutes:" }
+                label for="badge-html" { "HTML" }
+                input id="badge-html" type="text" readonly value=(share.html);
+                label for="badge-markdown" { "Markdown" }
+                input id="badge-markdown" type="text" readonly value=(share.markdown);
+            }
         }
         (retry_form(retry))
         p { a href="/" { "Check another feed" } }
@@ -431,11 +472,22 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
             @if let Some(help) = &finding.help {
                 p.help { strong { "Help: " } (words.say(help)) }
             }
-            p.spec { "Specification: " (rule.spec) }
+            p.spec { "Specification: " (spec_of(rule, lines.map(|lines| lines.text))) }
             @if let (Some(fix), Some(lines)) = (&finding.fix, lines) {
                 (fix_diff(fix, lines))
             }
         }
+    }
+}
+
+/// The sections a finding's rule enforces, for this document: a document
+/// that is not well-formed is held to RFC 6721 only if it is a Deleted
+/// Entry Document, as far as its broken text says.
+fn spec_of(rule: &crate::rules::Rule, text: Option<&str>) -> std::borrow::Cow<'static, str> {
+    let deleted_entry = text.is_some_and(|text| text.contains("deleted-entry"));
+    match rule.spec.strip_suffix("; RFC 6721 §4") {
+        Some(xml_only) if rule.id == RuleId::XmlMalformed && !deleted_entry => xml_only.into(),
+        _ => rule.spec.into(),
     }
 }
 

@@ -21,6 +21,7 @@ const STAGES: &[(&str, &[&str])] = &[
             "exclude",
             "fix",
             "hash",
+            "html",
             "secret",
             "shown",
             "syntax",

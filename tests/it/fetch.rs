@@ -718,3 +718,63 @@ fn concurrent_and_sequential_walks_print_the_same_report() {
         }
     }
 }
+
+#[test]
+fn a_feed_served_as_a_web_page_and_a_web_page_that_names_its_feed() {
+    let server = Server::start(move |path, _| {
+        match path {
+        "/" => Reply {
+            headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
+            body: b"<!DOCTYPE html><html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\"/index.atom\"></head><body><p>Hi<br></body></html>".to_vec(),
+            ..ok(String::new())
+        },
+        "/page" => Reply {
+            headers: vec![("Content-Type", "text/html".into())],
+            body: b"<p>no feed here<br>".to_vec(),
+            ..ok(String::new())
+        },
+        "/as-html.atom" => Reply {
+            headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
+            body: feed("/as-html.atom", false, &[]).into_bytes(),
+            ..ok(String::new())
+        },
+        _ => Reply {
+            headers: vec![("Content-Type", "application/atom+xml".into())],
+            body: feed("/index.atom", false, &[]).into_bytes(),
+            ..ok(String::new())
+        },
+    }
+    });
+    // A feed served as text/html: one warning, at its root element.
+    let report = json(&feedlint(&["--format", "json", &server.url("/as-html.atom")]));
+    assert_eq!(
+        rules_of(&report),
+        ["unexpected-content-type"],
+        "{:?}",
+        messages(&report)
+    );
+    assert_eq!(report["diagnostics"][0]["level"], "warning");
+    // Served as a feed: nothing.
+    let report = json(&feedlint(&["--format", "json", &server.url("/index.atom")]));
+    assert_eq!(rules_of(&report), Vec::<String>::new());
+    // A web page that names its feed: the feed is checked in its place,
+    // and a warning says so.
+    let output = feedlint(&["--format", "json", &server.url("/")]);
+    let report = json(&output);
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{:?}", messages(&report));
+    assert_eq!(report["summary"]["documents"], 1, "{report}");
+    assert!(
+        stderr(&output).contains(&format!("is a web page; found a feed at {}", server.url("/index.atom"))),
+        "{}",
+        stderr(&output)
+    );
+    // A page that names none, by its content type alone: said to be a web
+    // page, not broken XML.
+    let output = feedlint(&["--format", "json", &server.url("/page")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("it is a web page, not a feed"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -288,12 +288,13 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 5] = [
+const TESTED_ELSEWHERE: [(&str, &str); 6] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("charset-mismatch", "tests/it/fetch.rs"),
     ("fetch-failed", "tests/it/fetch.rs"),
     ("fetch-limit-reached", "tests/it/fetch.rs"),
     ("file-too-large", "tests/hostile.rs"),
+    ("unexpected-content-type", "tests/it/fetch.rs"),
 ];
 
 /// Each registered rule has `rules/ID.md`, a directory of fixtures with at

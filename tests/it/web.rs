@@ -1066,6 +1066,27 @@ fn uploads_and_pastes_resolve_like_files() {
     );
     assert_eq!(status, 400);
     assert!(page.contains("logo.png is a binary file, not a text feed."), "{page}");
+    // A web page pasted is said to be one, not taken apart as broken XML;
+    // broken XML cites XML 1.0, not RFC 6721 (it is no Deleted Entry
+    // Document).
+    let (_, page) = post_form(
+        &served.base,
+        &[("text", "<!DOCTYPE html>\n<html><body><p>Hi<br></body></html>")],
+    );
+    assert_eq!(
+        verdict_and_rules(&page),
+        ("Not valid".to_owned(), vec!["not-a-feed".to_owned()])
+    );
+    assert!(page.contains("not a feed: this is a web page (HTML)"), "{page}");
+    let (_, page) = post_form(
+        &served.base,
+        &[("text", "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>")],
+    );
+    assert_eq!(verdict_and_rules(&page).1, ["xml-malformed"]);
+    assert!(
+        page.contains("Specification: XML 1.0") && !page.contains("RFC 6721"),
+        "{page}"
+    );
     // An empty paste says so, with the numbers of nothing.
     let (status, page) = post_form(&served.base, &[("text", "  \n ")]);
     assert_eq!(status, 400);
@@ -1248,6 +1269,17 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     wait_for_page(client, "/upload").await?;
     assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
     assert_eq!(text_of(client, "h1 .checked").await?, "4 uploaded files");
+    // The badge renders, as an image in a page would show it.
+    client
+        .goto(&format!("{base}/badge?url=http://127.0.0.1:9/feed.atom"))
+        .await?;
+    let rendered = client
+        .execute(
+            "const svg = document.querySelector('svg'); const box = svg.getBoundingClientRect(); return [svg.querySelector('title').textContent, box.width > 100, box.height == 20];",
+            vec![],
+        )
+        .await?;
+    assert_eq!(rendered, json!(["feed: could not be checked", true, true]));
     // Check again, in place: the paste comes back in its form.
     client.goto(&format!("{base}/")).await?;
     fill_and_submit(client, "text", &unsealed()).await?;
@@ -1280,4 +1312,54 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     let violations = accessibility_violations(client, &axe).await?;
     assert!(violations.iter().any(|v| v.starts_with("label")), "{violations:?}");
     Ok(())
+}
+
+#[test]
+fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
+    let served = Served::start(&[]);
+    let valid = atom("/feed.atom", &[], false, "t");
+    let feeds = feeds_server(
+        vec![("/feed.atom", valid), ("/broken.atom", unsealed())],
+        Duration::from_millis(800),
+    );
+    let badge_of = |path: &str| {
+        let started = Instant::now();
+        let query: String = url::form_urlencoded::byte_serialize(format!("{feeds}{path}").as_bytes()).collect();
+        let mut response = agent()
+            .get(format!("{}/badge?url={query}", served.base))
+            .call()
+            .unwrap();
+        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        let svg = response.body_mut().read_to_string().unwrap();
+        (content_type, svg, started.elapsed())
+    };
+    let (content_type, svg, first) = badge_of("/feed.atom");
+    assert_eq!(content_type, "image/svg+xml");
+    assert!(svg.starts_with("<svg") && svg.contains("feed: valid"), "{svg}");
+    assert!(first >= Duration::from_millis(800), "the first badge checks the feed");
+    // Asked again, the badge comes from the cache: the feed is not fetched.
+    let (_, again, second) = badge_of("/feed.atom");
+    assert_eq!(again, svg);
+    assert!(second < Duration::from_millis(400), "{second:?}");
+    assert!(badge_of("/broken.atom").1.contains("feed: not valid"));
+    assert!(badge_of("/missing.atom").1.contains("feed: could not be checked"));
+    // The JSON report by GET, for scripts, in the shape of the command
+    // line's JSON format.
+    let query: String = url::form_urlencoded::byte_serialize(format!("{feeds}/broken.atom").as_bytes()).collect();
+    for path in [
+        format!("/check?url={query}&format=json"),
+        format!("/api/lint?url={query}"),
+    ] {
+        let mut response = agent().get(format!("{}{path}", served.base)).call().unwrap();
+        let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+        assert!(
+            common::rules_of(&report).contains(&"next-archive-unsealed".to_owned()),
+            "{path}: {report}"
+        );
+        assert_eq!(report["summary"]["documents"], 1);
+    }
+    // The result page gives the badge to copy, linked to the page.
+    let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={query}"), "")).into_owned();
+    assert!(page.contains("Show it off"), "{page}");
+    assert!(page.contains(&format!("/badge?url={query}")), "{page}");
 }

@@ -1,0 +1,115 @@
+//! Badges: `GET /badge?url=` answers a small SVG that says whether the feed
+//! at a URL is valid, from a cache of recent verdicts. A badge in a popular
+//! README is fetched by every visitor's browser: each URL is checked at most
+//! once per [`TIME_TO_LIVE`], and the cache holds at most [`MOST_BADGES`]
+//! URLs, so visitors cannot make the server fetch a feed over and over.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::diagnostic::Level;
+use crate::report::Report;
+
+/// How long a verdict is served from the cache.
+pub const TIME_TO_LIVE: Duration = Duration::from_secs(600);
+/// The most URLs whose verdicts are kept; past it, the oldest goes.
+pub const MOST_BADGES: usize = 4096;
+
+/// What a badge says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Valid,
+    Invalid,
+    /// The feed could not be fetched, or is nothing feedlint checks.
+    Unchecked,
+}
+
+impl Verdict {
+    pub fn of(report: &Report) -> Verdict {
+        let checked = report
+            .documents
+            .iter()
+            .any(|document| !document.context && document.kind().is_some());
+        if !report.failures.is_empty() || !checked {
+            Verdict::Unchecked
+        } else if report.count(Level::Error) > 0 {
+            Verdict::Invalid
+        } else {
+            Verdict::Valid
+        }
+    }
+
+    /// The badge: "feed" on the left, the verdict on the right in its
+    /// colour (each at 4.5:1 or more against the white text).
+    pub fn svg(self) -> String {
+        let (text, colour, width) = match self {
+            Verdict::Valid => ("valid", "#1e7a3e", 44),
+            Verdict::Invalid => ("not valid", "#b3261e", 64),
+            Verdict::Unchecked => ("could not be checked", "#5b6475", 132),
+        };
+        let total = 40 + width;
+        format!(
+            concat!(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{total}\" height=\"20\" role=\"img\" aria-label=\"feed: {text}\">",
+                "<title>feed: {text}</title>",
+                "<rect width=\"40\" height=\"20\" fill=\"#3b4252\"/>",
+                "<rect x=\"40\" width=\"{width}\" height=\"20\" fill=\"{colour}\"/>",
+                "<g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,sans-serif\" font-size=\"11\">",
+                "<text x=\"8\" y=\"14\">feed</text><text x=\"46\" y=\"14\">{text}</text></g></svg>"
+            ),
+            total = total,
+            width = width,
+            colour = colour,
+            text = text
+        )
+    }
+}
+
+/// Recent verdicts by URL.
+#[derive(Default)]
+pub struct Badges {
+    verdicts: HashMap<String, (Instant, Verdict)>,
+    /// URLs in the order their verdicts were made.
+    made: VecDeque<String>,
+}
+
+impl Badges {
+    /// The verdict for `url`, if one was made within [`TIME_TO_LIVE`].
+    pub fn get(&self, url: &str, now: Instant) -> Option<Verdict> {
+        let (made, verdict) = self.verdicts.get(url)?;
+        (now.duration_since(*made) < TIME_TO_LIVE).then_some(*verdict)
+    }
+
+    pub fn put(&mut self, url: String, verdict: Verdict, now: Instant) {
+        if self.verdicts.insert(url.clone(), (now, verdict)).is_some() {
+            self.made.retain(|made| *made != url);
+        }
+        self.made.push_back(url);
+        while self.made.len() > MOST_BADGES {
+            if let Some(oldest) = self.made.pop_front() {
+                self.verdicts.remove(&oldest);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_last_their_time_and_the_cache_its_size() {
+        let mut badges = Badges::default();
+        let start = Instant::now();
+        badges.put("https://a.example/feed".into(), Verdict::Valid, start);
+        assert_eq!(badges.get("https://a.example/feed", start), Some(Verdict::Valid));
+        assert_eq!(badges.get("https://a.example/feed", start + TIME_TO_LIVE), None);
+        for n in 0..MOST_BADGES + 10 {
+            badges.put(format!("https://{n}.example/"), Verdict::Invalid, start);
+        }
+        assert_eq!(badges.verdicts.len(), MOST_BADGES);
+        assert_eq!(badges.made.len(), MOST_BADGES);
+        assert_eq!(badges.get("https://a.example/feed", start), None);
+        assert!(Verdict::Unchecked.svg().contains("could not be checked"));
+    }
+}
