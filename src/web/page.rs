@@ -273,7 +273,7 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
                 p {
                     (what) ": " (counts(errors, warnings, infos)) "."
                     @if folded {
-                        " Repeats of one rule in a document are grouped: the first of each are shown, with how many more there are."
+                        " (the first findings of each rule in a document shown, the repeats after them counted)"
                     }
                 }
             }
@@ -389,8 +389,21 @@ fn counts(errors: usize, warnings: usize, infos: usize) -> String {
 fn plural(n: usize, what: &str) -> String {
     match n {
         1 => format!("1 {what}"),
-        n => format!("{n} {what}s"),
+        n => format!("{} {what}s", thousands(n)),
     }
+}
+
+/// A count with thousands separated: "12,900".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// The most bytes of findings one result page shows: past them, the page
@@ -438,6 +451,17 @@ fn document(report: &Report, doc: usize, budget: &mut usize, words: &Words) -> M
 fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str, words: &Words) -> Markup {
     let rule = crate::rules::by_id(finding.rule);
     let primary = finding.primary();
+    // The repeats of a rule past the first ones shown: one line, as the
+    // W3C service groups them.
+    if finding.folded > 0 {
+        return html! {
+            p class=(format!("grouped {}", finding.level)) id=(id) {
+                a.rule href=(format!("/rules/{}", finding.rule)) { (finding.rule) }
+                " × " (thousands(finding.folded)) " more, first at line " (primary.line_start)
+                " (not shown: fix the ones above and check again)"
+            }
+        };
+    }
     html! {
         article class=(format!("finding {}", finding.level)) id=(id) {
             header {
@@ -546,7 +570,7 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
     let left_out = (last - first + 1 > 2 * SPAN_END_LINES).then(|| first + SPAN_END_LINES..last + 1 - SPAN_END_LINES);
     let shown = (shown_first..=shown_last).filter(|n| !left_out.as_ref().is_some_and(|out| out.contains(n)));
     html! {
-        pre.source {
+        pre.source tabindex="0" {
             code {
                 @for n in shown {
                     @if left_out.as_ref().is_some_and(|out| out.end == n) {
@@ -558,13 +582,17 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
                     @let range = lines.range(n);
                     @let marked = start.max(range.start)..end.min(range.end);
                     @let in_span = n >= first && n <= last;
+                    @let (line, column) = line_with_mark(text, range, in_span.then_some(marked));
                     span.line-number { (n + 1) }
-                    (line_with_mark(text, range, in_span.then_some(marked)))
+                    (line)
                     "\n"
+                    // The label under the mark of the span's last line, as
+                    // the command line writes it.
+                    @if let (Some(label), true) = (label, n == last) {
+                        span.label { (" ".repeat(column)) "^ " (label) }
+                        "\n"
+                    }
                 }
-            }
-            @if let Some(label) = label {
-                span.label { (label) }
             }
         }
     }
@@ -572,7 +600,8 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
 
 /// One line of the source, the part `marked` covers (if any) in `<mark>`,
 /// cut to [`MOST_COLUMNS`] around the mark.
-fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::ops::Range<usize>>) -> Markup {
+/// Also the column (in characters shown) where the mark starts.
+fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::ops::Range<usize>>) -> (Markup, usize) {
     let floor = |at: usize| crate::snippet::floor_char_boundary(text, at);
     let (from, to) = match &marked {
         Some(mark) => {
@@ -590,7 +619,8 @@ fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::
         Some(mark) if mark.start <= mark.end => (floor(mark.start.clamp(from, to)), floor(mark.end.clamp(from, to))),
         _ => (to, to),
     };
-    html! {
+    let column = usize::from(cut_before) + text[from..mark_start].chars().count();
+    let markup = html! {
         @if cut_before { span.cut { "…" } }
         (&text[from..mark_start])
         @if marked.is_some() {
@@ -598,7 +628,8 @@ fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::
         }
         (&text[mark_end..to])
         @if cut_after { span.cut { "…" } }
-    }
+    };
+    (markup, column)
 }
 
 /// The most lines of a fix's diff shown, its context included.
@@ -651,7 +682,7 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
     html! {
         details.fix open {
             summary { "Fix: " (fix.title) " " span.applicability { "(" (applicability) ")" } }
-            pre.diff {
+            pre.diff tabindex="0" {
                 code {
                     @for change in diff.iter_all_changes() {
                         @let (class, sign) = match change.tag() {

@@ -661,31 +661,80 @@ async fn the_web_page_in_a_real_browser() {
         return;
     };
     let served = Served::start(&[]);
-    let profile = scratch("chromium-profile");
-    let mut capabilities = serde_json::Map::new();
-    capabilities.insert(
-        "goog:chromeOptions".to_owned(),
-        json!({
-            "binary": "/usr/bin/chromium",
-            "args": [
-                "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--no-first-run", "--window-size=1200,1600", format!("--user-data-dir={}", profile.display()),
-            ],
-        }),
-    );
-    let client = fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(capabilities)
-        .connect(&driver.url)
-        .await
-        .expect("a WebDriver session with headless Chromium");
+    let client = session(&driver, "chromium-profile", &[]).await;
     let mut result = browse(&client, &served.base).await;
     if result.is_ok() {
         result = beginners_paths(&client, &served.base).await;
     }
     let _ = client.close().await;
+    if result.is_ok() {
+        let dark = session(&driver, "chromium-profile-dark", &["--force-dark-mode"]).await;
+        result = in_the_dark(&dark, &served.base).await;
+        let _ = dark.close().await;
+    }
     drop(driver);
     result.unwrap();
+}
+
+/// A WebDriver session with headless Chromium, with `extra` arguments.
+async fn session(driver: &Driver, profile: &str, extra: &[&str]) -> fantoccini::Client {
+    let profile = scratch(profile);
+    let mut args = vec![
+        "--headless".to_owned(),
+        "--no-sandbox".to_owned(),
+        "--disable-gpu".to_owned(),
+        "--disable-dev-shm-usage".to_owned(),
+        "--disable-background-networking".to_owned(),
+        "--disable-component-update".to_owned(),
+        "--disable-sync".to_owned(),
+        "--no-first-run".to_owned(),
+        "--window-size=1200,1600".to_owned(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+    let mut capabilities = serde_json::Map::new();
+    capabilities.insert(
+        "goog:chromeOptions".to_owned(),
+        json!({ "binary": "/usr/bin/chromium", "args": args }),
+    );
+    fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a WebDriver session with headless Chromium")
+}
+
+/// A result page where the system is dark: the page is dark too, its text
+/// light; a screenshot of it is kept beside the light one.
+async fn in_the_dark(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "text", &unsealed()).await?;
+    wait_for_page(client, "/check").await?;
+    let colours = client
+        .execute(
+            "const s = getComputedStyle(document.body); return [matchMedia('(prefers-color-scheme: dark)').matches, s.backgroundColor, s.color];",
+            vec![],
+        )
+        .await?;
+    assert_eq!(colours[0], json!(true), "{colours}");
+    let brightness = |css: &Value| -> u32 {
+        let digits: Vec<u32> = css
+            .as_str()
+            .unwrap_or_default()
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|n| n.parse().ok())
+            .take(3)
+            .collect();
+        digits.iter().sum()
+    };
+    assert!(
+        brightness(&colours[1]) < 150 && brightness(&colours[2]) > 450,
+        "{colours}"
+    );
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
+    std::fs::create_dir_all(&shots).unwrap();
+    std::fs::write(shots.join("result-page-dark.png"), client.screenshot().await?).unwrap();
+    Ok(())
 }
 
 /// The text of the first element `css` finds, waiting for it to appear
@@ -1269,6 +1318,25 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     wait_for_page(client, "/upload").await?;
     assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
     assert_eq!(text_of(client, "h1 .checked").await?, "4 uploaded files");
+    // The asymmetric chain, uploaded: the command line's two findings.
+    let asymmetric =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/archive-chain-asymmetric/fail-skipped-archive");
+    let files: Vec<std::path::PathBuf> = ["index.atom", "2003-09.atom", "2003-10.atom", "2003-11.atom"]
+        .iter()
+        .map(|file| asymmetric.join(file))
+        .collect();
+    let chosen: Vec<&Path> = files.iter().map(std::path::PathBuf::as_path).collect();
+    upload(client, base, &chosen).await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Not valid");
+    let mut rules = Vec::new();
+    for rule in client
+        .find_all(fantoccini::Locator::Css("article.finding a.rule"))
+        .await?
+    {
+        rules.push(rule.text().await?);
+    }
+    rules.sort();
+    assert_eq!(rules, ["archive-chain-asymmetric", "archive-orphan"]);
     // The badge renders, as an image in a page would show it.
     client
         .goto(&format!("{base}/badge?url=http://127.0.0.1:9/feed.atom"))
@@ -1358,8 +1426,43 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
         );
         assert_eq!(report["summary"]["documents"], 1);
     }
+    // A URL that gives a web page: its feed link is followed, and the page
+    // says so.
+    let site = feeds_server(
+        vec![
+            (
+                "/",
+                "<!DOCTYPE html><html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\"/feed.atom\"></head><body><p>Hi<br></body></html>".to_owned(),
+            ),
+            ("/feed.atom", atom("/feed.atom", &[], false, "t")),
+        ],
+        Duration::ZERO,
+    );
+    let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={site}/"), "")).into_owned();
+    assert!(
+        page.contains(&format!("is a web page; found a feed at {site}/feed.atom")),
+        "{page}"
+    );
+    assert_eq!(verdict_and_rules(&page).0, "Valid", "{page}");
     // The result page gives the badge to copy, linked to the page.
     let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={query}"), "")).into_owned();
     assert!(page.contains("Show it off"), "{page}");
     assert!(page.contains(&format!("/badge?url={query}")), "{page}");
+}
+
+#[test]
+fn repeats_are_grouped_and_counted_whole() {
+    let served = Served::start(&[]);
+    // 150 entries with a broken date each: the first 100 findings shown,
+    // the other 50 on one line, and all 150 counted in the verdict.
+    let entries: String = (0..150)
+        .map(|n| format!("\n<entry><title>e</title><id>urn:e:{n}</id><updated>bad</updated><link href=\"https://example.org/{n}\"/></entry>"))
+        .collect();
+    let feed = format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{entries}</feed>");
+    let (_, page) = post_form(&served.base, &[("text", &feed)]);
+    let shown = page.matches("href=\"/rules/invalid-date\"").count();
+    assert_eq!(shown, 101, "100 findings and the line for the rest");
+    assert!(page.contains("invalid-date</a> × 50 more, first at line 102"), "{page}");
+    assert!(page.contains("150 errors"), "{page}");
+    assert!(!visible_text(&page).contains("--"));
 }
