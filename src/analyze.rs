@@ -13,6 +13,7 @@ use crate::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
 use crate::document::Document;
 use crate::feed::ATOM_NS;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
+use crate::fix::{self, Fix};
 use crate::options::Options;
 use crate::rule_id::RuleMap;
 use crate::rules::fetching::{CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
@@ -175,14 +176,26 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     if let Some(error) = decode_error {
         findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
     } else {
-        match xml::parse(source.text()) {
+        let mut checked = None;
+        match xml::parse_recovering(source.text()) {
             // A web page where a feed was expected is said to be one, not
             // taken apart as broken XML.
             Err(_) if explicit && (served_as_html || crate::html::web_page_start(source.text()).is_some()) => {
                 findings.push((&NOT_A_FEED, web_page(&source)));
             }
             Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
-            Ok(xml) => match DocKind::of_root(xml.root_element()) {
+            Ok(xml) if !xml.recovered().is_empty() => {
+                // What the parse read past is reported, and the document
+                // is checked as if it were not there.
+                for recovered in xml.recovered() {
+                    findings.push((&XML_MALFORMED, read_past(source.text(), recovered)));
+                }
+                checked = Some(xml);
+            }
+            Ok(xml) => checked = Some(xml),
+        }
+        if let Some(xml) = checked {
+            match DocKind::of_root(xml.root_element()) {
                 None => match atom_wrong_namespace(&xml, explicit) {
                     Some(finding) => findings.push((&ATOM_WRONG_NAMESPACE, finding)),
                     // An RSS 1.0 document is a feed, walked or named: it is
@@ -264,7 +277,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                     );
                     summary = Some(summarized);
                 }
-            },
+            }
         }
     }
     let fixable = bytes_are_text && source.text().len() == file_len;
@@ -363,6 +376,33 @@ fn web_page(source: &Source) -> Pending {
             shorten(&link.href)
         )),
         None => finding.help("publish the feed itself here; a web page names its feed in a <link rel=\"alternate\" type=\"application/atom+xml\"> element"),
+    }
+}
+
+/// The finding for an error the parse read past: at it, with the fix
+/// that leaves the document as it was read.
+fn read_past(text: &str, recovered: &xml::Recovered) -> Pending {
+    let at = recovered.at.clone();
+    let finding = Pending::new(at.clone(), format!("not well-formed XML: {}", recovered.message))
+        .note("XML 1.0 §2.8: the XML declaration, if present, is the first thing in the document; the rest of the document was checked as if it were where it belongs, but a strict parser (and many feed readers) stops here and reads nothing");
+    match recovered.kind {
+        xml::RecoveredKind::SpaceBeforeDeclaration => finding
+            .label("before the declaration")
+            .help("remove what the template or plugin prints before <?xml")
+            .fix(Fix::safe(
+                "Remove the white space before the XML declaration",
+                vec![fix::replace(at, "")],
+            )),
+        xml::RecoveredKind::DeclarationNotFirst => {
+            let declaration = text[at.clone()].to_owned();
+            finding
+                .label("the declaration")
+                .help("move the XML declaration to the very start of the document")
+                .fix(Fix::safe(
+                    "Move the XML declaration to the start",
+                    vec![fix::replace(0..0, format!("{declaration}\n")), fix::replace(at, "")],
+                ))
+        }
     }
 }
 

@@ -255,6 +255,9 @@ pub struct Tree<'input> {
     /// first read (a large document's rules read it from several threads).
     pub(super) decoded: Vec<OnceLock<Box<str>>>,
     pub(super) unread_entity: Option<UnreadEntity>,
+    /// The errors read past, where the tree was parsed recovering (see
+    /// [`super::parse_recovering`]); none otherwise.
+    pub(crate) recovered: Vec<super::parser::Recovered>,
 }
 
 impl std::fmt::Debug for Tree<'_> {
@@ -354,6 +357,13 @@ impl NodeId {
 }
 
 impl<'input> Tree<'input> {
+    /// The well-formedness errors the parse read past (see
+    /// [`super::parse_recovering`]): the document is not well-formed if
+    /// there are any.
+    pub fn recovered(&self) -> &[super::parser::Recovered] {
+        &self.recovered
+    }
+
     pub(super) fn str(&self, s: Str) -> &str {
         let range = s.start as usize..s.end as usize;
         if s.in_arena {

@@ -23,6 +23,8 @@ mod chars;
 mod dom;
 mod parser;
 
+pub use parser::{Recovered, RecoveredKind};
+
 pub use dom::{
     Attribute, AttributeName, Attributes, Descendants, ExpandedName, Node, NodeId, NodeList, Tree, UnreadEntity,
 };
@@ -44,6 +46,17 @@ pub struct XmlError {
     /// Byte offset in the text.
     pub at: usize,
     pub message: String,
+}
+
+/// Parses a whole document, reading past the errors that leave one clear
+/// reading of it ([`Recovered`]): white space before the XML declaration,
+/// a declaration after comments. They are in [`Tree::recovered`]; every
+/// other error stops the parse, as [`parse`]'s do.
+pub fn parse_recovering(text: &str) -> Result<Tree<'_>, XmlError> {
+    if text.len() > u32::MAX as usize {
+        return parse(text);
+    }
+    parser::Parser::new(text).recovering().parse()
 }
 
 /// Parses a whole document.

@@ -12,7 +12,9 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 12] = [
+const FIXED: [&str; 14] = [
+    "xml-malformed/fail-space-before-declaration.atom",
+    "xml-malformed/fail-declaration-after-comment.atom",
     "paging-prev-alias/fail-prev.atom",
     "legacy-previous-archive/fail-archive.atom",
     "link-relation-typo/fail-typos.atom",

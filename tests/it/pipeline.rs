@@ -88,3 +88,60 @@ fn findings_are_given_a_chunk_at_a_time_in_report_order() {
     assert_eq!(streamed.shown(), kept.diagnostics.len());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A blank line before `<?xml` (a template's) is reported, and the feed is
+/// then checked as if it were not there: every fixture that starts with
+/// its declaration gets, with a newline before it, the same findings one
+/// line down, and the one for the newline.
+#[test]
+fn a_newline_before_the_declaration_is_reported_and_read_past() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules");
+    let dir = common::scratch("newline-before-declaration");
+    let mut compared = 0;
+    for rule_dir in std::fs::read_dir(&root).unwrap() {
+        for fixture in std::fs::read_dir(rule_dir.unwrap().path()).unwrap() {
+            let path = fixture.unwrap().path();
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let extension = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
+            if !text.starts_with("<?xml ") || !["atom", "rss", "xml", "atomdeleted"].contains(&extension) {
+                continue;
+            }
+            let findings = |text: &str| -> Vec<(String, u64)> {
+                let copy = dir.join(format!("doc.{extension}"));
+                std::fs::write(&copy, text).unwrap();
+                let report = common::json(
+                    &std::process::Command::new(env!("CARGO_BIN_EXE_feedlint"))
+                        .args(["--format", "json", "--max-per-rule", "0"])
+                        .arg(&copy)
+                        .output()
+                        .unwrap(),
+                );
+                let mut found: Vec<(String, u64)> = report["diagnostics"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|d| {
+                        (
+                            d["rule"].as_str().unwrap().to_owned(),
+                            d["spans"][0]["line_start"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect();
+                found.sort();
+                found
+            };
+            let before = findings(&text);
+            if before.iter().any(|(rule, _)| rule == "xml-malformed") {
+                continue;
+            }
+            let mut expected: Vec<(String, u64)> = before.into_iter().map(|(rule, line)| (rule, line + 1)).collect();
+            expected.push(("xml-malformed".to_owned(), 1));
+            expected.sort();
+            assert_eq!(findings(&format!("\n{text}")), expected, "{}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 50, "only {compared} fixtures start with their declaration");
+}

@@ -249,6 +249,35 @@ pub(super) struct Parser<'input> {
     element_serial: u32,
     name_marks: Vec<u32>,
     prefix_marks: Vec<u32>,
+    /// Whether errors that leave one clear reading are recovered from
+    /// (see [`Recovered`]) rather than stopping the parse.
+    recover: bool,
+    /// What was recovered from, in document order.
+    recovered: Vec<Recovered>,
+    /// Only comments, processing instructions and white space were read:
+    /// an XML declaration here, misplaced, still reads as one.
+    only_misc_so_far: bool,
+}
+
+/// A well-formedness error the parser read past, because XML leaves one
+/// clear reading of the document (the document is still not well-formed):
+/// the rest of the document is parsed as if the error were not there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    /// The bytes in error.
+    pub at: std::ops::Range<usize>,
+    pub message: String,
+    pub kind: RecoveredKind,
+}
+
+/// What a recovered error is, and so how it is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecoveredKind {
+    /// White space before the XML declaration (`at`): deleting it fixes it.
+    SpaceBeforeDeclaration,
+    /// An XML declaration (`at`) after comments or processing
+    /// instructions: moving it to the start fixes it.
+    DeclarationNotFirst,
 }
 
 /// Documents from this size on have their nodes and attributes counted
@@ -302,6 +331,7 @@ impl<'input> Parser<'input> {
             name_text: String::with_capacity(512),
             decoded: Vec::with_capacity(text.len() / 1024 + 1),
             unread_entity: None,
+            recovered: Vec::new(),
         };
         doc.nodes.push(NodeData::new(Kind::Root, 0, text.len() as u32, None));
         let namespaces = Namespaces::new();
@@ -314,6 +344,9 @@ impl<'input> Parser<'input> {
             root_last_child: NONE,
             namespaces,
             names: NameTable::new(),
+            recover: false,
+            recovered: Vec::new(),
+            only_misc_so_far: true,
             attributes: Vec::new(),
             pending: PendingText::default(),
             value: String::new(),
@@ -323,6 +356,13 @@ impl<'input> Parser<'input> {
             name_marks: Vec::new(),
             prefix_marks: Vec::new(),
         }
+    }
+
+    /// Reads past the errors that leave one clear reading (see
+    /// [`Recovered`]).
+    pub(super) fn recovering(mut self) -> Self {
+        self.recover = true;
+        self
     }
 
     pub(super) fn parse(mut self) -> Result<Tree<'input>> {
@@ -341,8 +381,21 @@ impl<'input> Parser<'input> {
                 format!("U+{:04X} is not a character XML allows (XML 1.0 §2.2)", ch as u32),
             ));
         }
+        // White space before the declaration (a blank line printed by a
+        // template): the declaration is read as the declaration.
+        let space = text.len() - text.trim_start_matches(['\u{20}', '\t', '\r', '\n']).len();
+        if self.recover && space > 0 && text[space..].starts_with("<?xml") && c.peek_at(space + 5).is_some_and(is_space)
+        {
+            self.recovered.push(Recovered {
+                at: 0..space,
+                message: "white space before the XML declaration: the declaration may stand only at the very start of the document".to_owned(),
+                kind: RecoveredKind::SpaceBeforeDeclaration,
+            });
+            c.pos = space;
+        }
         self.xml_declaration(&mut c)?;
         self.prolog(&mut c)?;
+        self.only_misc_so_far = false;
         self.start_tag(&mut c)?;
         if !self.open.is_empty() {
             self.content(&mut c)?;
@@ -351,6 +404,7 @@ impl<'input> Parser<'input> {
         self.doc.nodes.shrink_to_fit();
         self.doc.attributes.shrink_to_fit();
         self.doc.namespaces = std::mem::take(&mut self.namespaces.names.strings);
+        self.doc.recovered = std::mem::take(&mut self.recovered);
         Ok(self.doc)
     }
 
@@ -451,6 +505,7 @@ impl<'input> Parser<'input> {
                     return Err(c.error("a document has at most one DOCTYPE"));
                 }
                 doctype = true;
+                self.only_misc_so_far = false;
                 self.doctype(c)?;
             } else if starts_element(c) {
                 return Ok(());
@@ -642,6 +697,20 @@ impl<'input> Parser<'input> {
         let start = c.pos;
         c.pos += 2;
         let target = c.ncname("a processing instruction target after '<?'")?;
+        if target == "xml" && self.recover && self.only_misc_so_far && c.peek().is_some_and(is_space) {
+            // A declaration after comments: read as the declaration.
+            c.pos = start;
+            self.xml_declaration(c)?;
+            self.recovered.push(Recovered {
+                at: start..c.pos,
+                message:
+                    "the XML declaration stands after other markup: it may stand only at the very start of the document"
+                        .to_owned(),
+                kind: RecoveredKind::DeclarationNotFirst,
+            });
+            self.only_misc_so_far = false;
+            return Ok(());
+        }
         if target.eq_ignore_ascii_case("xml") {
             let message = if target == "xml" {
                 "an XML declaration may stand only at the very start of the document"
