@@ -252,17 +252,7 @@ fn diagnostics_are_sorted_by_file_then_offset() {
         "examples/site",
         "testsuite/rules/invalid-iri",
     ]));
-    let keys: Vec<(String, u64)> = report["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            (
-                d["file"].as_str().unwrap().to_owned(),
-                d["spans"][0]["byte_start"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let keys = common::finding_keys(&report, "file", "byte_start");
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);

@@ -118,17 +118,7 @@ fn a_newline_before_the_declaration_is_reported_and_read_past() {
                         .output()
                         .unwrap(),
                 );
-                let mut found: Vec<(String, u64)> = report["diagnostics"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|d| {
-                        (
-                            d["rule"].as_str().unwrap().to_owned(),
-                            d["spans"][0]["line_start"].as_u64().unwrap(),
-                        )
-                    })
-                    .collect();
+                let mut found = common::finding_keys(&report, "rule", "line_start");
                 found.sort();
                 found
             };

@@ -54,3 +54,19 @@ pub fn messages(report: &Value) -> Vec<String> {
 /// What an Atom feed's head must hold besides its links (RFC 4287 §4.1.1),
 /// for the documents tests write: a title, an id, an update time, an author.
 pub const ATOM_HEAD: &str = "<title>t</title><id>tag:example.org,2024:feed</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>";
+
+/// Each finding of a JSON report as a field of it and a field of its
+/// primary span (`("rule", "line_start")`), in report order.
+pub fn finding_keys(report: &Value, field: &str, span_field: &str) -> Vec<(String, u64)> {
+    report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d[field].as_str().unwrap().to_owned(),
+                d["spans"][0][span_field].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
