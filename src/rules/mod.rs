@@ -216,6 +216,7 @@ pub static RULES: &[&Rule] = &[
     &rss::RSS_MISSING_VERSION,
     &rss::RSS_MISSING_CHANNEL,
     &vocabulary::RSS_UNKNOWN_ELEMENT,
+    &vocabulary::RSS_ELEMENT_IN_TEXT,
     &values::RSS_INVALID_URL,
     &values::RSS_INVALID_EMAIL,
     &values::RSS_INVALID_ENCLOSURE,

@@ -348,6 +348,103 @@ fn rss_unknown_element(cx: &mut Checker) {
     }
 }
 
+pub static RSS_ELEMENT_IN_TEXT: Rule = rule!(
+    RssElementInText, Error, Doc, Some(rss_element_in_text),
+    groups: ["rss-core"],
+    summary: "an element without a namespace inside an RSS element that holds text (raw HTML in a description, elements in an author)",
+    spec: "RSS 2.0, Extending RSS",
+);
+
+/// The RSS elements whose children a feed holds (the others hold text, or
+/// nothing): the parents of [`RssVersion::defined`]'s lists.
+fn holds_elements(version: RssVersion, name: &str) -> bool {
+    version.elements().iter().any(|(parent, _)| *parent == name)
+}
+
+fn rss_element_in_text(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+        return;
+    };
+    let version = RssVersion::of(feed.root);
+    let unqualified = |node: &Node| node.is_element() && node.tag_name().namespace().is_none();
+    let mut containers: Vec<Node> = vec![channel];
+    containers.extend(
+        channel.children().filter(|c| {
+            unqualified(c) && c.tag_name().name() != "item" && holds_elements(version, c.tag_name().name())
+        }),
+    );
+    containers.extend(feed.entries.iter().map(|item| item.node));
+    for container in containers {
+        let defined = version.defined(container.tag_name().name());
+        for holder in container.children().filter(|c| {
+            unqualified(c) && defined.contains(&c.tag_name().name()) && !holds_elements(version, c.tag_name().name())
+        }) {
+            let inside: Vec<Node> = holder.children().filter(unqualified).collect();
+            let Some(first) = inside.first() else { continue };
+            cx.report(element_in_text(cx.feed.xml.input_text(), holder, *first, &inside));
+        }
+    }
+}
+
+/// One finding for a text element holding elements: at the first, the
+/// others named in a note, with what the publisher meant.
+fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> crate::diagnostic::Pending {
+    let name = holder.tag_name().name();
+    let mut names: Vec<(&str, usize)> = Vec::new();
+    for child in inside {
+        let child = child.tag_name().name();
+        match names.iter_mut().find(|(n, _)| *n == child) {
+            Some((_, count)) => *count += 1,
+            None => names.push((child, 1)),
+        }
+    }
+    let listed: Vec<String> = names
+        .iter()
+        .take(12)
+        .map(|(n, count)| match count {
+            1 => format!("<{}>", shorten(n)),
+            count => format!("<{}> ×{count}", shorten(n)),
+        })
+        .collect();
+    let more = names.len().saturating_sub(12);
+    let listed = match more {
+        0 => listed.join(", "),
+        more => format!("{} and {more} more names", listed.join(", ")),
+    };
+    let finding = Checker::at(
+        start_tag(first),
+        format!("<{name}> holds elements without a namespace ({listed}), which RSS does not define"),
+    )
+    .label("elements in text")
+    .secondary(start_tag(holder), format!("this <{name}> holds text"))
+    .note("RSS 2.0: \"A RSS feed may contain elements and attributes not described on this page, only if those elements and attributes are defined in a namespace\"; readers drop the markup, or the text with it");
+    match name {
+        "author" | "managingEditor" | "webMaster" => finding.help(format!(
+            "<{name}> holds an email address and a name in parentheses (\"dan@example.org (Dan Manges)\"); for a name alone, use dc:creator"
+        )),
+        _ => {
+            // The content, between the start tag's end and the end tag.
+            let range = holder.range();
+            let from = start_tag(holder).end;
+            let to = text[range.clone()].rfind("</").map_or(range.end, |at| range.start + at);
+            let content = &text[from.min(to)..to];
+            let fix = (!content.contains("]]>") && from < to).then(|| {
+                crate::fix::Fix::safe(
+                    format!("Wrap the content of <{name}> in CDATA"),
+                    vec![
+                        crate::fix::replace(from..from, "<![CDATA["),
+                        crate::fix::replace(to..to, "]]>"),
+                    ],
+                )
+            });
+            finding
+                .help(format!("if the markup is HTML meant for display, escape it (&lt;p&gt;) or wrap the content of <{name}> in CDATA (<![CDATA[<p>...</p>]]>)"))
+                .fix_if(fix)
+        }
+    }
+}
+
 pub static EXTENSION_INVALID: Rule = rule!(
     ExtensionInvalid, Error, Doc, Some(extension_invalid),
     groups: ["rss-core"],
