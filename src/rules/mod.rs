@@ -217,6 +217,7 @@ pub static RULES: &[&Rule] = &[
     &rss::RSS_MISSING_CHANNEL,
     &vocabulary::RSS_UNKNOWN_ELEMENT,
     &vocabulary::RSS_ELEMENT_IN_TEXT,
+    &vocabulary::RSS_UNKNOWN_ATTRIBUTE,
     &values::RSS_INVALID_URL,
     &values::RSS_INVALID_EMAIL,
     &values::RSS_INVALID_ENCLOSURE,

@@ -445,6 +445,99 @@ fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> cr
     }
 }
 
+pub static RSS_UNKNOWN_ATTRIBUTE: Rule = rule!(
+    RssUnknownAttribute, Error, Doc, Some(rss_unknown_attribute),
+    groups: ["rss-core"],
+    summary: "an attribute without a namespace that RSS does not define on an RSS element (description type=\"html\")",
+    spec: "RSS 2.0, Extending RSS",
+);
+
+/// The attributes RSS 2.0 defines, by element; every other RSS element has
+/// none.
+const RSS_ATTRIBUTES: &[(&str, &[&str])] = &[
+    ("rss", &["version"]),
+    ("cloud", &["domain", "port", "path", "registerProcedure", "protocol"]),
+    ("enclosure", &["url", "length", "type"]),
+    ("guid", &["isPermaLink"]),
+    ("source", &["url"]),
+    ("category", &["domain"]),
+];
+
+fn rss_unknown_attribute(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+        return;
+    };
+    let version = RssVersion::of(feed.root);
+    let unqualified = |node: &Node| node.is_element() && node.tag_name().namespace().is_none();
+    // The RSS elements, each where RSS defines it: the root, the channel,
+    // and the defined children of the elements that hold elements.
+    let mut elements: Vec<Node> = vec![feed.root, channel];
+    let mut holders: Vec<Node> = vec![channel];
+    holders.extend(feed.entries.iter().map(|item| item.node));
+    let mut next = 0;
+    while next < holders.len() {
+        let holder = holders[next];
+        next += 1;
+        let defined = version.defined(holder.tag_name().name());
+        for child in holder
+            .children()
+            .filter(|c| unqualified(c) && defined.contains(&c.tag_name().name()))
+        {
+            let name = child.tag_name().name();
+            if name != "item" {
+                elements.push(child);
+                if holds_elements(version, name) {
+                    holders.push(child);
+                }
+            }
+        }
+    }
+    elements.extend(feed.entries.iter().map(|item| item.node));
+    for element in elements {
+        let name = element.tag_name().name();
+        let defined = RSS_ATTRIBUTES
+            .iter()
+            .find(|(e, _)| *e == name)
+            .map_or(&[][..], |(_, a)| a);
+        let undefined: Vec<_> = element
+            .attributes()
+            .filter(|a| a.namespace().is_none() && !defined.contains(&a.name()))
+            // isPermaLink in another case is rss-invalid-guid's.
+            .filter(|a| !(name == "guid" && a.name().eq_ignore_ascii_case("isPermaLink")))
+            .collect();
+        let Some(first) = undefined.first() else { continue };
+        let names: Vec<String> = undefined
+            .iter()
+            .take(12)
+            .map(|a| shorten(a.name()).into_owned())
+            .collect();
+        let help = match (name, first.name()) {
+            ("description" | "title", "type") => {
+                "remove it: an RSS description is HTML already, escaped or in CDATA, and a title is plain text"
+                    .to_owned()
+            }
+            _ => format!(
+                "remove it, or put it in a namespace of your own (xmlns:my=\"https://example.org/ns\" and my:{})",
+                shorten(first.name())
+            ),
+        };
+        cx.report(
+            Checker::at(
+                first.range(),
+                format!("<{name}> has attributes RSS does not define: {}", names.join(", ")),
+            )
+            .label("not defined")
+            .note(match defined {
+                [] => format!("RSS 2.0 defines no attribute of <{name}>"),
+                defined => format!("RSS 2.0 defines these attributes of <{name}>: {}", defined.join(", ")),
+            })
+            .note("RSS 2.0: \"A RSS feed may contain elements and attributes not described on this page, only if those elements and attributes are defined in a namespace\"")
+            .help(help),
+        );
+    }
+}
+
 pub static EXTENSION_INVALID: Rule = rule!(
     ExtensionInvalid, Error, Doc, Some(extension_invalid),
     groups: ["rss-core"],
