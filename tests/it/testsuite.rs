@@ -562,3 +562,66 @@ fn contributing_names_every_module_that_holds_rules() {
     modules.sort();
     assert_eq!(named, modules, "CONTRIBUTING.md's list of rule modules");
 }
+
+/// One finding per cause: over the whole testsuite, no two findings point
+/// at the same place, unless both are for something missing (a missing
+/// element points at the element that should hold it, and two missing
+/// elements are two causes). See CONTRIBUTING, "One finding per cause".
+#[test]
+fn no_two_findings_share_a_place_but_two_absences() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["--format", "json", "--exit-zero", "--max-per-rule", "0"])
+        .arg(root.join("rules"))
+        .arg(root.join("sets"))
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let diagnostics = report["diagnostics"].as_array().unwrap();
+    assert!(
+        diagnostics.len() > 200,
+        "the testsuite was linted: {}",
+        diagnostics.len()
+    );
+    let shared = shared_places(diagnostics);
+    assert!(shared.is_empty(), "two findings for one place:\n{}", shared.join("\n"));
+}
+
+/// The places two findings point at, but where both are for something
+/// missing.
+fn shared_places(diagnostics: &[serde_json::Value]) -> Vec<String> {
+    let mut by_place: std::collections::BTreeMap<(String, u64, u64), Vec<String>> = Default::default();
+    for d in diagnostics {
+        let span = &d["spans"][0];
+        let place = (
+            d["file"].as_str().unwrap().to_owned(),
+            span["byte_start"].as_u64().unwrap(),
+            span["byte_end"].as_u64().unwrap(),
+        );
+        by_place
+            .entry(place)
+            .or_default()
+            .push(d["rule"].as_str().unwrap().to_owned());
+    }
+    by_place
+        .iter()
+        .filter(|(_, rules)| rules.len() > 1 && !rules.iter().all(|rule| rule.contains("missing")))
+        .map(|((file, start, _), rules)| format!("{file} at byte {start}: {rules:?}"))
+        .collect()
+}
+
+#[test]
+fn shared_places_are_found_and_two_absences_allowed() {
+    let finding = |rule: &str, start: u64| serde_json::json!({"file": "a.rss", "rule": rule, "spans": [{"byte_start": start, "byte_end": start + 4}]});
+    let two_causes = [finding("atom-missing-id", 0), finding("atom-missing-updated", 0)];
+    assert!(shared_places(&two_causes).is_empty());
+    let one_cause = [
+        finding("rss-invalid-schedule", 9),
+        finding("rss-invalid-email", 9),
+        finding("atom-missing-id", 20),
+    ];
+    assert_eq!(
+        shared_places(&one_cause),
+        ["a.rss at byte 9: [\"rss-invalid-schedule\", \"rss-invalid-email\"]"]
+    );
+}
