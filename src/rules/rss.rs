@@ -136,16 +136,9 @@ const ONCE_IN_CHANNEL: &[&str] = &[
     "skipDays",
 ];
 
-const ONCE_IN_ITEM: &[&str] = &[
-    "title",
-    "link",
-    "description",
-    "author",
-    "comments",
-    "guid",
-    "pubDate",
-    "source",
-];
+/// (`author` is not here: RSS 2.0 gives it no count; see
+/// [`RSS_REPEATED_AUTHOR`].)
+const ONCE_IN_ITEM: &[&str] = &["title", "link", "description", "comments", "guid", "pubDate", "source"];
 
 /// The `rss` element holds "a single <channel>".
 const ONCE_IN_RSS: &[&str] = &["channel"];
@@ -193,6 +186,33 @@ fn rss_duplicate_element(cx: &mut Checker) {
                 })
                 .help("keep one of them"),
         );
+    }
+}
+
+pub static RSS_REPEATED_AUTHOR: Rule = rule!(
+    RssRepeatedAuthor, Warning, Doc, Some(rss_repeated_author),
+    groups: ["rss-core"],
+    summary: "an RSS item has more than one author",
+    spec: "RSS 2.0, Elements of <item>",
+);
+
+fn rss_repeated_author(cx: &mut Checker) {
+    let feed = cx.feed;
+    if rss_channel(feed).is_none() {
+        return;
+    }
+    for item in &feed.entries {
+        let mut authors = rss_children(item.node, "author");
+        let Some(first) = authors.next() else { continue };
+        for another in authors {
+            cx.report(
+                Checker::at(start_tag(another), "a second <author> in this item")
+                    .label("another author")
+                    .secondary(start_tag(first), "the first")
+                    .note("RSS 2.0 describes an item's author as \"Email address of the author of the item\", one address; it gives no count, but readers show one of them, unpredictably")
+                    .help("keep one <author>, and name the others with dc:creator"),
+            );
+        }
     }
 }
 
