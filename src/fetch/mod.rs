@@ -362,8 +362,14 @@ impl Walk<'_> {
                 }
             }
         }
-        let first_bytes = fetched.bytes[..fetched.bytes.len().min(4096)].to_vec();
-        let served_as_html = fetched.media_type.as_deref() == Some("text/html");
+        // Whether a start URL gave a web page, judged before its bytes go
+        // to the analysis (only to say so if it is no feed).
+        let web_page = named_by_user
+            && (fetched.media_type.as_deref() == Some("text/html")
+                || crate::html::web_page_start(&String::from_utf8_lossy(
+                    &fetched.bytes[..fetched.bytes.len().min(4096)],
+                ))
+                .is_some());
         let job = Job {
             charset: fetched.charset,
             media_type: fetched.media_type,
@@ -384,11 +390,10 @@ impl Walk<'_> {
         {
             return Err(Failure::Unfetchable {
                 url: url.to_string(),
-                message: match served_as_html
-                    || crate::html::web_page_start(&String::from_utf8_lossy(&first_bytes)).is_some()
-                {
-                    true => "it is a web page, not a feed, and names no feed in a <link rel=\"alternate\">".to_owned(),
-                    false => "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned(),
+                message: if web_page {
+                    "it is a web page, not a feed, and names no feed in a <link rel=\"alternate\">".to_owned()
+                } else {
+                    "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned()
                 },
             });
         }

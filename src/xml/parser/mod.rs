@@ -383,9 +383,12 @@ impl<'input> Parser<'input> {
         }
         // White space before the declaration (a blank line printed by a
         // template): the declaration is read as the declaration.
-        let space = text.len() - text.trim_start_matches(['\u{20}', '\t', '\r', '\n']).len();
-        if self.recover && space > 0 && text[space..].starts_with("<?xml") && c.peek_at(space + 5).is_some_and(is_space)
-        {
+        let space = if self.recover {
+            text.len() - text.trim_start_matches(['\u{20}', '\t', '\r', '\n']).len()
+        } else {
+            0
+        };
+        if space > 0 && text[space..].starts_with("<?xml") && c.peek_at(space + 5).is_some_and(is_space) {
             self.recovered.push(Recovered {
                 at: 0..space,
                 message: "white space before the XML declaration: the declaration may stand only at the very start of the document".to_owned(),
