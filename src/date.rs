@@ -484,12 +484,38 @@ pub const DAY_FULL_NAMES: [&str; 7] = [
 /// Parses an RFC 822 date-time as RSS 2.0 uses it: `[Day, ]DD Mon YYYY
 /// HH:MM[:SS] ZONE`, with a two- or four-digit year, names in any case, and
 /// comments anywhere between tokens. A day name that contradicts the date
-/// is an error: RFC 2822 §3.3, the revision of RFC 822's date syntax,
-/// requires a given day of the week to be the day the date implies.
+/// does not make it unreadable (RFC 822 is silent on it; see
+/// [`read_rfc822`]).
 pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
+    read_rfc822(text).map(|date| date.instant)
+}
+
+/// An RFC 822 date as written.
+pub struct Rfc822Date {
+    pub instant: Instant,
+    /// Where a day name contradicts the date: the name as written (its
+    /// byte range in the text, when the text holds no comment before it)
+    /// and the day the date is.
+    pub wrong_day: Option<WrongDay>,
+}
+
+pub struct WrongDay {
+    pub written: String,
+    pub at: Option<std::ops::Range<usize>>,
+    pub actual: &'static str,
+    pub actual_full: &'static str,
+    /// The date as written, "03 Jun 2003".
+    pub date: String,
+}
+
+/// [`parse_rfc822`], with the day name checked against the date: RFC 5322
+/// §3.3 (the revision of RFC 822's date syntax) requires a given day of the
+/// week to be the day the date implies.
+pub fn read_rfc822(text: &str) -> Result<Rfc822Date, DateError> {
     if text.len() >= 10 && text.as_bytes()[4] == b'-' && text.bytes().take(4).all(|b| b.is_ascii_digit()) {
         return fail("an ISO 8601 date: RSS dates use RFC 822, e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\"");
     }
+    let original = text;
     let text = without_comments(text)?;
     let mut rest: &str = &text;
     let mut weekday = None;
@@ -553,19 +579,27 @@ pub fn parse_rfc822(text: &str) -> Result<Instant, DateError> {
         offset,
     };
     let instant = fields.instant()?;
-    if let Some((named, written)) = weekday {
+    let wrong_day = weekday.and_then(|(named, written)| {
         // The day of the week of the date as written, before its zone:
         // 1970-01-01 was a Thursday.
         let actual = (days_from_civil(year, month, day) + 3).rem_euclid(7) as usize;
-        if actual != named {
-            return fail(format!(
-                "{written} contradicts the date: {day:02} {} {year} is a {}",
-                MONTH_ABBREVIATIONS[month as usize - 1],
-                DAY_FULL_NAMES[actual]
-            ));
-        }
-    }
-    Ok(instant)
+        (actual != named).then(|| {
+            // The name's place in the text, where no comment came before it
+            // (the text read was then the text written).
+            let leading = original.len() - original.trim_start().len();
+            let at = original[leading..]
+                .starts_with(written)
+                .then(|| leading..leading + written.len());
+            WrongDay {
+                written: written.to_owned(),
+                at,
+                actual: DAY_NAMES[actual],
+                actual_full: DAY_FULL_NAMES[actual],
+                date: format!("{day:02} {} {year}", MONTH_ABBREVIATIONS[month as usize - 1]),
+            }
+        })
+    });
+    Ok(Rfc822Date { instant, wrong_day })
 }
 
 #[cfg(test)]
@@ -729,8 +763,24 @@ mod tests {
         assert_eq!(parse_rfc822("Tue, 03 Jun 2003 09:39:21 GMT (\\) quoted)").unwrap(), gmt);
         // The weekday is checked against the date as written (a leap day, a
         // negative offset that moves the instant to the day before).
-        assert!(parse_rfc822("sun, 29 Feb 2004 00:00:00 GMT").is_ok());
-        assert!(parse_rfc822("Mon, 01 Jan 2024 00:30:00 +0100").is_ok());
+        let right_day = |t: &str| read_rfc822(t).expect(t).wrong_day.is_none();
+        assert!(right_day("sun, 29 Feb 2004 00:00:00 GMT"));
+        assert!(right_day("Mon, 01 Jan 2024 00:30:00 +0100"));
+    }
+
+    #[test]
+    fn a_contradicting_day_name_is_read_and_named_at_its_place() {
+        let gmt = parse_rfc822("Tue, 03 Jun 2003 09:39:21 GMT").unwrap();
+        let date = read_rfc822("  Wed, 03 Jun 2003 09:39:21 GMT").unwrap();
+        assert_eq!(date.instant, gmt);
+        let wrong = date.wrong_day.expect("Wed is wrong");
+        assert_eq!(
+            (wrong.written.as_str(), wrong.at, wrong.actual, wrong.date.as_str()),
+            ("Wed", Some(2..5), "Tue", "03 Jun 2003")
+        );
+        // A comment before the name: the place is not the text's.
+        let commented = read_rfc822("(x) Wed, 03 Jun 2003 09:39:21 GMT").unwrap();
+        assert_eq!(commented.wrong_day.expect("wrong").at, None);
     }
 
     #[test]
@@ -743,10 +793,6 @@ mod tests {
         assert!(err("Tue, 03 Jun 2003 09:39:21 CEST").contains("not an RFC 822 time zone"));
         assert!(err("Tue, 31 Jun 2003 09:39:21 GMT").contains("no day 31"));
         assert!(err("Tue, 03 Jun 2003 9:39:21 GMT").contains("not a time"));
-        assert_eq!(
-            err("Wed, 03 Jun 2003 09:39:21 GMT"),
-            "Wed contradicts the date: 03 Jun 2003 is a Tuesday"
-        );
         assert!(err("Tue, 03 Jun 2003 09:39:21 +0000 (UTC").contains("never closed"));
         assert!(err("Tue, 03 Jun 2003 09:39:21 +0000 UTC)").contains("closes no comment"));
     }

@@ -160,6 +160,29 @@ impl<T> std::ops::IndexMut<RuleId> for RuleMap<T> {
     }
 }
 
+/// Whether `written` is a near miss of the name `meant` (ASCII): the same
+/// but for case, two neighbouring characters swapped, or one character
+/// edited (two in a name of eight or more).
+pub(crate) fn is_near(written: &str, meant: &str) -> bool {
+    let most = if meant.len() >= 8 { 2 } else { 1 };
+    if written.len().abs_diff(meant.len()) > most {
+        return false;
+    }
+    let written: Vec<char> = written.to_ascii_lowercase().chars().collect();
+    let swapped = written.len() == meant.len()
+        && {
+            let differ: Vec<usize> = meant
+                .chars()
+                .zip(&written)
+                .enumerate()
+                .filter(|(_, (m, w))| m != *w)
+                .map(|(i, _)| i)
+                .collect();
+            matches!(differ[..], [i, j] if j == i + 1 && written[i] == meant.as_bytes()[j] as char && written[j] == meant.as_bytes()[i] as char)
+        };
+    swapped || edit_distance_within(&written, meant, most, &mut Vec::new(), &mut Vec::new()).is_some()
+}
+
 /// Levenshtein distance, in characters (two rows: linear memory).
 /// The edit distance from `a` to the id `b` (ASCII), if it is at most
 /// `most`: a row whose least value is past `most` ends the comparison.
@@ -211,6 +234,15 @@ mod tests {
         assert_eq!("archive-orphan".parse(), Ok(RuleId::ArchiveOrphan));
         assert!("Archive-Orphan".parse::<RuleId>().is_err());
         assert!("".parse::<RuleId>().is_err());
+    }
+
+    #[test]
+    fn near_names_are_one_edit_or_a_case_away() {
+        assert!(is_near("herf", "href"));
+        assert!(is_near("HREF", "href"));
+        assert!(is_near("hreflan", "hreflang"));
+        assert!(!is_near("src", "href"));
+        assert!(!is_near("", "href"));
     }
 
     #[test]

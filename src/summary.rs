@@ -80,6 +80,10 @@ pub struct DocSummary {
     pub current_elsewhere: bool,
     /// Head-section navigation links, in document order.
     pub links: Vec<NavLink>,
+    /// The navigation relations a head-section link's `rel` misspells
+    /// (`prevArchive`): `link-relation-typo` reports the link, and the
+    /// rules on a missing relation leave the document to it.
+    pub misspelt: Vec<Relation>,
     /// Feed-level `atom:id`.
     pub feed_id: Option<Located<String>>,
     /// Feed-level update time: `atom:updated`, or RSS `lastBuildDate`.
@@ -122,6 +126,11 @@ impl DocSummary {
                         .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),
                 })
             })
+            .collect();
+        let misspelt = feed
+            .links
+            .iter()
+            .filter_map(|l| Relation::of(crate::feed::intended_relation(l.rel.as_str())?))
             .collect();
         let feed_updated = feed.head.and_then(|head| {
             let (text, instant) = match feed.kind {
@@ -196,6 +205,7 @@ impl DocSummary {
             complete_marker,
             current_elsewhere: feed.links_with(Relation::Current).any(|l| feed.points_elsewhere(l)),
             links,
+            misspelt,
             feed_id,
             feed_updated,
             entries,

@@ -67,6 +67,27 @@ pub fn intended_namespace(namespace: &str) -> Option<&'static str> {
         .find(|known| *known != namespace && near_miss_key(known) == key)
 }
 
+/// The extension namespaces whose near misses are worth a word: each with
+/// what it is called. A near miss only loses the extension (the document
+/// stays conformant), unlike one of [`intended_namespace`]'s.
+pub const EXTENSION_NAMESPACES: [(&str, &str); 6] = [
+    ("http://purl.org/rss/1.0/modules/content/", "RSS content module"),
+    ("http://purl.org/dc/elements/1.1/", "Dublin Core elements"),
+    ("http://purl.org/dc/terms/", "Dublin Core terms"),
+    ("http://search.yahoo.com/mrss/", "Media RSS"),
+    ("http://www.itunes.com/dtds/podcast-1.0.dtd", "iTunes podcast"),
+    ("https://podcastindex.org/namespace/1.0", "Podcasting 2.0"),
+];
+
+/// The extension namespace (of [`EXTENSION_NAMESPACES`]) that `namespace`
+/// was almost certainly meant to be, with its name.
+pub fn intended_extension_namespace(namespace: &str) -> Option<(&'static str, &'static str)> {
+    let key = near_miss_key(namespace);
+    EXTENSION_NAMESPACES
+        .into_iter()
+        .find(|(known, _)| *known != namespace && near_miss_key(known) == key)
+}
+
 pub fn is(node: Node<'_, '_>, namespace: &str, name: &str) -> bool {
     node.has_tag_name(Some(namespace), name)
 }
@@ -479,6 +500,40 @@ mod tests {
         assert!(
             !is_unremarkable_id("TAG:example.org,2024:post-1"),
             "the scheme's case is a remark"
+        );
+    }
+
+    #[test]
+    fn near_misses_of_extensions_name_the_extension() {
+        for (miss, meant) in [
+            ("http://purl.org/dc/elements/1.1", "http://purl.org/dc/elements/1.1/"),
+            ("https://purl.org/dc/terms", "http://purl.org/dc/terms/"),
+            (
+                "http://purl.org/rss/1.0/modules/Content/",
+                "http://purl.org/rss/1.0/modules/content/",
+            ),
+            ("http://search.yahoo.com/mrss", "http://search.yahoo.com/mrss/"),
+            (
+                "http://www.itunes.com/DTDs/Podcast-1.0.dtd",
+                "http://www.itunes.com/dtds/podcast-1.0.dtd",
+            ),
+            (
+                "http://podcastindex.org/namespace/1.0",
+                "https://podcastindex.org/namespace/1.0",
+            ),
+        ] {
+            assert_eq!(
+                intended_extension_namespace(miss).map(|(ns, _)| ns),
+                Some(meant),
+                "{miss}"
+            );
+        }
+        for (right, _) in EXTENSION_NAMESPACES {
+            assert_eq!(intended_extension_namespace(right), None, "{right}");
+        }
+        assert_eq!(
+            intended_extension_namespace("http://purl.org/dc/elements/1.1/extra"),
+            None
         );
     }
 

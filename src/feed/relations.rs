@@ -175,6 +175,175 @@ pub fn navigation_relation(rel: Option<&str>) -> Option<Relation> {
         .find(|relation| relation.as_str().eq_ignore_ascii_case(rel))
 }
 
+/// Relations in the IANA Link Relations registry (and HTML's) that are a
+/// small edit away from an RFC 5005 name but mean something else.
+const REGISTERED_RELATIONS: &[&str] = &[
+    "about",
+    "acl",
+    "alternate",
+    "amphtml",
+    "appendix",
+    "apple-touch-icon",
+    "archives",
+    "author",
+    "blocked-by",
+    "bookmark",
+    "canonical",
+    "chapter",
+    "cite-as",
+    "collection",
+    "contents",
+    "convertedfrom",
+    "copyright",
+    "create-form",
+    "current",
+    "describedby",
+    "describes",
+    "disclosure",
+    "dns-prefetch",
+    "duplicate",
+    "edit",
+    "edit-form",
+    "edit-media",
+    "enclosure",
+    "external",
+    "first",
+    "glossary",
+    "help",
+    "hosts",
+    "hub",
+    "icon",
+    "index",
+    "intervalafter",
+    "intervalbefore",
+    "intervalcontains",
+    "intervaldisjoint",
+    "intervalduring",
+    "intervalequals",
+    "intervalfinishedby",
+    "intervalfinishes",
+    "intervalin",
+    "intervalmeets",
+    "intervalmetby",
+    "intervaloverlappedby",
+    "intervaloverlaps",
+    "intervalstartedby",
+    "intervalstarts",
+    "item",
+    "last",
+    "latest-version",
+    "license",
+    "linkset",
+    "lrdd",
+    "manifest",
+    "mask-icon",
+    "me",
+    "media-feed",
+    "memento",
+    "micropub",
+    "modulepreload",
+    "monitor",
+    "monitor-group",
+    "next",
+    "next-archive",
+    "nofollow",
+    "noopener",
+    "noreferrer",
+    "opener",
+    "openid2.local_id",
+    "openid2.provider",
+    "original",
+    "p3pv1",
+    "payment",
+    "pingback",
+    "preconnect",
+    "predecessor-version",
+    "prefetch",
+    "preload",
+    "prerender",
+    "prev",
+    "prev-archive",
+    "preview",
+    "previous",
+    "privacy-policy",
+    "profile",
+    "publication",
+    "related",
+    "replies",
+    "restconf",
+    "search",
+    "section",
+    "self",
+    "service",
+    "service-desc",
+    "service-doc",
+    "service-meta",
+    "sponsored",
+    "start",
+    "status",
+    "stylesheet",
+    "subsection",
+    "successor-version",
+    "sunset",
+    "tag",
+    "terms-of-service",
+    "timegate",
+    "timemap",
+    "type",
+    "ugc",
+    "up",
+    "version-history",
+    "via",
+    "webmention",
+    "working-copy",
+    "working-copy-of",
+];
+
+/// The RFC 5005 relation that `rel` (already lower-cased) was meant to be.
+pub fn intended_relation(rel: &str) -> Option<&'static str> {
+    if REGISTERED_RELATIONS.contains(&rel) || rel.contains(':') {
+        return None;
+    }
+    let words: Vec<&str> = rel.split(['-', '_', ' ', '.']).filter(|w| !w.is_empty()).collect();
+    let has = |names: &[&str]| words.iter().any(|w| names.contains(w));
+    let joined: String = words.concat();
+    if words.len() == 2 && has(&["archive", "archives"]) {
+        if has(&["prev", "previous", "preceding"]) {
+            return Some("prev-archive");
+        }
+        if has(&["next", "following"]) {
+            return Some("next-archive");
+        }
+    }
+    match joined.as_str() {
+        "prevarchive" | "previousarchive" | "archiveprev" | "archiveprevious" => return Some("prev-archive"),
+        "nextarchive" | "archivenext" => return Some("next-archive"),
+        _ => {}
+    }
+    Relation::ALL
+        .into_iter()
+        .map(Relation::as_str)
+        // On four-letter names a substitution is another word ("text", "lost").
+        .find(|target| joined.len() >= 4 && joined != *target && one_edit_apart(&joined, target, target.len() > 4))
+}
+
+/// Damerau-Levenshtein distance 1: one insertion, deletion, transposition of
+/// neighbours, or (when allowed) substitution.
+fn one_edit_apart(a: &str, b: &str, substitution: bool) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    match (a.len(), b.len()) {
+        (0, 0) => true,
+        (la, lb) if la == lb => {
+            (substitution && a[1..] == b[1..]) || (la >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+        }
+        (la, lb) if la + 1 == lb => a == &b[1..],
+        (la, lb) if la == lb + 1 => &a[1..] == b,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod relation_tests {
     use super::{normalize_relation, Rel, Relation};

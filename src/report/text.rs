@@ -49,10 +49,92 @@ pub(super) fn write_text_end(report: &Report, out: &mut dyn Write) -> io::Result
     )
 }
 
+/// How many findings must say the same thing of one document before the
+/// text format shows the first and lists the places of the others.
+const REPEATS_GROUPED_FROM: usize = 3;
+
+/// The most places a group lists before its last (a line stays short).
+const LINES_LISTED: usize = 10;
+
+/// What makes findings the same defect in different places: one rule, one
+/// document, and one message once what is quoted and every number in it
+/// are set aside (`pubDate "2024-01-05" ...` and `pubDate "2024-01-06" ...`).
+fn defect_key(diagnostic: &Diagnostic) -> (crate::rule_id::RuleId, usize, String) {
+    let mut shape = String::with_capacity(diagnostic.message.len());
+    let mut quote = None;
+    for c in diagnostic.message.chars() {
+        match (quote, c) {
+            (Some(open), c) if c == open => {
+                quote = None;
+                shape.push(c);
+            }
+            (Some(_), _) => {}
+            (None, '"' | '`') => {
+                quote = Some(c);
+                shape.push(c);
+            }
+            (None, c) if c.is_ascii_digit() => {
+                if !shape.ends_with('#') {
+                    shape.push('#');
+                }
+            }
+            (None, c) => shape.push(c),
+        }
+    }
+    (diagnostic.rule, diagnostic.primary().doc, shape)
+}
+
+/// For each finding, what the text shows of it: in full (with the lines
+/// of the repeats it stands for, if any), or nothing (a repeat).
+fn group_repeats(findings: &[Diagnostic]) -> Vec<Option<Vec<&crate::diagnostic::Span>>> {
+    let mut groups: crate::hash::FastMap<_, Vec<usize>> = crate::hash::FastMap::default();
+    for (index, diagnostic) in findings.iter().enumerate() {
+        // A folding finding ("and 40 more not shown") is its own.
+        if diagnostic.folded == 0 {
+            groups.entry(defect_key(diagnostic)).or_default().push(index);
+        }
+    }
+    let mut shown: Vec<Option<Vec<&crate::diagnostic::Span>>> = vec![Some(Vec::new()); findings.len()];
+    for members in groups.into_values().filter(|m| m.len() >= REPEATS_GROUPED_FROM) {
+        let places = members[1..].iter().map(|&i| findings[i].primary()).collect();
+        shown[members[0]] = Some(places);
+        for &repeat in &members[1..] {
+            shown[repeat] = None;
+        }
+    }
+    shown
+}
+
+/// The note that stands for the repeats of a finding: their lines, or
+/// lines and columns where two share a line (a feed written on one line).
+fn repeats_note(places: &[&crate::diagnostic::Span]) -> String {
+    let shares_a_line = places.windows(2).any(|pair| pair[0].line_start == pair[1].line_start);
+    let place = |span: &&crate::diagnostic::Span| match shares_a_line {
+        true => format!("{}:{}", span.line_start, span.column_start),
+        false => span.line_start.to_string(),
+    };
+    let mut listed: Vec<String> = places.iter().take(LINES_LISTED).map(place).collect();
+    if let Some(last) = places.last().filter(|_| places.len() > LINES_LISTED) {
+        listed.push(format!("… {}", place(last)));
+    }
+    let at = match (shares_a_line, places.len()) {
+        (true, _) => "",
+        (false, 1) => "line ",
+        (false, _) => "lines ",
+    };
+    format!(
+        "and {} more like this, at {at}{} (--format concise lists each)",
+        places.len(),
+        listed.join(", ")
+    )
+}
+
 fn write_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn termcolor::WriteColor) -> io::Result<()> {
     let config = term::Config::default();
-    for diagnostic in findings {
-        match render(report, diagnostic) {
+    for (diagnostic, shown) in findings.iter().zip(group_repeats(findings)) {
+        let Some(repeats) = shown else { continue };
+        let repeats = (!repeats.is_empty()).then(|| repeats_note(&repeats));
+        match render(report, diagnostic, repeats.as_deref()) {
             Some((files, rendered)) if diagnostic.level == Level::Info => {
                 // codespan-reporting calls this severity "note"; feedlint's
                 // level is "info" in every format, so the header is renamed.
@@ -74,7 +156,7 @@ fn write_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn termco
                 let span = diagnostic.primary();
                 writeln!(
                     out,
-                    "{}[{}]: {}\n  --> {}:{}:{}\n",
+                    "{}[{}]: {}\n  --> {}:{}:{}",
                     diagnostic.level,
                     diagnostic.rule,
                     diagnostic.message,
@@ -82,6 +164,10 @@ fn write_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn termco
                     span.line_start,
                     span.column_start
                 )?;
+                match &repeats {
+                    Some(note) => writeln!(out, "  = {note}\n")?,
+                    None => writeln!(out)?,
+                }
             }
         }
     }
@@ -102,7 +188,11 @@ fn emit(
 
 /// The finding for codespan-reporting, with the snippet files of the
 /// documents its spans are in.
-fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(SnippetFiles<'r>, Rendered<usize>)> {
+fn render<'r>(
+    report: &'r Report,
+    diagnostic: &'r Diagnostic,
+    repeats: Option<&str>,
+) -> Option<(SnippetFiles<'r>, Rendered<usize>)> {
     let mut files = SnippetFiles::default();
     let mut file_of_doc: Vec<(usize, usize)> = Vec::new();
     // The windows each document contributes, in document order.
@@ -149,7 +239,8 @@ fn render<'r>(report: &'r Report, diagnostic: &'r Diagnostic) -> Option<(Snippet
             None => label,
         });
     }
-    let mut notes: Vec<String> = diagnostic.notes.iter().map(|note| note.to_string()).collect();
+    let mut notes: Vec<String> = repeats.map(str::to_owned).into_iter().collect();
+    notes.extend(diagnostic.notes.iter().map(|note| note.to_string()));
     if let Some(help) = &diagnostic.help {
         notes.push(format!("help: {help}"));
     }

@@ -499,6 +499,22 @@ fn atom_category_missing_term(cx: &mut Checker) {
         .filter(|category| !category.has_attribute("term"))
         .collect();
     for category in categories {
+        if let Some(misspelt) = super::misspelt_attribute(category, "term") {
+            cx.report(
+                Checker::at(
+                    misspelt.range(),
+                    format!(
+                        "this atom:category has no term attribute, but a {}",
+                        crate::diagnostic::shorten(misspelt.name())
+                    ),
+                )
+                .label("meant term?")
+                .note("RFC 4287 §4.2.2.1: atom:category elements MUST have a \"term\" attribute")
+                .help("write term: attribute names are exact and case-sensitive")
+                .fix_if(super::rename_attribute(feed, misspelt, "term")),
+            );
+            continue;
+        }
         let text = Text::of(category);
         let mut finding = Checker::at(start_tag(category), "this atom:category has no term attribute")
             .label("no term")

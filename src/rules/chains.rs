@@ -32,6 +32,7 @@ fn missing_prev_archive(cx: &mut SetChecker) {
         if from == to
             || !set.summary(to).is_archive_like()
             || set.summary(to).link(Relation::PrevArchive).is_some()
+            || set.summary(to).misspelt.contains(&Relation::PrevArchive)
             || links_back_draft_style
             || !reported.insert(to)
         {
@@ -54,6 +55,8 @@ fn missing_prev_archive(cx: &mut SetChecker) {
         if from == to
             || !is_subscription
             || subscription.link(Relation::PrevArchive).is_some()
+            // A misspelt prev-archive is link-relation-typo's, at its cause.
+            || subscription.misspelt.contains(&Relation::PrevArchive)
             || draft_link
             || !reported.insert(to)
         {
@@ -85,6 +88,7 @@ fn missing_next_archive(cx: &mut SetChecker) {
         if later == earlier
             || !set.summary(later).is_archive_like()
             || set.summary(earlier).link(Relation::NextArchive).is_some()
+            || set.summary(earlier).misspelt.contains(&Relation::NextArchive)
             || !reported.insert(earlier)
         {
             continue;

@@ -62,20 +62,29 @@ pub static RSS_INVALID_DATE: Rule = rule!(
     spec: "RSS 2.0; RFC 822 §5",
 );
 
-fn rss_invalid_date(cx: &mut Checker) {
-    let feed = cx.feed;
+/// The `pubDate` and `lastBuildDate` elements of an RSS channel and its
+/// items, in document order.
+fn rss_dates<'a, 'i>(feed: &crate::feed::FeedDoc<'a, 'i>) -> Vec<crate::xml::Node<'a, 'i>> {
     let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
-        return;
+        return Vec::new();
     };
     let items = feed.entries.iter().map(|e| e.node);
-    let dated = std::iter::once(channel).chain(items).flat_map(|parent| {
-        parent.children().filter(|n| {
-            n.is_element()
-                && n.tag_name().namespace().is_none()
-                && matches!(n.tag_name().name(), "pubDate" | "lastBuildDate")
+    std::iter::once(channel)
+        .chain(items)
+        .flat_map(|parent| {
+            parent.children().filter(|n| {
+                n.is_element()
+                    && n.tag_name().namespace().is_none()
+                    && matches!(n.tag_name().name(), "pubDate" | "lastBuildDate")
+            })
         })
-    });
-    let findings: Vec<_> = dated
+        .collect()
+}
+
+fn rss_invalid_date(cx: &mut Checker) {
+    let feed = cx.feed;
+    let findings: Vec<_> = rss_dates(feed)
+        .into_iter()
         .filter_map(|node| {
             let text = Text::of(node);
             let error = date::parse_rfc822(text.value).err()?;
@@ -88,6 +97,53 @@ fn rss_invalid_date(cx: &mut Checker) {
                 .label("invalid date")
                 .note("RSS 2.0: all date-times conform to the Date and Time Specification of RFC 822; RFC 5005 Appendix B orders archives by lastBuildDate")
                 .help("write it as e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\""),
+        );
+    }
+}
+
+pub static RSS_WRONG_DAY_NAME: Rule = rule!(
+    RssWrongDayName, Warning, Doc, Some(rss_wrong_day_name),
+    groups: ["rss-core"],
+    summary: "an RSS date whose day name contradicts its date (Wed, 03 Jun 2003: a Tuesday)",
+    spec: "RSS 2.0; RFC 5322 §3.3",
+);
+
+/// A warning: RSS names RFC 822, which says nothing of a day name that
+/// disagrees; RFC 5322 §3.3, its revision, requires it to agree.
+fn rss_wrong_day_name(cx: &mut Checker) {
+    let feed = cx.feed;
+    let findings: Vec<_> = rss_dates(feed)
+        .into_iter()
+        .filter_map(|node| {
+            let text = Text::of(node);
+            let wrong = date::read_rfc822(text.value).ok()?.wrong_day?;
+            Some((node.tag_name().name(), text, wrong))
+        })
+        .collect();
+    let input = feed.xml.input_text();
+    for (name, text, wrong) in findings {
+        // The name's own place where the text is written as it reads (no
+        // references, no CDATA), else the whole date.
+        let written_plainly = input.get(text.range.clone()) == Some(text.value);
+        let at = wrong.at.as_ref().filter(|_| written_plainly);
+        let place = at.map_or(text.range.clone(), |at| {
+            text.range.start + at.start..text.range.start + at.end
+        });
+        let fix = at.map(|_| {
+            crate::fix::Fix::safe(
+                format!("Write {}", wrong.actual),
+                vec![crate::fix::replace(place.clone(), wrong.actual)],
+            )
+        });
+        cx.report(
+            Checker::at(
+                place,
+                format!("{name} says {}, but {} is a {}", wrong.written, wrong.date, wrong.actual_full),
+            )
+            .label("wrong day")
+            .note("readers take the date and ignore the day name, so the feed means the date; RFC 5322 §3.3, the revision of RFC 822's dates, requires \"the day implied by the date\"")
+            .help(format!("write {}, or leave the day name out (it is optional)", wrong.actual))
+            .fix_if(fix),
         );
     }
 }

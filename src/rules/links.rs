@@ -17,13 +17,26 @@ pub static LINK_MISSING_HREF: Rule = rule!(
 
 fn link_missing_href(cx: &mut Checker) {
     let feed = cx.feed;
-    for node in feed.everywhere.links().filter(|l| l.href.is_none()).map(|l| l.node) {
-        cx.report(
-            Checker::at(start_tag(node), "this link has no href attribute")
+    let links: Vec<_> = feed
+        .everywhere
+        .links()
+        .filter(|l| l.href.is_none())
+        .map(|l| l.node)
+        .collect();
+    for node in links {
+        let finding = match super::misspelt_attribute(node, "href") {
+            Some(misspelt) => Checker::at(
+                misspelt.range(),
+                format!("this link has no href attribute, but a {}", shorten(misspelt.name())),
+            )
+            .label("meant href?")
+            .help("write href: attribute names are exact and case-sensitive")
+            .fix_if(super::rename_attribute(feed, misspelt, "href")),
+            None => Checker::at(start_tag(node), "this link has no href attribute")
                 .label("no href")
-                .note("RFC 4287 §4.2.7.1: atom:link elements MUST have an href attribute")
                 .help("add href=\"...\" with the link's target, or remove the link"),
-        );
+        };
+        cx.report(finding.note("RFC 4287 §4.2.7.1: atom:link elements MUST have an href attribute"));
     }
 }
 

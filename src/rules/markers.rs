@@ -203,6 +203,61 @@ fn namespace_near_miss(cx: &mut Checker) {
     }
 }
 
+pub static EXTENSION_NAMESPACE_NEAR_MISS: Rule = rule!(
+    ExtensionNamespaceNearMiss, Warning, Doc, Some(extension_namespace_near_miss),
+    groups: ["atom-core", "rss-core"],
+    summary: "elements of a well-known extension (content, Dublin Core, Media RSS, iTunes, Podcasting 2.0) in a namespace that is almost, but not exactly, its own",
+    spec: "Namespaces in XML §2.3",
+);
+
+/// A warning: the document stays conformant (its elements are extensions
+/// of an unknown namespace); only what the extension says is lost. One
+/// finding per namespace, at its first element: the cause is the
+/// declaration, which the fix corrects.
+fn extension_namespace_near_miss(cx: &mut Checker) {
+    let feed = cx.feed;
+    let xml = feed.xml;
+    let mut misses: Vec<(&str, &str, &str)> = Vec::new();
+    for index in 0..xml.name_count() {
+        let Some(namespace) = xml.name_at(index).namespace() else {
+            continue;
+        };
+        if misses.iter().any(|(written, _, _)| *written == namespace) {
+            continue;
+        }
+        if let Some((meant, what)) = feed::intended_extension_namespace(namespace) {
+            misses.push((namespace, meant, what));
+        }
+    }
+    if misses.is_empty() {
+        return;
+    }
+    let mut declarations = Declarations::default();
+    let mut reported = vec![false; misses.len()];
+    for node in xml.descendants().filter(|n| n.is_element()) {
+        let Some(namespace) = node.tag_name().namespace() else {
+            continue;
+        };
+        let Some(at) = misses.iter().position(|(written, _, _)| *written == namespace) else {
+            continue;
+        };
+        if std::mem::replace(&mut reported[at], true) {
+            continue;
+        }
+        let (_, meant, what) = misses[at];
+        cx.report(
+            Checker::at(start_tag(node), format!("<{}> is in namespace \"{}\", not the {what} namespace \"{meant}\"", node.tag_name().name(), shorten(namespace)))
+                .label("readers will ignore this extension")
+                .note("namespace names are compared as exact strings: case, scheme, \"www.\" and a trailing \"/\" all matter; every element in this namespace is an unknown extension to readers")
+                .help(format!("declare the namespace as \"{meant}\""))
+                .fix_if(correct_namespace(feed, &mut declarations, node, namespace, meant)),
+        );
+        if reported.iter().all(|r| *r) {
+            break;
+        }
+    }
+}
+
 /// The fix that writes the right URI in the declaration the element's
 /// namespace comes from (every element under it is fixed with it).
 fn correct_namespace<'t>(

@@ -586,20 +586,81 @@ fn rss_missing_channel(cx: &mut Checker) {
 pub static RSS_INVALID_GUID: Rule = rule!(
     RssInvalidGuid, Error, Doc, Some(rss_invalid_guid),
     groups: ["rss-core"],
-    summary: "an RSS guid is empty, is a permalink (isPermaLink absent or true) that is not a URL, or is another item's guid",
+    summary: "an RSS guid is empty, is a permalink (isPermaLink absent or true) that is no URL at all (relative, invalid), or is another item's guid",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );
 
 /// Why a guid that claims to be a permalink is not one, if it is not: a
 /// permalink is "a url that can be opened in a Web browser".
-fn not_a_permalink(value: &str) -> Option<&'static str> {
+enum NotAPermalink {
+    /// Not a URI at all (invalid, or relative): the claim cannot hold.
+    NoUri(&'static str),
+    /// An absolute URI of a scheme browsers do not open as a page
+    /// (`tag:`, `urn:`): RSS 2.0 only says a reader "may assume" a link.
+    OtherScheme(&'static str),
+}
+
+fn not_a_permalink(value: &str) -> Option<NotAPermalink> {
     let scheme = value.split_once(':').map(|(scheme, _)| scheme.to_ascii_lowercase());
     match scheme.as_deref() {
-        _ if crate::iri::check_iri_reference(value).is_err() => Some("it is not a valid URL"),
-        _ if !crate::iri::has_scheme(value) => Some("it is relative, not a URL"),
+        _ if crate::iri::check_iri_reference(value).is_err() => Some(NotAPermalink::NoUri("it is not a valid URL")),
+        _ if !crate::iri::has_scheme(value) => Some(NotAPermalink::NoUri("it is relative, not a URL")),
         Some("http" | "https") => None,
-        Some("tag" | "urn") => Some("it is an identifier, not a URL a browser can open"),
-        _ => Some("it is not an http or https URL a browser can open"),
+        Some("tag" | "urn") => Some(NotAPermalink::OtherScheme(
+            "it is an identifier, not a URL a browser can open",
+        )),
+        _ => Some(NotAPermalink::OtherScheme(
+            "it is not an http or https URL a browser can open",
+        )),
+    }
+}
+
+/// An item's `guid`, if it has one.
+fn guid_of<'a, 'i>(item: &crate::feed::Entry<'a, 'i>) -> Option<Node<'a, 'i>> {
+    item.node
+        .children()
+        .find(|c| c.is_element() && c.has_tag_name(None, "guid"))
+}
+
+/// The finding on a guid that claims to be a permalink and is not one.
+fn permalink_claim(guid: Node, text: &Text, why: &str) -> crate::diagnostic::Pending {
+    let claim = if guid.has_attribute("isPermaLink") {
+        "isPermaLink=\"true\""
+    } else {
+        "no isPermaLink=\"false\""
+    };
+    Checker::at(text.range.clone(), format!("guid \"{}\" has {claim}, so it claims to be the item's permalink, but {why}", shorten(text.value)))
+        .label("not a permalink")
+        .note("RSS 2.0: \"isPermaLink is optional, its default value is true\", and then \"the reader may assume that it is a permalink to the item, that is, a url that can be opened in a Web browser\"; readers link to it")
+        .help("write isPermaLink=\"false\" on this guid: it is an identifier, not a link")
+}
+
+pub static RSS_PERMALINK_NOT_HTTP: Rule = rule!(
+    RssPermalinkNotHttp, Warning, Doc, Some(rss_permalink_not_http),
+    groups: ["rss-core"],
+    summary: "an RSS guid taken for a permalink (isPermaLink absent or true) that is a URI of another scheme than http or https (tag:, urn:)",
+    spec: "RSS 2.0, <guid> sub-element of <item>",
+);
+
+/// A warning: the guid is a URI and identifies the item; RSS 2.0 only says
+/// a reader "may assume" it is a link a browser opens.
+fn rss_permalink_not_http(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Rss || feed.head.is_none() {
+        return;
+    }
+    let mut findings = Vec::new();
+    for guid in feed.entries.iter().filter_map(guid_of) {
+        if guid.attribute("isPermaLink").is_some_and(|v| v != "true") {
+            continue;
+        }
+        let text = Text::of(guid);
+        if let Some(NotAPermalink::OtherScheme(why)) = not_a_permalink(text.value) {
+            findings.push(permalink_claim(guid, &text, why));
+        }
+    }
+    for finding in findings {
+        cx.report(finding);
     }
 }
 
@@ -611,14 +672,7 @@ fn rss_invalid_guid(cx: &mut Checker) {
     let mut findings = Vec::new();
     let mut first_of: FastMap<&str, std::ops::Range<usize>> =
         FastMap::with_capacity_and_hasher(feed.entries.len(), FastState::default());
-    for item in &feed.entries {
-        let Some(guid) = item
-            .node
-            .children()
-            .find(|c| c.is_element() && c.has_tag_name(None, "guid"))
-        else {
-            continue;
-        };
+    for guid in feed.entries.iter().filter_map(guid_of) {
         let text = Text::of(guid);
         if text.value.is_empty() {
             findings.push(Checker::at(text.range, "this guid is empty")
@@ -628,16 +682,8 @@ fn rss_invalid_guid(cx: &mut Checker) {
             continue;
         }
         let permalink = guid.attribute("isPermaLink").is_none_or(|v| v == "true");
-        if let Some(why) = permalink.then(|| not_a_permalink(text.value)).flatten() {
-            let claim = if guid.has_attribute("isPermaLink") {
-                "isPermaLink=\"true\""
-            } else {
-                "no isPermaLink=\"false\""
-            };
-            findings.push(Checker::at(text.range.clone(), format!("guid \"{}\" has {claim}, so it claims to be the item's permalink, but {why}", shorten(text.value)))
-                .label("not a permalink")
-                .note("RSS 2.0: \"isPermaLink is optional, its default value is true\", and then \"the reader may assume that it is a permalink to the item, that is, a url that can be opened in a Web browser\"; readers link to it")
-                .help("write isPermaLink=\"false\" on this guid: it is an identifier, not a link"));
+        if let Some(NotAPermalink::NoUri(why)) = permalink.then(|| not_a_permalink(text.value)).flatten() {
+            findings.push(permalink_claim(guid, &text, why));
         }
         match first_of.get(text.value) {
             Some(first) => findings.push(Checker::at(text.range.clone(), format!("a second item with guid \"{}\"", shorten(text.value)))

@@ -190,19 +190,64 @@ pub static RSS_INVALID_EMAIL: Rule = rule!(
     spec: "RSS 2.0, Optional channel elements, Elements of <item>",
 );
 
-/// Why an RSS contact is not `address` or `address (Name)`, if it is not.
-fn rss_contact_error(value: &str) -> Option<&'static str> {
+/// What is wrong with an RSS contact that is not `address` or
+/// `address (Name)`, said in terms of what is there: the message's end and
+/// the help.
+fn rss_contact_error(value: &str) -> Option<(String, String)> {
+    const FORM: &str = "write the address, optionally followed by the name in parentheses: jane@example.org (Jane Doe)";
+    let shown = shorten(value);
+    // A name and an address the other way round: "Jane Doe <jane@example.org>".
+    if let (Some(open), Some(close)) = (value.find('<'), value.rfind('>')) {
+        let (name, address) = (value[..open].trim().trim_matches('"'), value[open + 1..close].trim());
+        if open < close && syntax::addr_spec_error(address).is_none() {
+            let rewritten = if name.is_empty() {
+                address.to_owned()
+            } else {
+                format!("{address} ({name})")
+            };
+            return Some((
+                format!("`{shown}` is written as in a mail header; RSS writes the address first"),
+                format!("write {}", shorten(&rewritten)),
+            ));
+        }
+    }
+    if let Some(address) = value
+        .strip_prefix("mailto:")
+        .filter(|a| syntax::addr_spec_error(a.trim()).is_none())
+    {
+        return Some((
+            format!("`{shown}` is a mailto: URI, not an address"),
+            format!("write {}", shorten(address.trim())),
+        ));
+    }
+    if !value.contains('@') && !value.is_empty() && !value.starts_with("mailto:") {
+        let help = "write the address with the name in parentheses, jane@example.org (Jane Doe); for a name alone, use dc:creator (xmlns:dc=\"http://purl.org/dc/elements/1.1/\")";
+        let what = if value.contains("://") || value.starts_with("www.") {
+            format!("`{shown}` is a web address, not an e-mail address")
+        } else {
+            format!("`{shown}` is a name, not an address")
+        };
+        return Some((what, help.to_owned()));
+    }
     let address = match value.find(|c: char| c.is_whitespace()) {
         Some(space) => {
             let name = value[space..].trim_start();
             if !(name.starts_with('(') && name.ends_with(')')) {
-                return Some("after the address, only a name in parentheses may follow");
+                return Some((
+                    format!(
+                        "after the address `{}` comes `{}`, and only a name in parentheses may follow",
+                        shorten(&value[..space]),
+                        shorten(name)
+                    ),
+                    FORM.to_owned(),
+                ));
             }
             &value[..space]
         }
         None => value,
     };
-    syntax::addr_spec_error(address)
+    let why = syntax::addr_spec_error(address)?;
+    Some((format!("`{shown}` is not an e-mail address: {why}"), FORM.to_owned()))
 }
 
 fn rss_invalid_email(cx: &mut Checker) {
@@ -215,13 +260,12 @@ fn rss_invalid_email(cx: &mut Checker) {
     // A contact that holds elements is rss-element-in-text's, at its cause.
     for contact in contacts.filter(|contact| !contact.children().any(|child| child.is_element())) {
         let text = Text::of(contact);
-        if let Some(why) = rss_contact_error(text.value) {
+        if let Some((what, help)) = rss_contact_error(text.value) {
             let name = contact.tag_name().name();
             findings.push(Bad {
                 at: text.range,
-                message: format!("<{name}> \"{}\" is not an e-mail address: {why}", shorten(text.value)),
-                help: "write the address, optionally followed by the name in parentheses: jane@example.org (Jane Doe)"
-                    .to_owned(),
+                message: format!("<{name}>: {what}"),
+                help,
             });
         }
     }

@@ -8,12 +8,16 @@ use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text};
 use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
-    AtomUndefinedElement, Error, Doc, Some(atom_undefined_element),
+    AtomUndefinedElement, Warning, Doc, Some(atom_undefined_element),
     groups: ["atom-core"],
     summary: "an element in the Atom namespace where RFC 4287 defines none of that name",
-    spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.11, §3.2; §6.2",
+    spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.11, §3.2; §6.2, §6.3",
 );
 
+/// A warning, not an error: RFC 4287 §6.2 counts unrecognized Atom markup
+/// as foreign markup, which §6.3 allows wherever metadata stands (every
+/// place this rule looks). Where RFC 4287 forbids elements outright (text,
+/// values) they are `atom-element-in-text`'s errors.
 fn atom_undefined_element(cx: &mut Checker) {
     let feed = cx.feed;
     for &(container, child) in &feed.atom_parts().undefined {
@@ -30,10 +34,131 @@ fn atom_undefined_element(cx: &mut Checker) {
             Checker::at(start_tag(child), format!("atom:{name} is not an element of atom:{parent}"))
                 .label("undefined here")
                 .secondary(start_tag(container), format!("in this atom:{parent}"))
-                .note("RFC 4287 defines the children of each Atom element; markup of other vocabularies is allowed (§6.2) only in a namespace other than Atom's, so consumers skip an undefined atom: element or reject the document")
+                .note("RFC 4287 §6.2: unrecognized markup in the Atom namespace \"will be considered foreign markup\", which consumers skip (§6.3): whatever it was meant to say is lost")
                 .help(help),
         );
     }
+}
+
+pub static ATOM_UNDEFINED_ATTRIBUTE: Rule = rule!(
+    AtomUndefinedAttribute, Warning, Doc, Some(atom_undefined_attribute),
+    groups: ["atom-core"],
+    summary: "an attribute without a namespace that RFC 4287 does not define on an Atom element (link herf=\"...\")",
+    spec: "RFC 4287 §6.2, §6.3; Appendix B",
+);
+
+/// The attributes without a namespace RFC 4287 defines, by element; every
+/// other Atom element has none (`xml:base` and `xml:lang` are in the XML
+/// namespace, so never asked about).
+const ATOM_ATTRIBUTES: &[(AtomName, &[&str])] = &[
+    (AtomName::Title, &["type"]),
+    (AtomName::Subtitle, &["type"]),
+    (AtomName::Summary, &["type"]),
+    (AtomName::Rights, &["type"]),
+    (AtomName::Content, &["type", "src"]),
+    (AtomName::Link, &["href", "rel", "type", "hreflang", "title", "length"]),
+    (AtomName::Category, &["term", "scheme", "label"]),
+    (AtomName::Generator, &["uri", "version"]),
+];
+
+/// The Atom elements whose children are Atom metadata, walked for their
+/// attributes: what is inside any other element (content, a link, an
+/// extension) is not Atom's.
+const ATOM_CONTAINERS: &[AtomName] = &[
+    AtomName::Entry,
+    AtomName::Source,
+    AtomName::Author,
+    AtomName::Contributor,
+];
+
+/// A warning: the RFC's text defines no attributes beyond these, and its
+/// informative schema (Appendix B, `undefinedAttribute`) allows only ones in
+/// a namespace; an unqualified one is unrecognized Atom markup, which §6.2
+/// makes foreign markup that consumers skip (§6.3).
+fn atom_undefined_attribute(cx: &mut Checker) {
+    let feed = cx.feed;
+    if feed.kind != DocKind::Atom || feed.root.tag_name().namespace() != Some(crate::feed::ATOM_NS) {
+        return;
+    }
+    let names = &feed.atom_names;
+    let mut containers = vec![feed.root];
+    while let Some(container) = containers.pop() {
+        report_atom_attributes(cx, container, &[]);
+        for child in container.children().filter(|c| c.is_element()) {
+            let Some(name) = names.which(child, &AtomName::ALL) else {
+                continue;
+            };
+            if ATOM_CONTAINERS.contains(&name) {
+                containers.push(child);
+                continue;
+            }
+            let defined = ATOM_ATTRIBUTES
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(&[][..], |(_, a)| a);
+            report_atom_attributes(cx, child, defined);
+        }
+    }
+}
+
+/// The attributes RFC 4287 requires, by element: a near miss of one that is
+/// missing (`herf`) is the missing attribute's finding, not this rule's.
+const ATOM_REQUIRED_ATTRIBUTES: &[(&str, &str)] = &[("link", "href"), ("category", "term")];
+
+fn report_atom_attributes(cx: &mut Checker, element: Node, defined: &[&str]) {
+    let name = element.tag_name().name();
+    let misspelt_required = ATOM_REQUIRED_ATTRIBUTES
+        .iter()
+        .filter(|(e, required)| *e == name && !element.has_attribute(*required))
+        .find_map(|(_, required)| super::misspelt_attribute(element, required));
+    let undefined: Vec<_> = element
+        .attributes()
+        .filter(|a| a.namespace().is_none() && !defined.contains(&a.name()))
+        .filter(|a| misspelt_required.is_none_or(|m| m.range() != a.range()))
+        .collect();
+    let Some(first) = undefined.first() else { return };
+    let names = attribute_names(&undefined);
+    let meant = defined.iter().find(|d| crate::rule_id::is_near(first.name(), d));
+    let help = match meant {
+        Some(meant) => format!("write {meant}"),
+        None => namespace_it(first.name()),
+    };
+    cx.report(
+        Checker::at(
+            first.range(),
+            format!("atom:{name} has attributes RFC 4287 does not define: {names}"),
+        )
+        .label("not defined")
+        .note(match defined {
+            [] => format!("RFC 4287 defines no attribute of atom:{name} but xml:base and xml:lang"),
+            defined => format!(
+                "RFC 4287 defines these attributes of atom:{name}: {}, and xml:base and xml:lang",
+                defined.join(", ")
+            ),
+        })
+        .note("RFC 4287 §6.2: unrecognized markup from the Atom vocabulary \"will be considered foreign markup\", which consumers skip (§6.3); only attributes in a namespace are extensions")
+        .help(help),
+    );
+}
+
+/// The names of undefined attributes as a finding lists them: the first
+/// twelve (an element may carry millions).
+fn attribute_names(undefined: &[crate::xml::Attribute]) -> String {
+    let names: Vec<String> = undefined
+        .iter()
+        .take(12)
+        .map(|a| shorten(a.name()).into_owned())
+        .collect();
+    names.join(", ")
+}
+
+/// The help for an attribute a vocabulary does not define: an extension
+/// attribute lives in a namespace of its own.
+fn namespace_it(attribute: &str) -> String {
+    format!(
+        "remove it, or put it in a namespace of your own (xmlns:my=\"https://example.org/ns\" and my:{})",
+        shorten(attribute)
+    )
 }
 
 pub static ATOM_ELEMENT_IN_TEXT: Rule = rule!(
@@ -507,25 +632,18 @@ fn rss_unknown_attribute(cx: &mut Checker) {
             .filter(|a| !(name == "guid" && a.name().eq_ignore_ascii_case("isPermaLink")))
             .collect();
         let Some(first) = undefined.first() else { continue };
-        let names: Vec<String> = undefined
-            .iter()
-            .take(12)
-            .map(|a| shorten(a.name()).into_owned())
-            .collect();
+        let names = attribute_names(&undefined);
         let help = match (name, first.name()) {
             ("description" | "title", "type") => {
                 "remove it: an RSS description is HTML already, escaped or in CDATA, and a title is plain text"
                     .to_owned()
             }
-            _ => format!(
-                "remove it, or put it in a namespace of your own (xmlns:my=\"https://example.org/ns\" and my:{})",
-                shorten(first.name())
-            ),
+            _ => namespace_it(first.name()),
         };
         cx.report(
             Checker::at(
                 first.range(),
-                format!("<{name}> has attributes RSS does not define: {}", names.join(", ")),
+                format!("<{name}> has attributes RSS does not define: {names}"),
             )
             .label("not defined")
             .note(match defined {

@@ -5,11 +5,14 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::common;
-use common::{stdout, ATOM_HEAD};
+use common::{json, rules_of, scratch, stdout, ATOM_HEAD};
 
 use serde_json::Value;
 
 const SITE: &str = "examples/site";
+/// A subscription document its archive names as current, which has no
+/// prev-archive: a finding with its secondary span in another document.
+const MISSING_PREV_ARCHIVE: &str = "testsuite/sets/missing-prev-archive/fail-subscription";
 /// Its root element's start tag, the primary span, spans lines 3 and 4.
 const MULTILINE: &str = "testsuite/rules/deleted-entry-missing-source/fail-document.atomdeleted";
 
@@ -91,7 +94,9 @@ fn inputs_that_cannot_be_linted_are_in_json_and_sarif_too() {
 
 #[test]
 fn sarif_has_what_code_scanning_reads() {
-    let sarif: Value = serde_json::from_slice(&feedlint(&["--format", "sarif", SITE, MULTILINE]).stdout).unwrap();
+    let sarif: Value =
+        serde_json::from_slice(&feedlint(&["--format", "sarif", SITE, MULTILINE, MISSING_PREV_ARCHIVE]).stdout)
+            .unwrap();
     let run = &sarif["runs"][0];
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "feedlint");
@@ -118,15 +123,18 @@ fn sarif_has_what_code_scanning_reads() {
     for level in ["error", "warning", "note"] {
         assert!(levels.contains(&level), "{level} in {levels:?}");
     }
-    // missing-prev-archive: primary in index.rss, secondary in the archive.
+    // missing-prev-archive: primary in index.atom, secondary in the archive.
     let missing = results.iter().find(|r| r["ruleId"] == "missing-prev-archive").unwrap();
     let primary = &missing["locations"][0]["physicalLocation"];
-    assert_eq!(primary["artifactLocation"]["uri"], "examples/site/podcast/index.rss");
-    assert_eq!(primary["region"]["startLine"], 2);
+    assert_eq!(
+        primary["artifactLocation"]["uri"],
+        format!("{MISSING_PREV_ARCHIVE}/index.atom")
+    );
+    assert_eq!(primary["region"]["startLine"], 3);
     let related = &missing["relatedLocations"][0];
     assert_eq!(
         related["physicalLocation"]["artifactLocation"]["uri"],
-        "examples/site/podcast/archive/2023.rss"
+        format!("{MISSING_PREV_ARCHIVE}/2003-11.atom")
     );
     assert_eq!(related["message"]["text"], "this archive names it as current");
     assert_eq!(
@@ -153,7 +161,7 @@ fn sarif_has_what_code_scanning_reads() {
 fn github_annotations() {
     let output = stdout(&feedlint(&["--format", "github", SITE, MULTILINE]));
     let lines: Vec<&str> = output.lines().collect();
-    assert_eq!(lines.len(), 10);
+    assert_eq!(lines.len(), 9);
     assert!(lines.contains(
         &"::error file=examples/site/feed/archive/2024-02.atom,line=12,endLine=12,col=34,endColumn=47,title=feedlint (next-archive-unsealed)::next-archive points at the subscription document, which is not a sealed archive%0Ahelp: remove the next-archive link until the following archive is complete"
     ), "{output}");
@@ -251,4 +259,41 @@ fn help_lists_every_format_with_one_line() {
             "{format}: {help}"
         );
     }
+}
+
+#[test]
+fn text_shows_a_repeated_defect_once_with_its_places_and_other_formats_each() {
+    // Five items with ISO 8601 dates and relative guids, and one item with
+    // a different date mistake: the text shows the first of each repeated
+    // defect in full and lists the others' lines; the different mistake
+    // stands alone; concise and json keep one finding per place.
+    let dir = scratch("repeats");
+    let mut feed = String::from(
+        "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description>\n",
+    );
+    for n in 1..=5 {
+        feed.push_str(&format!(
+            "<item><title>t{n}</title><guid>g{n}</guid><pubDate>2024-01-0{n}T00:00:00Z</pubDate></item>\n"
+        ));
+    }
+    feed.push_str("<item><title>t6</title><guid>https://example.org/6</guid><pubDate>Tue, 03 Jun 2003 09:39:21 CEST</pubDate></item>\n");
+    feed.push_str("</channel></rss>\n");
+    let file = dir.join("repeats.rss");
+    std::fs::write(&file, feed).unwrap();
+    let path = file.to_str().unwrap();
+    let text = stdout(&feedlint(&[path]));
+    assert_eq!(text.matches("error[rss-invalid-date]").count(), 2, "{text}");
+    assert_eq!(text.matches("error[rss-invalid-guid]").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("= and 4 more like this, at lines 3, 4, 5, 6 (--format concise lists each)")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("found: 11 errors"), "{text}");
+    let concise = stdout(&feedlint(&["--format", "concise", path]));
+    assert_eq!(concise.matches("rss-invalid-date").count(), 6, "{concise}");
+    assert_eq!(concise.matches("rss-invalid-guid").count(), 5, "{concise}");
+    let report = json(&feedlint(&["--format", "json", path]));
+    assert_eq!(rules_of(&report).len(), 11);
 }
