@@ -3,6 +3,7 @@
 //! category constructs. Each check reads the children of the containers
 //! once.
 
+use crate::diagnostic::shorten;
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
@@ -574,6 +575,87 @@ fn atom_invalid_content_src(cx: &mut Checker) {
                 .label("out-of-line content")
                 .note("RFC 4287 §4.1.3.2: if the \"src\" attribute is present, atom:content MUST be empty; §4.1.3.1: its \"type\" MUST be a MIME media type, rather than \"text\", \"html\", or \"xhtml\"")
                 .help(help),
+        );
+    }
+}
+
+pub static ATOM_XML_CONTENT_NOT_A_DOCUMENT: Rule = rule!(
+    AtomXmlContentNotADocument, Warning, Doc, Some(atom_xml_content_not_a_document),
+    groups: ["atom-core"],
+    summary: "an atom:content of an XML media type that does not hold one element: text beside it, several, or none",
+    spec: "RFC 4287 §4.1.3.3",
+);
+
+/// What keeps an XML media type's content from being one XML document, if
+/// anything: the element count, or text beside the element.
+fn not_one_document(content: Node) -> Option<(String, std::ops::Range<usize>)> {
+    let elements: Vec<Node> = content.children().filter(|c| c.is_element()).collect();
+    let text = content
+        .children()
+        .find(|c| c.is_text() && c.text().is_some_and(|t| !t.trim().is_empty()));
+    match (&elements[..], text) {
+        ([], _) => Some(("holds no element, only text".to_owned(), start_tag(content))),
+        ([_], Some(text)) => Some(("holds text beside its element".to_owned(), text.range())),
+        ([_], None) => None,
+        ([_, second, ..], _) => Some((
+            format!("holds {} elements, not one", elements.len()),
+            start_tag(*second),
+        )),
+    }
+}
+
+/// A warning: RFC 4287 says the content SHOULD be suitable for handling as
+/// the media type, which for XML means one root element and no text
+/// outside it (XML 1.0 §2.1).
+fn atom_xml_content_not_a_document(cx: &mut Checker) {
+    let feed = cx.feed;
+    let texts = feed.atom_parts().remarkable_texts.iter();
+    let contents = texts.filter(|t| feed.atom_names.is(*t, AtomName::Content) && !t.has_attribute("src"));
+    let findings: Vec<(String, String, std::ops::Range<usize>)> = contents
+        .filter_map(|content| {
+            let media_type = content.attribute("type")?;
+            if !crate::syntax::is_xml_media_type(media_type) {
+                return None;
+            }
+            let (why, at) = not_one_document(content)?;
+            Some((media_type.to_owned(), why, at))
+        })
+        .collect();
+    for (media_type, why, at) in findings {
+        cx.report(
+            Checker::at(at, format!("this atom:content of type \"{}\" {why}", shorten(&media_type)))
+                .label("not one XML document")
+                .note("RFC 4287 §4.1.3.3: content of an XML media type \"SHOULD be suitable for handling as the indicated media type\", which \"would normally mean that the atom:content element would contain a single child element that would serve as the root element of the XML document\"; an XML document has one root element and no text beside it")
+                .help("put the document's one root element alone in atom:content; for text, use type=\"text\" or a text/ media type"),
+        );
+    }
+}
+
+pub static ATOM_RELATIVE_CATEGORY_SCHEME: Rule = rule!(
+    AtomRelativeCategoryScheme, Error, Doc, Some(atom_relative_category_scheme),
+    groups: ["atom-core"],
+    summary: "an atom:category's scheme is a relative reference, not an IRI",
+    spec: "RFC 4287 §4.2.2.2; RFC 3987 §2.2",
+);
+
+fn atom_relative_category_scheme(cx: &mut Checker) {
+    let feed = cx.feed;
+    let relative: Vec<_> = feed
+        .atom_parts()
+        .categories
+        .iter()
+        .filter_map(|category| category.attribute_node("scheme"))
+        .filter(|scheme| {
+            // An invalid reference is invalid-iri's; an empty one is relative.
+            crate::iri::check_iri_reference(scheme.value()).is_ok() && !crate::iri::has_scheme(scheme.value())
+        })
+        .collect();
+    for scheme in relative {
+        cx.report(
+            Checker::at(scheme.range_value(), format!("scheme=\"{}\" is a relative reference, not an IRI", shorten(scheme.value())))
+                .label("relative")
+                .note("RFC 4287 §4.2.2.2: \"The \\\"scheme\\\" attribute is an IRI that identifies a categorization scheme\"; an IRI has a scheme of its own (RFC 3987 §2.2; RFC 4287 §4.2.6 notes that the definition of IRI excludes relative references), and consumers compare schemes as strings, never resolving them")
+                .help("write the scheme's absolute IRI, e.g. scheme=\"https://example.org/categories\""),
         );
     }
 }

@@ -23,6 +23,7 @@ mod identity;
 mod links;
 mod markers;
 mod paging;
+mod profile;
 mod rss;
 mod tombstones;
 mod values;
@@ -190,6 +191,8 @@ pub static RULES: &[&Rule] = &[
     &atom::ATOM_PERSON_MISSING_NAME,
     &atom::ATOM_CATEGORY_MISSING_TERM,
     &atom::ATOM_INVALID_CONTENT_SRC,
+    &atom::ATOM_XML_CONTENT_NOT_A_DOCUMENT,
+    &atom::ATOM_RELATIVE_CATEGORY_SCHEME,
     &rss::RSS_MISSING_CHANNEL_TITLE,
     &rss::RSS_MISSING_CHANNEL_LINK,
     &rss::RSS_MISSING_CHANNEL_DESCRIPTION,
@@ -209,6 +212,8 @@ pub static RULES: &[&Rule] = &[
     &vocabulary::EXTENSION_INVALID,
     &vocabulary::ATOM_UNDEFINED_ELEMENT,
     &vocabulary::ATOM_UNDEFINED_ATTRIBUTE,
+    &vocabulary::APP_ELEMENT_MISPLACED,
+    &vocabulary::ATOM_METADATA_AFTER_ENTRIES,
     &vocabulary::ATOM_ELEMENT_IN_TEXT,
     &values::ATOM_INVALID_ID,
     &values::ATOM_ID_NOT_NORMALIZED,
@@ -228,6 +233,15 @@ pub static RULES: &[&Rule] = &[
     &values::RSS_INVALID_ENCLOSURE,
     &values::RSS_INVALID_IMAGE,
     &values::RSS_INVALID_CLOUD,
+    &profile::RSS_MISSING_SELF_LINK,
+    &profile::RSS_ITEM_MISSING_GUID,
+    &profile::RSS_CONTACT_MISSING_NAME,
+    &profile::RSS_ITEM_BEFORE_CHANNEL_ELEMENT,
+    &profile::RSS_IMAGE_MISMATCH,
+    &profile::RSS_TEXT_INPUT,
+    &profile::RSS_CONTENT_WITHOUT_DESCRIPTION,
+    &profile::RSS_COMMENTS_WITHOUT_BUILD_DATE,
+    &profile::RSS_MARKUP_IN_PLAIN_TEXT,
 ];
 
 /// The rule of an id.

@@ -161,6 +161,133 @@ fn namespace_it(attribute: &str) -> String {
     )
 }
 
+pub static APP_ELEMENT_MISPLACED: Rule = rule!(
+    AppElementMisplaced, Warning, Doc, Some(app_element_misplaced),
+    groups: ["atom-core"],
+    summary: "an Atom Publishing Protocol element where RFC 5023 does not put it (app:edited in a feed)",
+    spec: "RFC 5023 §8.3.3, §10.2, §13.1; RFC 4287 §6.2",
+);
+
+const APP_NS: &str = "http://www.w3.org/2007/app";
+
+/// Where RFC 5023 puts each of its elements that an Atom document may
+/// carry: the parents' names, `None` for the Atom namespace.
+fn app_parents(local: &str) -> Option<&'static [(Option<&'static str>, &'static str)]> {
+    Some(match local {
+        // §10.2, §13.1.1: children of an entry.
+        "edited" | "control" => &[(Some(crate::feed::ATOM_NS), "entry")],
+        // §8.3.3: a collection may head a feed or a source.
+        "collection" => &[
+            (Some(crate::feed::ATOM_NS), "feed"),
+            (Some(crate::feed::ATOM_NS), "source"),
+            (Some(APP_NS), "workspace"),
+        ],
+        "categories" | "accept" => &[(Some(APP_NS), "collection")],
+        "draft" => &[(Some(APP_NS), "control")],
+        "workspace" => &[(Some(APP_NS), "service")],
+        // A Service Document's root, never inside a feed.
+        "service" => &[],
+        _ => return None,
+    })
+}
+
+/// A warning: an AtomPub element is foreign markup to RFC 4287, allowed
+/// anywhere (§6.2); out of place it means nothing to any reader.
+fn app_element_misplaced(cx: &mut Checker) {
+    let feed = cx.feed;
+    let xml = feed.xml;
+    let uses_app = (0..xml.name_count()).any(|i| xml.name_at(i).namespace() == Some(APP_NS));
+    if !uses_app || feed.kind != DocKind::Atom {
+        return;
+    }
+    let misplaced: Vec<(Node, Node)> = xml
+        .descendants()
+        .filter(|n| n.is_element() && n.tag_name().namespace() == Some(APP_NS))
+        .filter_map(|node| {
+            let parent = node.parent_element()?;
+            let parents = app_parents(node.tag_name().name())?;
+            let name = parent.tag_name();
+            let placed = parents
+                .iter()
+                .any(|(ns, local)| name.namespace() == *ns && name.name() == *local);
+            // Only where Atom metadata stands (a feed, an entry, a source, a
+            // person) or inside AtomPub markup: in content, a text or an
+            // extension, AtomPub markup is content.
+            let in_atom_metadata = match name.namespace() {
+                Some(crate::feed::ATOM_NS) => {
+                    matches!(name.name(), "feed" | "entry" | "source" | "author" | "contributor")
+                }
+                Some(APP_NS) => true,
+                _ => false,
+            };
+            (!placed && in_atom_metadata).then_some((node, parent))
+        })
+        .collect();
+    for (node, parent) in misplaced {
+        let local = node.tag_name().name();
+        let belongs = match app_parents(local).unwrap_or(&[]) {
+            [] => "a Service Document's root".to_owned(),
+            parents => parents
+                .iter()
+                .map(|(_, p)| format!("<{p}>"))
+                .collect::<Vec<_>>()
+                .join(" or "),
+        };
+        cx.report(
+            Checker::at(start_tag(node), format!("app:{local} stands in <{}>, but RFC 5023 puts it in {belongs}", parent.tag_name().name()))
+                .label("misplaced")
+                .secondary(start_tag(parent), "here")
+                .note("RFC 5023 gives its elements a meaning only where it defines them (app:edited: §10.2, the last time an entry was edited; app:control: §13.1); elsewhere they are unknown foreign markup that readers skip (RFC 4287 §6.2, §6.3)")
+                .help(match local {
+                    "edited" => "move it into each entry it dates, or use atom:updated for the feed".to_owned(),
+                    _ => format!("move it into {belongs}, or remove it"),
+                }),
+        );
+    }
+}
+
+pub static ATOM_METADATA_AFTER_ENTRIES: Rule = rule!(
+    AtomMetadataAfterEntries, Info, Doc, Some(atom_metadata_after_entries),
+    groups: ["atom-core"],
+    summary: "an Atom feed has metadata elements after its first entry",
+    spec: "RFC 4287 §4.1.1",
+);
+
+/// An info: RFC 4287 fixes no order of a feed's children; readers that
+/// stream a feed have shown its entries before they read what follows.
+fn atom_metadata_after_entries(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(head) = feed.head.filter(|_| feed.kind == DocKind::Atom) else {
+        return;
+    };
+    let names = &feed.atom_names;
+    let mut children = head.children().filter(|c| c.is_element());
+    let Some(first_entry) = children.by_ref().find(|c| names.is(*c, AtomName::Entry)) else {
+        return;
+    };
+    let after: Vec<Node> = children
+        .filter(|c| c.tag_name().namespace() == Some(crate::feed::ATOM_NS) && !names.is(*c, AtomName::Entry))
+        .collect();
+    let Some(first) = after.first() else { return };
+    let listed: Vec<String> = after
+        .iter()
+        .take(12)
+        .map(|c| format!("atom:{}", shorten(c.tag_name().name())))
+        .collect();
+    let more = if after.len() > 12 {
+        format!(" and {} more", after.len() - 12)
+    } else {
+        String::new()
+    };
+    cx.report(
+        Checker::at(start_tag(*first), format!("feed metadata after the entries: {}{more}", listed.join(", ")))
+            .label("after the entries")
+            .secondary(start_tag(first_entry), "the first entry")
+            .note("RFC 4287 §4.1.1 fixes no order among a feed's children, so the document is conformant; but readers that stream a feed read its title, links and update time before the entries, and some stop reading metadata at the first entry")
+            .help("move the feed's metadata before its first entry"),
+    );
+}
+
 pub static ATOM_ELEMENT_IN_TEXT: Rule = rule!(
     AtomElementInText, Error, Doc, Some(atom_element_in_text),
     groups: ["atom-core"],
