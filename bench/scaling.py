@@ -183,6 +183,34 @@ def sites(size):
     return files
 
 
+RSS_MODULES = ('xmlns:content="http://purl.org/rss/1.0/modules/content/" '
+               'xmlns:slash="http://purl.org/rss/1.0/modules/slash/"')
+
+
+def rss_items_every_finding(size):
+    # Every item fires each per-item rule of issue 40: markup in its title,
+    # an address alone, a wrong day name, no guid, content before any
+    # description, a comment count; and a channel element after each item.
+    unit = ("<item><title>&lt;b&gt;t&lt;/b&gt;</title><author>a@example.org</author>"
+            "<pubDate>Wed, 03 Jun 2003 09:39:21 GMT</pubDate><content:encoded>c</content:encoded>"
+            "<slash:comments>1</slash:comments><description x=\"1\">d</description></item><ttl>1</ttl>")
+    head = (f'<rss version="2.0" {RSS_MODULES}><channel><title>t</title>'
+            "<link>https://example.org/</link><description>d</description>")
+    return repeat_to(size, head, unit, "</channel></rss>")
+
+
+def atom_entries_every_finding(size):
+    # Every entry fires each per-entry Atom rule of issue 40: an undefined
+    # attribute, a relative category scheme, XML content with text beside
+    # its element, and a misplaced AtomPub element.
+    unit = ('<entry><id>urn:x:1</id><title t="1">t</title><updated>2024-01-01T00:00:00Z</updated>'
+            '<link href="https://example.org/" target="_blank"/><category term="a" scheme="/c"/>'
+            '<content type="application/xml">x<y xmlns=""/></content>'
+            '<source><app:edited>2024-01-01T00:00:00Z</app:edited></source></entry>')
+    head = f'<feed {ATOM} xmlns:app="http://www.w3.org/2007/app"><title>t</title>'
+    return repeat_to(size, head, unit, "</feed>")
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -206,6 +234,8 @@ SHAPES = {
     "once-only copies, one entry": once_only_copies,
     "nested relative xml:base": nested_bases,
     "sites, a placement each": sites,
+    "RSS items, every finding": rss_items_every_finding,
+    "Atom entries, every finding": atom_entries_every_finding,
 }
 
 

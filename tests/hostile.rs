@@ -719,6 +719,57 @@ fn a_hundred_thousand_skip_hours_and_items_with_one_guid() {
 }
 
 #[test]
+fn fifty_thousand_items_each_with_every_profile_and_value_finding() {
+    // Each item fires the per-item rules of the profile and the RSS value
+    // rules at once, and a channel element follows every item: each rule
+    // reads each item once, and one finding names the elements after the
+    // items however many there are.
+    let path = generated("rss-every-finding.rss", |out| {
+        out.write_all(b"<rss version=\"2.0\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" xmlns:slash=\"http://purl.org/rss/1.0/modules/slash/\"><channel><title>t</title><link>https://example.org/</link><description>d</description>").unwrap();
+        for _ in 0..50_000 {
+            out.write_all(b"<item><title>&lt;b&gt;t&lt;/b&gt;</title><author>a@example.org</author><pubDate>Wed, 03 Jun 2003 09:39:21 GMT</pubDate><content:encoded>c</content:encoded><slash:comments>1</slash:comments></item><ttl>1</ttl>").unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    let run = check_rule_shape(&path, "warning[rss-item-missing-guid]");
+    for rule in [
+        "rss-markup-in-plain-text",
+        "rss-contact-missing-name",
+        "rss-wrong-day-name",
+        "rss-content-without-description",
+    ] {
+        assert!(run.stdout.contains(&format!("warning[{rule}]")), "{rule}");
+    }
+    assert_eq!(
+        run.stdout.matches("warning[rss-item-before-channel-element]").count(),
+        1
+    );
+    assert_eq!(
+        run.stdout.matches("warning[rss-comments-without-build-date]").count(),
+        1
+    );
+}
+
+#[test]
+fn fifty_thousand_entries_each_with_every_atom_finding_of_issue_40() {
+    let path = generated("atom-every-finding.atom", |out| {
+        out.write_all(b"<feed xmlns=\"http://www.w3.org/2005/Atom\" xmlns:app=\"http://www.w3.org/2007/app\"><title>t</title><id>urn:x:feed</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>").unwrap();
+        for n in 0..50_000 {
+            write!(out, "<entry><id>urn:x:{n}</id><title t=\"1\">t</title><updated>2024-01-01T00:00:00Z</updated><link href=\"https://example.org/\" target=\"_blank\"/><category term=\"a\" scheme=\"/c\"/><content type=\"application/xml\">x<y xmlns=\"\"/></content><source><app:edited>2024-01-01T00:00:00Z</app:edited></source></entry>").unwrap();
+        }
+        out.write_all(b"</feed>").unwrap();
+    });
+    let run = check_rule_shape(&path, "error[atom-relative-category-scheme]");
+    for rule in [
+        "warning[atom-undefined-attribute]",
+        "warning[atom-xml-content-not-a-document]",
+        "warning[app-element-misplaced]",
+    ] {
+        assert!(run.stdout.contains(rule), "{rule}");
+    }
+}
+
+#[test]
 fn twenty_thousand_suppressions_naming_unknown_ids() {
     // Each unknown id gets a "did you mean", measured against every rule
     // id: once per distinct id, within a bound on the distance, and only

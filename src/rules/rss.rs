@@ -622,6 +622,16 @@ fn guid_of<'a, 'i>(item: &crate::feed::Entry<'a, 'i>) -> Option<Node<'a, 'i>> {
         .find(|c| c.is_element() && c.has_tag_name(None, "guid"))
 }
 
+/// Whether a guid's claim to be a permalink is its own: not when it writes
+/// `isPermaLink` in another case (`IsPermaLink="false"`), which meant to
+/// say something and is `rss-invalid-is-permalink`'s finding, at the cause.
+fn claims_permalink(guid: Node) -> bool {
+    let misspelt = guid
+        .attributes()
+        .any(|a| a.namespace().is_none() && a.name() != "isPermaLink" && a.name().eq_ignore_ascii_case("isPermaLink"));
+    !misspelt && guid.attribute("isPermaLink").is_none_or(|v| v == "true")
+}
+
 /// The finding on a guid that claims to be a permalink and is not one.
 fn permalink_claim(guid: Node, text: &Text, why: &str) -> crate::diagnostic::Pending {
     let claim = if guid.has_attribute("isPermaLink") {
@@ -651,7 +661,7 @@ fn rss_permalink_not_http(cx: &mut Checker) {
     }
     let mut findings = Vec::new();
     for guid in feed.entries.iter().filter_map(guid_of) {
-        if guid.attribute("isPermaLink").is_some_and(|v| v != "true") {
+        if !claims_permalink(guid) {
             continue;
         }
         let text = Text::of(guid);
@@ -681,8 +691,7 @@ fn rss_invalid_guid(cx: &mut Checker) {
                 .help("write the item's permanent URL, or a unique string with isPermaLink=\"false\""));
             continue;
         }
-        let permalink = guid.attribute("isPermaLink").is_none_or(|v| v == "true");
-        if let Some(NotAPermalink::NoUri(why)) = permalink.then(|| not_a_permalink(text.value)).flatten() {
+        if let Some(NotAPermalink::NoUri(why)) = claims_permalink(guid).then(|| not_a_permalink(text.value)).flatten() {
             findings.push(permalink_claim(guid, &text, why));
         }
         match first_of.get(text.value) {

@@ -196,7 +196,10 @@ pub static RSS_INVALID_EMAIL: Rule = rule!(
 fn rss_contact_error(value: &str) -> Option<(String, String)> {
     const FORM: &str = "write the address, optionally followed by the name in parentheses: jane@example.org (Jane Doe)";
     if value.is_empty() {
-        return Some(("it is empty".to_owned(), "write the address, or remove the element".to_owned()));
+        return Some((
+            "it is empty".to_owned(),
+            "write the address, or remove the element".to_owned(),
+        ));
     }
     let shown = shorten(value);
     // A name and an address the other way round: "Jane Doe <jane@example.org>".
