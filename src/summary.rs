@@ -127,9 +127,12 @@ impl DocSummary {
                 })
             })
             .collect();
+        // Only a relation that is neither a navigation one nor `self` can
+        // misspell one (most links are those, or alternate).
         let misspelt = feed
             .links
             .iter()
+            .filter(|l| matches!(l.rel, crate::feed::Rel::Other(_)))
             .filter_map(|l| Relation::of(crate::feed::intended_relation(l.rel.as_str())?))
             .collect();
         let feed_updated = feed.head.and_then(|head| {

@@ -93,6 +93,12 @@ impl AtomNames {
         AtomNames(indices)
     }
 
+    /// The number of the Atom element `name` in the document's table of
+    /// names, if the document has one.
+    pub fn index_of(&self, name: AtomName) -> Option<usize> {
+        self.0[name as usize]
+    }
+
     /// Whether `node` is the Atom element `name`.
     pub fn is(&self, node: Node<'_, '_>, name: AtomName) -> bool {
         let index = self.0[name as usize];
@@ -130,6 +136,70 @@ pub struct AtomParts<'a, 'input> {
     /// Second and later copies of an element a feed, an entry or a person
     /// may hold once, each with its parent and the first copy.
     pub duplicates: Vec<(Node<'a, 'input>, Node<'a, 'input>, Node<'a, 'input>)>,
+    /// The Atom elements (where RFC 4287 puts them) with an attribute
+    /// without a namespace that RFC 4287 does not define on them, each with
+    /// its name (`None`: a feed, an entry, a source or a person, which have
+    /// no attribute of their own).
+    pub undefined_attributes: Vec<(Node<'a, 'input>, Option<AtomName>)>,
+}
+
+/// The attributes without a namespace RFC 4287 defines, by element; every
+/// other Atom element has none (`xml:base` and `xml:lang` are in the XML
+/// namespace, so never asked about).
+pub const ATOM_ATTRIBUTES: &[(AtomName, &[&str])] = &[
+    (AtomName::Title, &["type"]),
+    (AtomName::Subtitle, &["type"]),
+    (AtomName::Summary, &["type"]),
+    (AtomName::Rights, &["type"]),
+    (AtomName::Content, &["type", "src"]),
+    (AtomName::Link, &["href", "rel", "type", "hreflang", "title", "length"]),
+    (AtomName::Category, &["term", "scheme", "label"]),
+    (AtomName::Generator, &["uri", "version"]),
+];
+
+/// For each name of a document, as an attribute's name: the rows of
+/// [`ATOM_ATTRIBUTES`] that define it, as bits, or that it has a
+/// namespace; worked out the first time the name is met, so that each
+/// attribute is then judged by a table lookup, not by its text.
+struct AttributeRows {
+    rows: Vec<u16>,
+}
+
+impl AttributeRows {
+    const UNKNOWN: u16 = u16::MAX;
+    const NAMESPACED: u16 = 1 << 14;
+
+    fn new(names: usize) -> Self {
+        AttributeRows {
+            rows: vec![Self::UNKNOWN; names],
+        }
+    }
+
+    fn of(&mut self, xml: &Tree<'_>, index: usize) -> u16 {
+        if self.rows[index] == Self::UNKNOWN {
+            let name = xml.name_at(index);
+            self.rows[index] = match name.namespace() {
+                Some(_) => Self::NAMESPACED,
+                None => ATOM_ATTRIBUTES
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (_, defined))| defined.contains(&name.name()))
+                    .fold(0, |bits, (row, _)| bits | 1 << row),
+            };
+        }
+        self.rows[index]
+    }
+
+    /// Whether `element`, the Atom element `name` (`None`: one without
+    /// attributes of its own), has an attribute without a namespace that
+    /// RFC 4287 does not define on it.
+    fn has_undefined(&mut self, xml: &Tree<'_>, element: Node<'_, '_>, name: Option<AtomName>) -> bool {
+        let row = name.and_then(|name| ATOM_ATTRIBUTES.iter().position(|(n, _)| *n == name));
+        element.attributes().any(|a| {
+            let bits = self.of(xml, a.name_index());
+            bits & Self::NAMESPACED == 0 && row.is_none_or(|row| bits & (1 << row) == 0)
+        })
+    }
 }
 
 /// The children RFC 4287 defines for each Atom container, as bit sets of
@@ -247,10 +317,14 @@ pub(crate) fn gather_atom_parts<'a, 'input>(
     let mut containers: Vec<(Node<'a, 'input>, u32, u32)> = Vec::with_capacity(entries * 2);
     containers.extend(head.map(|head| (head, FEED_CHILDREN, ONCE_IN_FEED)));
     containers.extend(feed.entries.iter().map(|e| (e.node, ENTRY_CHILDREN, ONCE_IN_ENTRY)));
+    let mut attribute_rows = AttributeRows::new(xml.name_count());
     let mut at = 0;
     while at < containers.len() {
         let (container, allowed, once) = containers[at];
         at += 1;
+        if attribute_rows.has_undefined(xml, container, None) {
+            parts.undefined_attributes.push((container, None));
+        }
         let mut firsts: [Option<Node<'a, 'input>>; AtomName::ALL.len()] = [None; AtomName::ALL.len()];
         for child in container.children() {
             let name = match class_of(child) {
@@ -265,6 +339,14 @@ pub(crate) fn gather_atom_parts<'a, 'input>(
                 }
                 AtomClass::Known(name) => name,
             };
+            // A container's own attributes are looked at when it is walked.
+            let container_too = matches!(
+                name,
+                AtomName::Entry | AtomName::Author | AtomName::Contributor | AtomName::Source
+            );
+            if !container_too && attribute_rows.has_undefined(xml, child, Some(name)) {
+                parts.undefined_attributes.push((child, Some(name)));
+            }
             let bit = 1 << name as u32;
             if once & bit != 0 {
                 match firsts[name as usize] {

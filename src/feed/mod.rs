@@ -82,10 +82,21 @@ pub const EXTENSION_NAMESPACES: [(&str, &str); 6] = [
 /// The extension namespace (of [`EXTENSION_NAMESPACES`]) that `namespace`
 /// was almost certainly meant to be, with its name.
 pub fn intended_extension_namespace(namespace: &str) -> Option<(&'static str, &'static str)> {
+    // The known namespaces' keys are made once per process.
+    static KEYS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| {
+        EXTENSION_NAMESPACES
+            .iter()
+            .map(|(known, _)| near_miss_key(known))
+            .collect()
+    });
+    if EXTENSION_NAMESPACES.iter().any(|(known, _)| *known == namespace) {
+        return None;
+    }
     let key = near_miss_key(namespace);
-    EXTENSION_NAMESPACES
-        .into_iter()
-        .find(|(known, _)| *known != namespace && near_miss_key(known) == key)
+    keys.iter()
+        .position(|known| *known == key)
+        .map(|at| EXTENSION_NAMESPACES[at])
 }
 
 pub fn is(node: Node<'_, '_>, namespace: &str, name: &str) -> bool {
@@ -107,6 +118,13 @@ pub fn attribute_value_range(node: Node<'_, '_>, name: &str) -> Option<Range<usi
     node.attributes()
         .find(|a| a.name() == name && a.namespace().is_none())
         .map(|a| a.range_value())
+}
+
+/// An RSS `pubDate` or `lastBuildDate`, read.
+pub struct RssDate<'a, 'input> {
+    pub node: Node<'a, 'input>,
+    pub text: Text<'a>,
+    pub read: Result<date::Rfc822Date, date::DateError>,
 }
 
 /// A parsed feed document as the rules see it.
@@ -143,6 +161,9 @@ pub struct FeedDoc<'a, 'input> {
     /// The Atom names the core rules match children by.
     pub atom_names: AtomNames,
     atom_parts: OnceLock<AtomParts<'a, 'input>>,
+    /// The RSS channel's and items' dates, each read once for the rules
+    /// that ask (whether it is a date, whether its day name is right).
+    rss_dates: OnceLock<Vec<RssDate<'a, 'input>>>,
 }
 
 /// Documents at least this large are read on all cores: the pass over all
@@ -230,6 +251,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             self_index: None,
             atom_names,
             atom_parts: OnceLock::new(),
+            rss_dates: OnceLock::new(),
         }
     }
 
@@ -436,6 +458,39 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             DocKind::Atom => gather_atom_parts(self, self.head),
             DocKind::AtomEntry => gather_atom_parts(self, None),
             _ => AtomParts::default(),
+        })
+    }
+
+    /// The `pubDate` and `lastBuildDate` elements of an RSS channel and its
+    /// items, in document order, each read as an RFC 822 date once.
+    pub fn rss_dates(&self) -> &[RssDate<'a, 'input>] {
+        self.rss_dates.get_or_init(|| {
+            let Some(channel) = self.head.filter(|_| self.kind == DocKind::Rss) else {
+                return Vec::new();
+            };
+            let names = [
+                self.xml.name_index_of(None, "pubDate"),
+                self.xml.name_index_of(None, "lastBuildDate"),
+            ];
+            if names == [None, None] {
+                return Vec::new();
+            }
+            std::iter::once(channel)
+                .chain(self.entries.iter().map(|e| e.node))
+                .flat_map(|parent| {
+                    parent
+                        .children()
+                        .filter(|n| n.name_index().is_some() && names.contains(&n.name_index()))
+                })
+                .map(|node| {
+                    let text = Text::of(node);
+                    RssDate {
+                        node,
+                        read: date::read_rfc822(text.value),
+                        text,
+                    }
+                })
+                .collect()
         })
     }
 

@@ -62,33 +62,14 @@ pub static RSS_INVALID_DATE: Rule = rule!(
     spec: "RSS 2.0; RFC 822 §5",
 );
 
-/// The `pubDate` and `lastBuildDate` elements of an RSS channel and its
-/// items, in document order.
-fn rss_dates<'a, 'i>(feed: &crate::feed::FeedDoc<'a, 'i>) -> Vec<crate::xml::Node<'a, 'i>> {
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
-        return Vec::new();
-    };
-    let items = feed.entries.iter().map(|e| e.node);
-    std::iter::once(channel)
-        .chain(items)
-        .flat_map(|parent| {
-            parent.children().filter(|n| {
-                n.is_element()
-                    && n.tag_name().namespace().is_none()
-                    && matches!(n.tag_name().name(), "pubDate" | "lastBuildDate")
-            })
-        })
-        .collect()
-}
-
 fn rss_invalid_date(cx: &mut Checker) {
     let feed = cx.feed;
-    let findings: Vec<_> = rss_dates(feed)
-        .into_iter()
-        .filter_map(|node| {
-            let text = Text::of(node);
-            let error = date::parse_rfc822(text.value).err()?;
-            Some((node.tag_name().name(), text, error))
+    let findings: Vec<_> = feed
+        .rss_dates()
+        .iter()
+        .filter_map(|date| {
+            let error = date.read.as_ref().err()?.clone();
+            Some((date.node.tag_name().name(), date.text.clone(), error))
         })
         .collect();
     for (name, text, error) in findings {
@@ -112,12 +93,12 @@ pub static RSS_WRONG_DAY_NAME: Rule = rule!(
 /// disagrees; RFC 5322 §3.3, its revision, requires it to agree.
 fn rss_wrong_day_name(cx: &mut Checker) {
     let feed = cx.feed;
-    let findings: Vec<_> = rss_dates(feed)
-        .into_iter()
-        .filter_map(|node| {
-            let text = Text::of(node);
-            let wrong = date::read_rfc822(text.value).ok()?.wrong_day?;
-            Some((node.tag_name().name(), text, wrong))
+    let findings: Vec<_> = feed
+        .rss_dates()
+        .iter()
+        .filter_map(|date| {
+            let wrong = date.read.as_ref().ok()?.wrong_day.as_ref()?;
+            Some((date.node.tag_name().name(), date.text.clone(), wrong))
         })
         .collect();
     let input = feed.xml.input_text();

@@ -217,18 +217,26 @@ pub static EXTENSION_NAMESPACE_NEAR_MISS: Rule = rule!(
 fn extension_namespace_near_miss(cx: &mut Checker) {
     let feed = cx.feed;
     let xml = feed.xml;
-    let mut misses: Vec<(&str, &str, &str)> = Vec::new();
+    // Each distinct namespace of the document's names once (a document
+    // uses a handful), by pointer first: names share their namespace's text.
+    let mut namespaces: Vec<&str> = Vec::new();
     for index in 0..xml.name_count() {
-        let Some(namespace) = xml.name_at(index).namespace() else {
-            continue;
-        };
-        if misses.iter().any(|(written, _, _)| *written == namespace) {
-            continue;
-        }
-        if let Some((meant, what)) = feed::intended_extension_namespace(namespace) {
-            misses.push((namespace, meant, what));
+        if let Some(namespace) = xml.name_at(index).namespace() {
+            let seen = namespaces
+                .iter()
+                .any(|known| std::ptr::eq(*known, namespace) || *known == namespace);
+            if !seen {
+                namespaces.push(namespace);
+            }
         }
     }
+    let misses: Vec<(&str, &str, &str)> = namespaces
+        .into_iter()
+        .filter_map(|namespace| {
+            let (meant, what) = feed::intended_extension_namespace(namespace)?;
+            Some((namespace, meant, what))
+        })
+        .collect();
     if misses.is_empty() {
         return;
     }

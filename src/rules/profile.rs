@@ -19,6 +19,15 @@ fn rss2_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
     rss_channel(feed).filter(|_| !matches!(version, Some("0.91" | "0.92")))
 }
 
+/// The children of `parent` whose name is the document's name number
+/// `name`: a document's names are numbered once, so each child is matched
+/// by a number, not by its text.
+fn children_named<'a, 'i>(parent: Node<'a, 'i>, name: Option<usize>) -> impl Iterator<Item = Node<'a, 'i>> {
+    parent
+        .children()
+        .filter(move |child| name.is_some() && child.name_index() == name)
+}
+
 const SLASH_NS: &str = "http://purl.org/rss/1.0/modules/slash/";
 const CONTENT_NS: &str = "http://purl.org/rss/1.0/modules/content/";
 
@@ -36,7 +45,11 @@ fn rss_missing_self_link(cx: &mut Checker) {
     if feed.self_link().is_some() || !feed.archive.is_empty() {
         return;
     }
-    let href = feed.url.map_or("https://example.org/feed.rss", |url| url.as_str());
+    // The document's own URL where it has a web one (a file's is no help).
+    let href = feed
+        .url
+        .filter(|url| matches!(url.scheme(), "http" | "https"))
+        .map_or("https://example.org/feed.rss", |url| url.as_str());
     cx.report(
         Checker::at(start_tag(channel), "this channel has no atom:link with rel=\"self\"")
             .label("no self link")
@@ -60,11 +73,12 @@ fn rss_item_missing_guid(cx: &mut Checker) {
     if rss2_channel(feed).is_none() {
         return;
     }
+    let guid = feed.xml.name_index_of(None, "guid");
     let without: Vec<Node> = feed
         .entries
         .iter()
         .map(|item| item.node)
-        .filter(|item| rss_children(*item, "guid").next().is_none())
+        .filter(|item| children_named(*item, guid).next().is_none())
         .collect();
     for item in without {
         cx.report(
@@ -86,10 +100,11 @@ pub static RSS_CONTACT_MISSING_NAME: Rule = rule!(
 fn rss_contact_missing_name(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss2_channel(feed) else { return };
-    let items = feed.entries.iter().map(|item| item.node);
+    let author = feed.xml.name_index_of(None, "author");
+    let items = feed.entries.iter().map(|item| item.node).filter(|_| author.is_some());
     let contacts = rss_children(channel, "managingEditor")
         .chain(rss_children(channel, "webMaster"))
-        .chain(items.flat_map(|item| rss_children(item, "author")));
+        .chain(items.flat_map(|item| children_named(item, author)));
     // Only a valid address alone: anything else is rss-invalid-email's.
     let bare: Vec<Text> = contacts
         .map(Text::of)
@@ -219,20 +234,20 @@ pub static RSS_CONTENT_WITHOUT_DESCRIPTION: Rule = rule!(
 
 fn rss_content_without_description(cx: &mut Checker) {
     let feed = cx.feed;
-    if rss2_channel(feed).is_none() {
+    let encoded = feed.xml.name_index_of(Some(CONTENT_NS), "encoded");
+    if rss2_channel(feed).is_none() || encoded.is_none() {
         return;
     }
+    let description = feed.xml.name_index_of(None, "description");
     let mut findings = Vec::new();
     for item in feed.entries.iter().map(|item| item.node) {
-        let mut description = None;
-        for child in item.children().filter(Node::is_element) {
-            if child.has_tag_name(None, "description") {
-                description = Some(child);
-            } else if child.has_tag_name(Some(CONTENT_NS), "encoded") {
-                if description.is_none() {
-                    let after = rss_children(item, "description").next();
-                    findings.push((child, after));
-                }
+        for child in item.children() {
+            let name = child.name_index();
+            if name.is_some() && name == description {
+                break;
+            }
+            if name == encoded {
+                findings.push((child, children_named(item, description).next()));
                 break;
             }
         }
@@ -263,15 +278,17 @@ pub static RSS_COMMENTS_WITHOUT_BUILD_DATE: Rule = rule!(
 
 fn rss_comments_without_build_date(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(channel) = rss2_channel(feed) else { return };
+    let comments = feed.xml.name_index_of(Some(SLASH_NS), "comments");
+    let Some(channel) = rss2_channel(feed).filter(|_| comments.is_some()) else {
+        return;
+    };
     if rss_children(channel, "lastBuildDate").next().is_some() {
         return;
     }
-    let first = feed.entries.iter().find_map(|item| {
-        item.node
-            .children()
-            .find(|c| c.has_tag_name(Some(SLASH_NS), "comments"))
-    });
+    let first = feed
+        .entries
+        .iter()
+        .find_map(|item| children_named(item.node, comments).next());
     let Some(count) = first else { return };
     cx.report(
         Checker::at(start_tag(count), "slash:comments counts comments, but the channel has no lastBuildDate")
@@ -294,6 +311,10 @@ pub static RSS_MARKUP_IN_PLAIN_TEXT: Rule = rule!(
 /// (`&amp;amp;`, `&amp;#39;`). The profile's form for a literal `<` or `&`
 /// in plain text, `&#x3C;` and `&#x26;`, is not.
 fn ambiguous_markup(raw: &str) -> Option<&'static str> {
+    // Nearly every title has neither a reference nor CDATA.
+    if !raw.contains(['&', '<']) {
+        return None;
+    }
     let markup_after = |text: &str, open: &str| {
         text.match_indices(open).any(|(at, _)| {
             text[at + open.len()..]
@@ -317,26 +338,28 @@ fn ambiguous_markup(raw: &str) -> Option<&'static str> {
     if reference_after(raw, "&amp;") {
         return Some("a reference escaped twice (&amp;amp;)");
     }
-    let cdata: Vec<&str> = raw
+    let mut cdata = raw
         .split("<![CDATA[")
         .skip(1)
-        .map(|part| part.split("]]>").next().unwrap_or(part))
-        .collect();
-    if cdata.iter().any(|text| markup_after(text, "<")) {
-        return Some("HTML markup in CDATA");
-    }
-    if cdata.iter().any(|text| reference_after(text, "&")) {
-        return Some("a reference in CDATA");
-    }
-    None
+        .map(|part| part.split("]]>").next().unwrap_or(part));
+    cdata.find_map(|text| {
+        if markup_after(text, "<") {
+            Some("HTML markup in CDATA")
+        } else if reference_after(text, "&") {
+            Some("a reference in CDATA")
+        } else {
+            None
+        }
+    })
 }
 
 fn rss_markup_in_plain_text(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss2_channel(feed) else { return };
     let input = feed.xml.input_text();
+    let title = feed.xml.name_index_of(None, "title");
     let items = feed.entries.iter().map(|item| item.node);
-    let titles = rss_children(channel, "title").chain(items.flat_map(|item| rss_children(item, "title")));
+    let titles = children_named(channel, title).chain(items.flat_map(|item| children_named(item, title)));
     let mut findings = Vec::new();
     for title in titles {
         // The content as written: the title holds text only (an element in

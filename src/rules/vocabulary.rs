@@ -4,7 +4,7 @@
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text};
+use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text, ATOM_ATTRIBUTES};
 use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
@@ -47,57 +47,18 @@ pub static ATOM_UNDEFINED_ATTRIBUTE: Rule = rule!(
     spec: "RFC 4287 §6.2, §6.3; Appendix B",
 );
 
-/// The attributes without a namespace RFC 4287 defines, by element; every
-/// other Atom element has none (`xml:base` and `xml:lang` are in the XML
-/// namespace, so never asked about).
-const ATOM_ATTRIBUTES: &[(AtomName, &[&str])] = &[
-    (AtomName::Title, &["type"]),
-    (AtomName::Subtitle, &["type"]),
-    (AtomName::Summary, &["type"]),
-    (AtomName::Rights, &["type"]),
-    (AtomName::Content, &["type", "src"]),
-    (AtomName::Link, &["href", "rel", "type", "hreflang", "title", "length"]),
-    (AtomName::Category, &["term", "scheme", "label"]),
-    (AtomName::Generator, &["uri", "version"]),
-];
-
-/// The Atom elements whose children are Atom metadata, walked for their
-/// attributes: what is inside any other element (content, a link, an
-/// extension) is not Atom's.
-const ATOM_CONTAINERS: &[AtomName] = &[
-    AtomName::Entry,
-    AtomName::Source,
-    AtomName::Author,
-    AtomName::Contributor,
-];
-
 /// A warning: the RFC's text defines no attributes beyond these, and its
 /// informative schema (Appendix B, `undefinedAttribute`) allows only ones in
 /// a namespace; an unqualified one is unrecognized Atom markup, which §6.2
 /// makes foreign markup that consumers skip (§6.3).
 fn atom_undefined_attribute(cx: &mut Checker) {
     let feed = cx.feed;
-    if feed.kind != DocKind::Atom || feed.root.tag_name().namespace() != Some(crate::feed::ATOM_NS) {
-        return;
-    }
-    let names = &feed.atom_names;
-    let mut containers = vec![feed.root];
-    while let Some(container) = containers.pop() {
-        report_atom_attributes(cx, container, &[]);
-        for child in container.children().filter(|c| c.is_element()) {
-            let Some(name) = names.which(child, &AtomName::ALL) else {
-                continue;
-            };
-            if ATOM_CONTAINERS.contains(&name) {
-                containers.push(child);
-                continue;
-            }
-            let defined = ATOM_ATTRIBUTES
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or(&[][..], |(_, a)| a);
-            report_atom_attributes(cx, child, defined);
-        }
+    // Found by the one pass over the Atom elements (`gather_atom_parts`).
+    for &(element, name) in &feed.atom_parts().undefined_attributes {
+        let defined = name
+            .and_then(|name| ATOM_ATTRIBUTES.iter().find(|(n, _)| *n == name))
+            .map_or(&[][..], |(_, defined)| defined);
+        report_atom_attributes(cx, element, defined);
     }
 }
 
@@ -106,6 +67,14 @@ fn atom_undefined_attribute(cx: &mut Checker) {
 const ATOM_REQUIRED_ATTRIBUTES: &[(&str, &str)] = &[("link", "href"), ("category", "term")];
 
 fn report_atom_attributes(cx: &mut Checker, element: Node, defined: &[&str]) {
+    // The common case, every attribute defined or namespaced, is decided
+    // without allocating.
+    if element
+        .attributes()
+        .all(|a| a.namespace().is_some() || defined.contains(&a.name()))
+    {
+        return;
+    }
     let name = element.tag_name().name();
     let misspelt_required = ATOM_REQUIRED_ATTRIBUTES
         .iter()

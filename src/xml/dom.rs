@@ -800,6 +800,12 @@ impl<'a> Attribute<'a, '_> {
         self.expanded_name().namespace
     }
 
+    /// The number of the attribute's expanded name in the document's table
+    /// of names ([`Tree::name_at`]), shared with the elements' names.
+    pub fn name_index(&self) -> usize {
+        self.data.name() as usize
+    }
+
     /// The normalized value (XML 1.0 §3.3.3).
     pub fn value(&self) -> &'a str {
         if self.data.name_and_flags & NORMALIZED != 0 {
