@@ -1,7 +1,7 @@
 //! Rule selection as ruff users know it: `--select` and `--ignore` (and the
 //! config's `select` and `ignore`) name rules by id (`archive-orphan`), by
 //! prefix (`atom-`, `rss-`), by group (`rfc5005`, `rfc6721`, `atom-core`,
-//! `rss-core`, `rss-profile`, `xml`, `fetch`) or all of them (`all`). Where a rule is
+//! `rss-core`, `rss-profile`, `itunes`, `xml`, `fetch`) or all of them (`all`). Where a rule is
 //! both selected and ignored, the more specific selector wins: an id over
 //! a prefix, a longer prefix over a shorter, a prefix over a group, a
 //! group over `all`; on a tie, ignoring wins.
@@ -40,6 +40,10 @@ pub static GROUPS: &[Group] = &[
     Group {
         name: "rss-profile",
         summary: "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings)",
+    },
+    Group {
+        name: "itunes",
+        summary: "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete",
     },
     Group {
         name: "fetch",

@@ -20,6 +20,7 @@ mod atom;
 mod chains;
 pub mod fetching;
 mod identity;
+mod itunes;
 mod links;
 mod markers;
 mod paging;
@@ -242,6 +243,12 @@ pub static RULES: &[&Rule] = &[
     &profile::RSS_CONTENT_WITHOUT_DESCRIPTION,
     &profile::RSS_COMMENTS_WITHOUT_BUILD_DATE,
     &profile::RSS_MARKUP_IN_PLAIN_TEXT,
+    &itunes::ITUNES_INVALID_EXPLICIT,
+    &itunes::ITUNES_EXPLICIT_LEGACY,
+    &itunes::ITUNES_INVALID_DURATION,
+    &itunes::ITUNES_INVALID_NUMBER,
+    &itunes::ITUNES_INVALID_TYPE,
+    &itunes::ITUNES_VALUE_WITHOUT_EFFECT,
 ];
 
 /// The rule of an id.
@@ -341,6 +348,16 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
 
 /// The fix that writes a link's relation as `relation` (safe: only where the
 /// rule knows the relation meant).
+/// Elements as a finding names them: the first twelve, each as `name`
+/// writes it, then how many more (a channel may hold thousands).
+pub(crate) fn elements_listed(elements: &[crate::xml::Node], name: impl Fn(&crate::xml::Node) -> String) -> String {
+    let listed: Vec<String> = elements.iter().take(12).map(name).collect();
+    match elements.len() {
+        n if n > 12 => format!("{} and {} more", listed.join(", "), n - 12),
+        _ => listed.join(", "),
+    }
+}
+
 /// An unqualified attribute of `element` that is a near miss of the name
 /// `meant`, which the element lacks (`herf` for a missing `href`): what the
 /// rule on the missing attribute points at, and no other rule reports.

@@ -140,18 +140,9 @@ fn rss_item_before_channel_element(cx: &mut Checker) {
     };
     let after: Vec<Node> = elements.filter(|c| !c.has_tag_name(None, "item")).collect();
     let Some(first) = after.first() else { return };
-    let names: Vec<String> = after
-        .iter()
-        .take(12)
-        .map(|c| format!("<{}>", shorten(c.tag_name().name())))
-        .collect();
-    let more = if after.len() > 12 {
-        format!(" and {} more", after.len() - 12)
-    } else {
-        String::new()
-    };
+    let names = super::elements_listed(&after, |c| format!("<{}>", shorten(c.tag_name().name())));
     cx.report(
-        Checker::at(start_tag(*first), format!("channel elements after the items: {}{more}", names.join(", ")))
+        Checker::at(start_tag(*first), format!("channel elements after the items: {names}"))
             .label("after the items")
             .secondary(start_tag(first_item), "the first item")
             .note("RSS Best Practices Profile: \"all item elements should appear after all of the other elements in a channel\"; readers that stream a feed have shown its items before they read what follows")

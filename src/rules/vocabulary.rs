@@ -238,18 +238,9 @@ fn atom_metadata_after_entries(cx: &mut Checker) {
         .filter(|c| c.tag_name().namespace() == Some(crate::feed::ATOM_NS) && !names.is(*c, AtomName::Entry))
         .collect();
     let Some(first) = after.first() else { return };
-    let listed: Vec<String> = after
-        .iter()
-        .take(12)
-        .map(|c| format!("atom:{}", shorten(c.tag_name().name())))
-        .collect();
-    let more = if after.len() > 12 {
-        format!(" and {} more", after.len() - 12)
-    } else {
-        String::new()
-    };
+    let listed = super::elements_listed(&after, |c| format!("atom:{}", shorten(c.tag_name().name())));
     cx.report(
-        Checker::at(start_tag(*first), format!("feed metadata after the entries: {}{more}", listed.join(", ")))
+        Checker::at(start_tag(*first), format!("feed metadata after the entries: {listed}"))
             .label("after the entries")
             .secondary(start_tag(first_entry), "the first entry")
             .note("RFC 4287 §4.1.1 fixes no order among a feed's children, so the document is conformant; but readers that stream a feed read its title, links and update time before the entries, and some stop reading metadata at the first entry")

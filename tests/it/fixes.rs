@@ -12,7 +12,9 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 19] = [
+const FIXED: [&str; 21] = [
+    "itunes-explicit-legacy/fail-legacy.rss",
+    "itunes-value-without-effect/fail-meant-yes.rss",
     "link-missing-href/fail-misspelt.atom",
     "atom-category-missing-term/fail-misspelt.atom",
     "rss-wrong-day-name/fail-wrong-day.rss",
