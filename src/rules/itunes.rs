@@ -13,10 +13,10 @@ pub const ITUNES_NS: &str = "http://www.itunes.com/dtds/podcast-1.0.dtd";
 /// The iTunes elements named `local` among the children of the channel and
 /// of its items, in document order, matched by the name's number.
 fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 'i>> {
-    let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), local) else {
+    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
         return Vec::new();
     };
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), local) else {
         return Vec::new();
     };
     std::iter::once(channel)
