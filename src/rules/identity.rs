@@ -119,7 +119,12 @@ fn rss_wrong_day_name(cx: &mut Checker) {
         cx.report(
             Checker::at(
                 place,
-                format!("{name} says {}, but {} is a {}", wrong.written, wrong.date, wrong.actual_full),
+                // What varies from date to date is quoted, so that the text
+                // format groups a feed's many wrong days as one pattern.
+                format!(
+                    "{name}: `{}` is not the day of `{}`, a `{}`",
+                    wrong.written, wrong.date, wrong.actual_full
+                ),
             )
             .label("wrong day")
             .note("readers take the date and ignore the day name, so the feed means the date; RFC 5322 §3.3, the revision of RFC 822's dates, requires \"the day implied by the date\"")
