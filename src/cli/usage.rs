@@ -122,9 +122,10 @@ pub(crate) fn list_rules(format: ListFormat) -> ExitCode {
                 out,
                 "\nGroups, for --select and --ignore (and select and ignore in feedlint.toml), beside rule ids,\nthe starts of rule ids (atom-, rss-) and all:"
             )?;
+            let width = select::GROUPS.iter().map(|group| group.name.len()).max().unwrap_or(0);
             select::GROUPS
                 .iter()
-                .try_for_each(|group| writeln!(out, "  {:<10} {}", group.name, group.summary))
+                .try_for_each(|group| writeln!(out, "  {:<width$} {}", group.name, group.summary))
         }
         ListFormat::Json => {
             let list: Vec<_> = rules::RULES
