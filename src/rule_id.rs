@@ -168,19 +168,27 @@ pub(crate) fn is_near(written: &str, meant: &str) -> bool {
     if written.len().abs_diff(meant.len()) > most {
         return false;
     }
-    let written: Vec<char> = written.to_ascii_lowercase().chars().collect();
-    let swapped = written.len() == meant.len()
-        && {
-            let differ: Vec<usize> = meant
-                .chars()
-                .zip(&written)
-                .enumerate()
-                .filter(|(_, (m, w))| m != *w)
-                .map(|(i, _)| i)
-                .collect();
-            matches!(differ[..], [i, j] if j == i + 1 && written[i] == meant.as_bytes()[j] as char && written[j] == meant.as_bytes()[i] as char)
-        };
-    swapped || edit_distance_within(&written, meant, most, &mut Vec::new(), &mut Vec::new()).is_some()
+    let written = written.to_ascii_lowercase();
+    let chars: Vec<char> = written.chars().collect();
+    one_edit_apart(&written, meant, true)
+        || edit_distance_within(&chars, meant, most, &mut Vec::new(), &mut Vec::new()).is_some()
+}
+
+/// Damerau-Levenshtein distance 1: one insertion, deletion, transposition of
+/// neighbours, or (when allowed) substitution.
+pub(crate) fn one_edit_apart(a: &str, b: &str, substitution: bool) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[prefix..], &b[prefix..]);
+    match (a.len(), b.len()) {
+        (0, 0) => true,
+        (la, lb) if la == lb => {
+            (substitution && a[1..] == b[1..]) || (la >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
+        }
+        (la, lb) if la + 1 == lb => a == &b[1..],
+        (la, lb) if la == lb + 1 => &a[1..] == b,
+        _ => false,
+    }
 }
 
 /// Levenshtein distance, in characters (two rows: linear memory).

@@ -324,24 +324,9 @@ pub fn intended_relation(rel: &str) -> Option<&'static str> {
         .into_iter()
         .map(Relation::as_str)
         // On four-letter names a substitution is another word ("text", "lost").
-        .find(|target| joined.len() >= 4 && joined != *target && one_edit_apart(&joined, target, target.len() > 4))
-}
-
-/// Damerau-Levenshtein distance 1: one insertion, deletion, transposition of
-/// neighbours, or (when allowed) substitution.
-fn one_edit_apart(a: &str, b: &str, substitution: bool) -> bool {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let (a, b) = (&a[prefix..], &b[prefix..]);
-    match (a.len(), b.len()) {
-        (0, 0) => true,
-        (la, lb) if la == lb => {
-            (substitution && a[1..] == b[1..]) || (la >= 2 && a[0] == b[1] && a[1] == b[0] && a[2..] == b[2..])
-        }
-        (la, lb) if la + 1 == lb => a == &b[1..],
-        (la, lb) if la == lb + 1 => &a[1..] == b,
-        _ => false,
-    }
+        .find(|target| {
+            joined.len() >= 4 && joined != *target && crate::rule_id::one_edit_apart(&joined, target, target.len() > 4)
+        })
 }
 
 #[cfg(test)]

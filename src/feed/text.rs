@@ -71,6 +71,12 @@ pub struct Text<'a> {
 }
 
 impl<'a> Text<'a> {
+    /// Whether the text stands in `input` as it reads (no references, no
+    /// CDATA): then a place inside the value is a place in the document.
+    pub fn is_written_plainly(&self, input: &str) -> bool {
+        input.get(self.range.clone()) == Some(self.value)
+    }
+
     pub fn of(node: Node<'a, '_>) -> Text<'a> {
         let Some(child) = node.first_child().filter(Node::is_text) else {
             return Text {

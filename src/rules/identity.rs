@@ -105,8 +105,7 @@ fn rss_wrong_day_name(cx: &mut Checker) {
     for (name, text, wrong) in findings {
         // The name's own place where the text is written as it reads (no
         // references, no CDATA), else the whole date.
-        let written_plainly = input.get(text.range.clone()) == Some(text.value);
-        let at = wrong.at.as_ref().filter(|_| written_plainly);
+        let at = wrong.at.as_ref().filter(|_| text.is_written_plainly(input));
         let place = at.map_or(text.range.clone(), |at| {
             text.range.start + at.start..text.range.start + at.end
         });

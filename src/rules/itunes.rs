@@ -28,8 +28,8 @@ fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 
 /// The fix that writes `value` in place of an element's text, where the
 /// text is written plainly.
 fn replace_text(feed: &FeedDoc, text: &Text, value: &str) -> Option<Fix> {
-    let plain = feed.xml.input_text().get(text.range.clone()) == Some(text.value);
-    plain.then(|| Fix::safe(format!("Write {value}"), vec![fix::replace(text.range.clone(), value)]))
+    text.is_written_plainly(feed.xml.input_text())
+        .then(|| Fix::safe(format!("Write {value}"), vec![fix::replace(text.range.clone(), value)]))
 }
 
 pub static ITUNES_INVALID_EXPLICIT: Rule = rule!(

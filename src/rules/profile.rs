@@ -6,6 +6,7 @@
 //! RSS 2.0. The profile: <https://www.rssboard.org/rss-profile>.
 
 use super::rss::{rss_channel, rss_children};
+use super::vocabulary::RssVersion;
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
 use crate::feed::{start_tag, FeedDoc, Text};
@@ -15,8 +16,7 @@ use crate::xml::Node;
 /// The channel of an RSS 2.0 document (not 0.91 or 0.92, which the profile
 /// does not cover, and which have no guid or atom:link).
 fn rss2_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
-    let version = feed.root.attribute("version").map(str::trim);
-    rss_channel(feed).filter(|_| !matches!(version, Some("0.91" | "0.92")))
+    rss_channel(feed).filter(|_| RssVersion::of(feed.root) == RssVersion::V2)
 }
 
 /// The children of `parent` whose name is the document's name number
@@ -355,8 +355,10 @@ fn rss_markup_in_plain_text(cx: &mut Checker) {
     for title in titles {
         // The content as written: the title holds text only (an element in
         // it is rss-element-in-text's).
-        let Some(content) = content_range(title) else { continue };
-        if let Some(what) = ambiguous_markup(&input[content.clone()]) {
+        if title.children().any(|c| c.is_element()) {
+            continue;
+        }
+        if let Some(what) = ambiguous_markup(&input[title.content_range()]) {
             findings.push((Text::of(title), what));
         }
     }
@@ -368,16 +370,4 @@ fn rss_markup_in_plain_text(cx: &mut Checker) {
                 .help("write the title as the plain text it is: no markup, and a literal < or & as &#x3C; or &#x26;"),
         );
     }
-}
-
-/// The bytes between an element's start and end tags, when it holds no
-/// element.
-fn content_range(element: Node) -> Option<std::ops::Range<usize>> {
-    if element.children().any(|c| c.is_element()) {
-        return None;
-    }
-    let (start, end) = (element.start_tag().end, element.range().end);
-    let input = element.tree().input_text();
-    let close = input[start..end].rfind("</")?;
-    Some(start..start + close)
 }

@@ -360,14 +360,14 @@ pub static RSS_UNKNOWN_ELEMENT: Rule = rule!(
 /// and UserLand's), 0.92 (0.91 and cloud, and an item's source, enclosure
 /// and category); 2.0 for every other version.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum RssVersion {
+pub(super) enum RssVersion {
     V091,
     V092,
     V2,
 }
 
 impl RssVersion {
-    fn of(root: Node) -> RssVersion {
+    pub(super) fn of(root: Node) -> RssVersion {
         match root.attribute("version").map(str::trim) {
             Some("0.91") => RssVersion::V091,
             Some("0.92") => RssVersion::V092,
@@ -636,11 +636,8 @@ fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> cr
             "<{name}> holds an email address and a name in parentheses (\"dan@example.org (Dan Manges)\"); for a name alone, use dc:creator"
         )),
         _ => {
-            // The content, between the start tag's end and the end tag.
-            let range = holder.range();
-            let from = start_tag(holder).end;
-            let to = text[range.clone()].rfind("</").map_or(range.end, |at| range.start + at);
-            let content = &text[from.min(to)..to];
+            let std::ops::Range { start: from, end: to } = holder.content_range();
+            let content = &text[from..to];
             let fix = (!content.contains("]]>") && from < to).then(|| {
                 crate::fix::Fix::safe(
                     format!("Wrap the content of <{name}> in CDATA"),

@@ -685,6 +685,14 @@ impl<'a, 'input> Node<'a, 'input> {
 
     /// The start tag (`<name ...>` or `<name .../>`), where findings about
     /// an element point. For other nodes, their range.
+    /// The bytes between the element's start tag and its end tag, as
+    /// written (empty for `<a/>`).
+    pub fn content_range(&self) -> Range<usize> {
+        let (from, end) = (self.start_tag().end, self.range().end);
+        let inside = self.doc.text.get(from..end).unwrap_or_default();
+        from..inside.rfind("</").map_or(from, |at| from + at)
+    }
+
     pub fn start_tag(&self) -> Range<usize> {
         let range = self.range();
         if !self.is_element() || self.doc.text.as_bytes().get(range.start) != Some(&b'<') {
