@@ -39,7 +39,7 @@ pub static GROUPS: &[Group] = &[
     },
     Group {
         name: "rss-profile",
-        summary: "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings)",
+        summary: "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
     },
     Group {
         name: "itunes",

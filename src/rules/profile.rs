@@ -1,7 +1,8 @@
 //! The RSS Advisory Board's RSS Best Practices Profile: what it recommends
 //! beyond RSS 2.0 (a self link, a guid on every item, a name beside every
 //! address, items after the channel's other elements, ...), each a warning
-//! in the group `rss-profile`, so `--ignore rss-profile` turns them all off.
+//! where the text says should (an info where it only describes), in the
+//! group `rss-profile`, so `--ignore rss-profile` turns them all off.
 //! These are the recommendations the W3C Feed Validation Service gives for
 //! RSS 2.0. The profile: <https://www.rssboard.org/rss-profile>.
 
@@ -193,12 +194,14 @@ fn rss_image_mismatch(cx: &mut Checker) {
 }
 
 pub static RSS_TEXT_INPUT: Rule = rule!(
-    RssTextInput, Warning, Doc, Some(rss_text_input),
+    RssTextInput, Info, Doc, Some(rss_text_input),
     groups: ["rss-profile"],
     summary: "an RSS channel has a textInput, which nearly no reader supports",
     spec: "RSS 2.0, <textInput> sub-element of <channel>; RSS Best Practices Profile, textInput",
 );
 
+/// An info: RSS 2.0 allows the element, and neither it nor the profile
+/// says a publisher should leave it out; they say readers ignore it.
 fn rss_text_input(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss2_channel(feed) else { return };

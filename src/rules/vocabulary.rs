@@ -131,7 +131,7 @@ fn namespace_it(attribute: &str) -> String {
 }
 
 pub static APP_ELEMENT_MISPLACED: Rule = rule!(
-    AppElementMisplaced, Warning, Doc, Some(app_element_misplaced),
+    AppElementMisplaced, Info, Doc, Some(app_element_misplaced),
     groups: ["atom-core"],
     summary: "an Atom Publishing Protocol element where RFC 5023 does not put it (app:edited in a feed)",
     spec: "RFC 5023 §8.3.3, §10.2, §13.1; RFC 4287 §6.2",
@@ -160,8 +160,9 @@ fn app_parents(local: &str) -> Option<&'static [(Option<&'static str>, &'static 
     })
 }
 
-/// A warning: an AtomPub element is foreign markup to RFC 4287, allowed
-/// anywhere (§6.2); out of place it means nothing to any reader.
+/// An info: an AtomPub element is foreign markup to RFC 4287, allowed
+/// anywhere (§6.2), and RFC 5023 forbids it nowhere; out of place it only
+/// means nothing to any reader.
 fn app_element_misplaced(cx: &mut Checker) {
     let feed = cx.feed;
     let xml = feed.xml;
