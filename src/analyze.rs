@@ -133,6 +133,9 @@ pub(crate) struct Named {
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
+/// The groups that, selected by name, check every RSS feed as a podcast.
+const PODCAST_GROUPS: &[&str] = &["podcast", "itunes"];
+
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
     let Named {
         name,
@@ -235,7 +238,10 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                                 target
                             });
                     }
-                    let feed = FeedDoc::new(&xml, kind, url.as_ref());
+                    let mut feed = FeedDoc::new(&xml, kind, url.as_ref());
+                    if options.levels.selects_groups_for(PODCAST_GROUPS, path.as_deref()) {
+                        feed.check_as_podcast();
+                    }
                     let enabled: Vec<&'static Rule> = rules::RULES
                         .iter()
                         .copied()

@@ -120,6 +120,14 @@ impl Levels {
         RuleMap::from_fn(|id| self.level_in(crate::rules::by_id(id), absolute.as_deref()))
     }
 
+    /// Whether `--select` (or the select of the config nearest `path`)
+    /// names one of `groups` by name.
+    pub fn selects_groups_for(&self, groups: &[&str], path: Option<&Path>) -> bool {
+        let absolute = self.absolute(path);
+        let layer = self.layer_for(absolute.as_deref());
+        self.selection.names_group_over(layer.map(|l| &l.selection), groups)
+    }
+
     /// The path made absolute, when choosing the settings needs it (several
     /// configs, or per-path overrides).
     fn absolute(&self, path: Option<&Path>) -> Option<PathBuf> {

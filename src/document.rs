@@ -65,6 +65,11 @@ impl Document {
         self.summary.as_ref().map(|summary| summary.kind)
     }
 
+    /// Whether it was checked as a podcast.
+    pub fn is_podcast(&self) -> bool {
+        self.summary.as_ref().is_some_and(|summary| summary.podcast)
+    }
+
     pub fn url(&self) -> Option<&str> {
         self.url.as_ref().map(Url::as_str)
     }

@@ -1,7 +1,7 @@
 //! Rule selection as ruff users know it: `--select` and `--ignore` (and the
 //! config's `select` and `ignore`) name rules by id (`archive-orphan`), by
 //! prefix (`atom-`, `rss-`), by group (`rfc5005`, `rfc6721`, `atom-core`,
-//! `rss-core`, `rss-profile`, `itunes`, `xml`, `fetch`) or all of them (`all`). Where a rule is
+//! `rss-core`, `rss-profile`, `itunes`, `podcast`, `xml`, `fetch`) or all of them (`all`). Where a rule is
 //! both selected and ignored, the more specific selector wins: an id over
 //! a prefix, a longer prefix over a shorter, a prefix over a group, a
 //! group over `all`; on a tie, ignoring wins.
@@ -43,7 +43,11 @@ pub static GROUPS: &[Group] = &[
     },
     Group {
         name: "itunes",
-        summary: "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete",
+        summary: "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
+    },
+    Group {
+        name: "podcast",
+        summary: "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; RSS feeds that carry audio but declare no podcast namespace (an info)",
     },
     Group {
         name: "fetch",
@@ -161,6 +165,17 @@ impl Selection {
             (None, Some(_)) => Some(false),
             (None, None) => None,
         }
+    }
+
+    /// Whether the `select` in effect over `under` (a config's) names one
+    /// of `groups` by name: more than turning its rules on, that says what
+    /// the user means the documents to be (a podcast, for `podcast`).
+    pub fn names_group_over(&self, under: Option<&Selection>, groups: &[&str]) -> bool {
+        let select = self.select.as_deref().or_else(|| under?.select.as_deref());
+        select
+            .unwrap_or_default()
+            .iter()
+            .any(|selector| matches!(selector, Selector::Group(name) if groups.contains(name)))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -68,6 +68,8 @@ impl EntrySummary {
 #[derive(Debug, Clone)]
 pub struct DocSummary {
     pub kind: DocKind,
+    /// Whether it is checked as a podcast ([`crate::feed::Podcast`]).
+    pub podcast: bool,
     /// The root element's start tag: where findings about the whole
     /// document point.
     pub root: Location,
@@ -202,6 +204,7 @@ impl DocSummary {
         id_text.shrink_to_fit();
         DocSummary {
             kind: feed.kind,
+            podcast: feed.is_podcast(),
             root,
             self_link,
             archive_marker,

@@ -37,6 +37,49 @@ pub const DS_NS: &str = "http://www.w3.org/2000/09/xmldsig#";
 
 pub const XHTML_NS: &str = "http://www.w3.org/1999/xhtml";
 
+/// Apple's iTunes podcast tags.
+pub const ITUNES_NS: &str = "http://www.itunes.com/dtds/podcast-1.0.dtd";
+
+/// The Podcasting 2.0 namespace.
+pub const PODCAST_NS: &str = "https://podcastindex.org/namespace/1.0";
+
+/// Whether an RSS document is checked as a podcast, and why: the podcast
+/// standards' required elements are asked of podcasts only, so a blog
+/// whose items carry an MP3 is not held to them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Podcast {
+    /// Not a podcast: another kind of document, or an RSS feed that
+    /// declares neither podcast namespace.
+    No,
+    /// It declares the iTunes or the Podcasting 2.0 namespace (or writes
+    /// either almost right), or names an element or attribute in one.
+    Declared,
+    /// The user selected the podcast groups by name, so every RSS feed of
+    /// the run is checked as one.
+    Selected,
+}
+
+impl Podcast {
+    /// What an RSS document says of itself.
+    fn declared_by(xml: &Tree<'_>, root: Node<'_, '_>, channel: Option<Node<'_, '_>>) -> Podcast {
+        let is_podcast_namespace = |namespace: &str| {
+            let meant = intended_extension_namespace(namespace).map_or(namespace, |(meant, _)| meant);
+            meant == ITUNES_NS || meant == PODCAST_NS
+        };
+        let text = xml.input_text();
+        let declares = std::iter::once(root)
+            .chain(channel)
+            .flat_map(|element| crate::xml::declarations(text, element))
+            .any(|declaration| is_podcast_namespace(declaration.value));
+        let names = (0..xml.name_count()).any(|at| xml.name_at(at).namespace().is_some_and(is_podcast_namespace));
+        if declares || names {
+            Podcast::Declared
+        } else {
+            Podcast::No
+        }
+    }
+}
+
 /// The form in which near misses compare equal: no scheme, no `www.`, no
 /// trailing `/` or `#`, lower case, and no trailing version segment.
 fn near_miss_key(uri: &str) -> String {
@@ -164,6 +207,8 @@ pub struct FeedDoc<'a, 'input> {
     /// The RSS channel's and items' dates, each read once for the rules
     /// that ask (whether it is a date, whether its day name is right).
     rss_dates: OnceLock<Vec<RssDate<'a, 'input>>>,
+    /// Whether it is checked as a podcast.
+    pub podcast: Podcast,
 }
 
 /// Documents at least this large are read on all cores: the pass over all
@@ -203,12 +248,27 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         } = parts;
         doc.everywhere = everywhere;
         doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
+        if kind == DocKind::Rss {
+            doc.podcast = Podcast::declared_by(xml, doc.root, doc.head);
+        }
         (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
         if kind == DocKind::AtomEntry {
             // The document's one entry is its root.
             doc.entries.extend(Entry::of(&EntryNames::of(xml, kind), doc.root));
         }
         doc
+    }
+
+    /// Checks an RSS document as a podcast whatever it declares: the user
+    /// selected the podcast groups by name.
+    pub fn check_as_podcast(&mut self) {
+        if self.kind == DocKind::Rss && self.podcast == Podcast::No {
+            self.podcast = Podcast::Selected;
+        }
+    }
+
+    pub fn is_podcast(&self) -> bool {
+        self.podcast != Podcast::No
     }
 
     /// Where the first `self` link of the head section points, resolved
@@ -252,6 +312,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
             atom_names,
             atom_parts: OnceLock::new(),
             rss_dates: OnceLock::new(),
+            podcast: Podcast::No,
         }
     }
 

@@ -89,6 +89,8 @@ struct Summary {
     /// Findings past `--max-findings`: counted in `errors`, `warnings`
     /// and `infos`, not listed.
     dropped: usize,
+    /// Of `documents`, those checked as podcasts.
+    podcasts: usize,
 }
 
 #[derive(Serialize)]
@@ -151,6 +153,7 @@ fn summary(report: &Report) -> Summary {
         folded: report.folded(),
         context: report.context_documents(),
         dropped: report.dropped.total(),
+        podcasts: report.linted_podcasts(),
     }
 }
 

@@ -96,6 +96,11 @@ impl Report {
         self.documents.iter().filter(|d| !d.context).count()
     }
 
+    /// The linted documents checked as podcasts.
+    pub fn linted_podcasts(&self) -> usize {
+        self.documents.iter().filter(|d| !d.context && d.is_podcast()).count()
+    }
+
     /// The documents read only because linted documents link to them.
     pub fn context_documents(&self) -> usize {
         self.documents.len() - self.linted_documents()
@@ -424,7 +429,8 @@ fn doc_url(diagnostic: &Diagnostic) -> String {
     rule_doc_url(diagnostic.rule)
 }
 
-/// "3 errors, 1 warning and no infos in 4 documents".
+/// "3 errors, 1 warning and no infos in 4 documents", "... in 1 RSS 2.0
+/// podcast".
 pub fn summary_line(report: &Report) -> String {
     fn count(n: usize, what: &str) -> String {
         match n {
@@ -453,13 +459,18 @@ pub fn summary_line(report: &Report) -> String {
             " (and {n} other documents read for the chains, not reported on)"
         )),
     }
+    // Podcasts are named: they are held to more than other RSS feeds.
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let linted = match report.linted_podcasts() {
+        0 => format!("{documents} document{}", plural(documents)),
+        podcasts if podcasts == documents => format!("{podcasts} RSS 2.0 podcast{}", plural(podcasts)),
+        podcasts => format!("{documents} documents ({podcasts} RSS 2.0 podcast{})", plural(podcasts)),
+    };
     format!(
-        "{}, {} and {} in {} document{}{not_shown}{}",
+        "{}, {} and {} in {linted}{not_shown}{}",
         count(report.count(Level::Error), "error"),
         count(report.count(Level::Warning), "warning"),
         count(report.count(Level::Info), "info"),
-        documents,
-        if documents == 1 { "" } else { "s" },
         published(report),
     )
 }

@@ -4,15 +4,13 @@
 
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{DocKind, FeedDoc, Text};
+use crate::feed::{DocKind, FeedDoc, Text, ITUNES_NS};
 use crate::fix::{self, Fix};
 use crate::xml::Node;
 
-pub const ITUNES_NS: &str = "http://www.itunes.com/dtds/podcast-1.0.dtd";
-
 /// The iTunes elements named `local` among the children of the channel and
 /// of its items, in document order, matched by the name's number.
-fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 'i>> {
+pub(super) fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 'i>> {
     let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
         return Vec::new();
     };
@@ -206,7 +204,10 @@ fn itunes_invalid_type(cx: &mut Checker) {
     for (node, text, values) in invalid {
         let name = node.tag_name().name();
         cx.report(
-            Checker::at(text.range.clone(), format!("itunes:{name} is `{}`, not one of {}", shorten(text.value), values.join(", ")))
+            Checker::at(text.range.clone(), match text.value {
+                "" => format!("itunes:{name} is empty, not one of {}", values.join(", ")),
+                value => format!("itunes:{name} is `{}`, not one of {}", shorten(value), values.join(", ")),
+            })
                 .label(format!("not an {name}"))
                 .note(format!("Apple and PSP-1 give itunes:{name} these values only: {}; Apple takes anything else for the default ({})", values.join(", "), values[0]))
                 .help(format!("write one of {}", values.join(", "))),
@@ -247,6 +248,829 @@ fn itunes_value_without_effect(cx: &mut Checker) {
                 .note(format!("Apple: \"Specifying the <itunes:{name}> tag with a Yes value\" {}; \"Specifying any value other than Yes has no effect\"", if name == "block" { "hides the show or episode from Apple Podcasts" } else { "marks the podcast complete, with no episodes to come" }))
                 .help(format!("write Yes to {}, or remove the element", if name == "block" { "block" } else { "mark the podcast complete" }))
                 .fix_if(fix),
+        );
+    }
+}
+
+/// Apple's categories, each with its subcategories, as Apple writes them
+/// (podcasters.apple.com, support article 1691).
+const CATEGORIES: &[(&str, &[&str])] = &[
+    (
+        "Arts",
+        &[
+            "Books",
+            "Design",
+            "Fashion & Beauty",
+            "Food",
+            "Performing Arts",
+            "Visual Arts",
+        ],
+    ),
+    (
+        "Business",
+        &[
+            "Careers",
+            "Entrepreneurship",
+            "Investing",
+            "Management",
+            "Marketing",
+            "Non-Profit",
+        ],
+    ),
+    ("Comedy", &["Comedy Interviews", "Improv", "Stand-Up"]),
+    (
+        "Education",
+        &["Courses", "How To", "Language Learning", "Self-Improvement"],
+    ),
+    ("Fiction", &["Comedy Fiction", "Drama", "Science Fiction"]),
+    ("Government", &[]),
+    ("History", &[]),
+    (
+        "Health & Fitness",
+        &[
+            "Alternative Health",
+            "Fitness",
+            "Medicine",
+            "Mental Health",
+            "Nutrition",
+            "Sexuality",
+        ],
+    ),
+    (
+        "Kids & Family",
+        &["Education for Kids", "Parenting", "Pets & Animals", "Stories for Kids"],
+    ),
+    (
+        "Leisure",
+        &[
+            "Animation & Manga",
+            "Automotive",
+            "Aviation",
+            "Crafts",
+            "Games",
+            "Hobbies",
+            "Home & Garden",
+            "Video Games",
+        ],
+    ),
+    ("Music", &["Music Commentary", "Music History", "Music Interviews"]),
+    (
+        "News",
+        &[
+            "Business News",
+            "Daily News",
+            "Entertainment News",
+            "News Commentary",
+            "Politics",
+            "Sports News",
+            "Tech News",
+        ],
+    ),
+    (
+        "Religion & Spirituality",
+        &[
+            "Buddhism",
+            "Christianity",
+            "Hinduism",
+            "Islam",
+            "Judaism",
+            "Religion",
+            "Spirituality",
+        ],
+    ),
+    (
+        "Science",
+        &[
+            "Astronomy",
+            "Chemistry",
+            "Earth Sciences",
+            "Life Sciences",
+            "Mathematics",
+            "Natural Sciences",
+            "Nature",
+            "Physics",
+            "Social Sciences",
+        ],
+    ),
+    (
+        "Society & Culture",
+        &[
+            "Documentary",
+            "Personal Journals",
+            "Philosophy",
+            "Places & Travel",
+            "Relationships",
+        ],
+    ),
+    (
+        "Sports",
+        &[
+            "Baseball",
+            "Basketball",
+            "Cricket",
+            "Fantasy Sports",
+            "Football",
+            "Golf",
+            "Hockey",
+            "Rugby",
+            "Running",
+            "Soccer",
+            "Swimming",
+            "Tennis",
+            "Volleyball",
+            "Wilderness",
+            "Wrestling",
+        ],
+    ),
+    ("Technology", &[]),
+    ("True Crime", &[]),
+    (
+        "TV & Film",
+        &[
+            "After Shows",
+            "Film History",
+            "Film Interviews",
+            "Film Reviews",
+            "TV Reviews",
+        ],
+    ),
+];
+
+/// The categories Apple retired in 2019, each with the nearest category of
+/// today's list: (retired main, retired sub or "" for the main itself,
+/// today's main, today's sub or ""). Today's main "" means none is near.
+const RETIRED: &[(&str, &str, &str, &str)] = &[
+    ("Arts", "Literature", "Arts", "Books"),
+    ("Arts & Entertainment", "", "Arts", ""),
+    ("Arts & Entertainment", "Architecture", "Arts", "Design"),
+    ("Arts & Entertainment", "Design", "Arts", "Design"),
+    ("Arts & Entertainment", "Entertainment", "Arts", ""),
+    ("Arts & Entertainment", "Games", "Leisure", "Games"),
+    ("Arts & Entertainment", "Performing Arts", "Arts", "Performing Arts"),
+    ("Arts & Entertainment", "Photography", "Arts", "Visual Arts"),
+    ("Arts & Entertainment", "Poetry", "Arts", "Books"),
+    ("Arts & Entertainment", "Science Fiction", "Fiction", "Science Fiction"),
+    ("Audio Blogs", "", "", ""),
+    ("Business", "Finance", "Business", "Investing"),
+    ("Business", "Management & Marketing", "Business", "Management"),
+    ("Business", "News", "News", "Business News"),
+    ("Business", "Shopping", "Business", ""),
+    ("Education", "Education Technology", "Education", ""),
+    ("Education", "Higher Education", "Education", ""),
+    ("Education", "K-12", "Education", ""),
+    ("Education", "Language Courses", "Education", "Language Learning"),
+    ("Education", "Training", "Education", ""),
+    ("Family", "", "Kids & Family", ""),
+    ("Food", "", "Arts", "Food"),
+    ("Games & Hobbies", "", "Leisure", ""),
+    ("Games & Hobbies", "Automotive", "Leisure", "Automotive"),
+    ("Games & Hobbies", "Aviation", "Leisure", "Aviation"),
+    ("Games & Hobbies", "Hobbies", "Leisure", "Hobbies"),
+    ("Games & Hobbies", "Other Games", "Leisure", "Games"),
+    ("Games & Hobbies", "Video Games", "Leisure", "Video Games"),
+    ("Government & Organizations", "", "Government", ""),
+    ("Government & Organizations", "Local", "Government", ""),
+    ("Government & Organizations", "National", "Government", ""),
+    ("Government & Organizations", "Non-Profit", "Business", "Non-Profit"),
+    ("Government & Organizations", "Regional", "Government", ""),
+    ("Health", "", "Health & Fitness", ""),
+    ("Health", "Alternative Health", "Health & Fitness", "Alternative Health"),
+    ("Health", "Diet & Nutrition", "Health & Fitness", "Nutrition"),
+    ("Health", "Fitness", "Health & Fitness", "Fitness"),
+    ("Health", "Fitness & Nutrition", "Health & Fitness", "Fitness"),
+    ("Health", "Relationships", "Society & Culture", "Relationships"),
+    ("Health", "Self-Help", "Education", "Self-Improvement"),
+    ("Health", "Sexuality", "Health & Fitness", "Sexuality"),
+    ("International", "", "", ""),
+    ("Movies & Television", "", "TV & Film", ""),
+    ("News & Politics", "", "News", ""),
+    ("Politics", "", "News", "Politics"),
+    ("Public Radio", "", "", ""),
+    (
+        "Religion & Spirituality",
+        "New Age",
+        "Religion & Spirituality",
+        "Spirituality",
+    ),
+    (
+        "Religion & Spirituality",
+        "Other",
+        "Religion & Spirituality",
+        "Religion",
+    ),
+    (
+        "Religion & Spirituality",
+        "Philosophy",
+        "Society & Culture",
+        "Philosophy",
+    ),
+    ("Science & Medicine", "", "Science", ""),
+    ("Science & Medicine", "Medicine", "Health & Fitness", "Medicine"),
+    ("Science & Medicine", "Natural Sciences", "Science", "Natural Sciences"),
+    ("Science & Medicine", "Social Sciences", "Science", "Social Sciences"),
+    ("Society & Culture", "History", "History", ""),
+    ("Sports & Recreation", "", "Sports", ""),
+    ("Sports & Recreation", "Amateur", "Sports", ""),
+    ("Sports & Recreation", "College & High School", "Sports", ""),
+    ("Sports & Recreation", "Outdoor", "Sports", "Wilderness"),
+    ("Sports & Recreation", "Professional", "Sports", ""),
+    ("Talk Radio", "", "", ""),
+    ("Technology", "Computers", "Technology", ""),
+    ("Technology", "Developers", "Technology", ""),
+    ("Technology", "Gadgets", "Technology", ""),
+    ("Technology", "Information Technology", "Technology", ""),
+    ("Technology", "News", "News", "Tech News"),
+    ("Technology", "Operating Systems", "Technology", ""),
+    ("Technology", "Podcasting", "Technology", ""),
+    ("Technology", "Smart Phones", "Technology", ""),
+    ("Technology", "Software How-To", "Technology", ""),
+    ("Technology", "Tech News", "News", "Tech News"),
+    ("Technology", "Text/Speech", "Technology", ""),
+    ("Transportation", "", "Leisure", ""),
+    ("Transportation", "Automotive", "Leisure", "Automotive"),
+    ("Transportation", "Aviation", "Leisure", "Aviation"),
+    ("Transportation", "Bicycles", "Leisure", "Hobbies"),
+    ("Transportation", "Commuting", "Leisure", ""),
+    ("Travel", "", "Society & Culture", "Places & Travel"),
+];
+
+/// The category of today's list nearest a retired one (`""`: none), if
+/// `main` and `sub` (`""` for none) are retired. A retired main category's
+/// subcategories are retired with it.
+fn retired(main: &str, sub: &str) -> Option<(&'static str, &'static str)> {
+    let is_current_main = CATEGORIES.iter().any(|(m, _)| *m == main);
+    RETIRED
+        .iter()
+        .find(|(m, s, _, _)| *m == main && *s == sub)
+        .or_else(|| {
+            let under_retired = !sub.is_empty() && !is_current_main;
+            RETIRED
+                .iter()
+                .find(|(m, s, _, _)| under_retired && *m == main && s.is_empty())
+        })
+        .map(|(_, _, now_main, now_sub)| (*now_main, *now_sub))
+}
+
+/// "Leisure › Video Games".
+fn category_path(main: &str, sub: &str) -> String {
+    if sub.is_empty() {
+        main.to_owned()
+    } else {
+        format!("{main} › {sub}")
+    }
+}
+
+/// A category text compared loosely: case, `and` for `&`, spaces.
+fn loose(text: &str) -> String {
+    text.to_lowercase()
+        .replace(" and ", " & ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Each channel-level `itunes:category` and the `itunes:category` inside
+/// it, with the text of each (`None`: no `text` attribute).
+struct CategoryUse<'a, 'i> {
+    node: Node<'a, 'i>,
+    main: Option<&'a str>,
+    /// `None` for the main category itself.
+    sub: Option<Option<&'a str>>,
+    /// For a main category: whether subcategories stand in it.
+    has_subs: bool,
+}
+
+fn category_uses<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<CategoryUse<'a, 'i>> {
+    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+        return Vec::new();
+    };
+    let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), "category") else {
+        return Vec::new();
+    };
+    let mut uses = Vec::new();
+    for main in channel.children().filter(|c| c.name_index() == Some(name)) {
+        let main_text = main.attribute("text");
+        let at = uses.len();
+        uses.push(CategoryUse {
+            node: main,
+            main: main_text,
+            sub: None,
+            has_subs: false,
+        });
+        for sub in main.children().filter(|c| c.name_index() == Some(name)) {
+            uses.push(CategoryUse {
+                node: sub,
+                main: main_text,
+                sub: Some(sub.attribute("text")),
+                has_subs: false,
+            });
+        }
+        uses[at].has_subs = uses.len() > at + 1;
+    }
+    uses
+}
+
+/// Where a category's text is, else its start tag.
+fn text_place(node: Node) -> std::ops::Range<usize> {
+    node.attribute_node("text")
+        .map_or_else(|| node.start_tag(), |text| text.range_value())
+}
+
+pub static ITUNES_UNKNOWN_CATEGORY: Rule = rule!(
+    ItunesUnknownCategory, Error, Doc, Some(itunes_unknown_category),
+    groups: ["itunes"],
+    summary: "an itunes:category whose text is not one of Apple's categories, or a subcategory under a category it is not one of",
+    spec: "Apple, A Podcaster's Guide to RSS: <itunes:category>; Apple Podcasts categories; PSP-1 <itunes:category>",
+);
+
+/// What a category that is not Apple's was meant to be.
+enum Meant {
+    /// The same text but for case, spaces or `and` for `&`.
+    Written(&'static str),
+    /// A subcategory written as a main category: its main category.
+    SubcategoryOf(&'static str, &'static str),
+    Unknown,
+}
+
+/// Why a category is not Apple's, and what was meant, if it is not (the
+/// retired ones are itunes-retired-category's).
+fn unknown_category(main: &str, sub: Option<&str>) -> Option<(String, Meant)> {
+    let known = CATEGORIES.iter().find(|(m, _)| *m == main);
+    let sub_anywhere = |text: &str| {
+        CATEGORIES.iter().find_map(|(m, subs)| {
+            let found = subs.iter().find(|s| loose(s) == loose(text))?;
+            Some((*m, *found))
+        })
+    };
+    match (known, sub) {
+        (Some(_), None) => None,
+        (None, None) if retired(main, "").is_some() => None,
+        (None, None) => {
+            let meant = CATEGORIES
+                .iter()
+                .find(|(m, _)| loose(m) == loose(main))
+                .map(|(m, _)| Meant::Written(m))
+                .or_else(|| sub_anywhere(main).map(|(m, s)| Meant::SubcategoryOf(m, s)))
+                .unwrap_or(Meant::Unknown);
+            Some((format!("\"{}\" is not one of Apple's categories", shorten(main)), meant))
+        }
+        (_, Some(sub)) if retired(main, sub).is_some() => None,
+        // A main category Apple does not have is reported at itself.
+        (None, Some(_)) => None,
+        (Some((_, subs)), Some(sub)) if subs.contains(&sub) => None,
+        (Some((_, subs)), Some(sub)) => {
+            if let Some(written) = subs.iter().find(|s| loose(s) == loose(sub)) {
+                return Some((
+                    format!("\"{}\" is not written as Apple writes it", shorten(sub)),
+                    Meant::Written(written),
+                ));
+            }
+            let why = match sub_anywhere(sub) {
+                Some((other, _)) => format!(
+                    "\"{}\" is a subcategory of \"{other}\", not of \"{main}\"",
+                    shorten(sub)
+                ),
+                None if subs.is_empty() => format!(
+                    "\"{main}\" has no subcategories, and \"{}\" is none of Apple's",
+                    shorten(sub)
+                ),
+                None => format!("\"{}\" is not one of the subcategories of \"{main}\"", shorten(sub)),
+            };
+            let meant = sub_anywhere(sub).map_or(Meant::Unknown, |(m, s)| Meant::SubcategoryOf(m, s));
+            Some((why, meant))
+        }
+    }
+}
+
+fn itunes_unknown_category(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut findings = Vec::new();
+    for category in category_uses(feed) {
+        let (main, sub) = match (category.main, category.sub) {
+            (None, None) | (_, Some(None)) => {
+                findings.push((
+                    category.node,
+                    "this itunes:category has no text attribute".to_owned(),
+                    Meant::Unknown,
+                ));
+                continue;
+            }
+            (Some(main), sub) => (main, sub.flatten()),
+            (None, Some(Some(_))) => continue,
+        };
+        if let Some((why, meant)) = unknown_category(main, sub) {
+            findings.push((category.node, why, meant));
+        }
+    }
+    for (node, why, meant) in findings {
+        let place = text_place(node);
+        let escaped = |text: &str| text.replace('&', "&amp;");
+        let (help, fix) = match meant {
+            Meant::Written(meant) => (
+                format!("write text=\"{}\"", escaped(meant)),
+                node.has_attribute("text")
+                    .then(|| Fix::safe(format!("Write \"{meant}\""), vec![fix::replace(place.clone(), escaped(meant))])),
+            ),
+            Meant::SubcategoryOf(main, sub) => (
+                format!(
+                    "write <itunes:category text=\"{}\"><itunes:category text=\"{}\"/></itunes:category>",
+                    escaped(main),
+                    escaped(sub)
+                ),
+                None,
+            ),
+            Meant::Unknown => (
+                "choose a category from Apple's list (podcasters.apple.com/support/1691), with text= written exactly as there, & as &amp;".to_owned(),
+                None,
+            ),
+        };
+        cx.report(
+            Checker::at(place, why)
+                .label("not Apple's")
+                .note("PSP-1: \"The category that best fits a podcast, selected from the list of Apple Podcasts categories\"; Apple files a show under the categories of its list only, and a show with none it knows is found by no category")
+                .help(help)
+                .fix_if(fix),
+        );
+    }
+}
+
+pub static ITUNES_RETIRED_CATEGORY: Rule = rule!(
+    ItunesRetiredCategory, Warning, Doc, Some(itunes_retired_category),
+    groups: ["itunes"],
+    summary: "an itunes:category that Apple retired in 2019 (Games & Hobbies, Technology › Podcasting, ...)",
+    spec: "Apple, A Podcaster's Guide to RSS: <itunes:category>; Apple Podcasts categories",
+);
+
+fn itunes_retired_category(cx: &mut Checker) {
+    let feed = cx.feed;
+    let findings: Vec<(Node, String, (&str, &str))> = category_uses(feed)
+        .into_iter()
+        .filter_map(|category| {
+            let main = category.main?;
+            let sub = category.sub.flatten().unwrap_or_default();
+            // A retired main category with subcategories is reported at
+            // each of them, with the category nearest the pair.
+            if category.has_subs && CATEGORIES.iter().all(|(m, _)| *m != main) {
+                return None;
+            }
+            let now = retired(main, sub)?;
+            Some((category.node, category_path(main, sub), now))
+        })
+        .collect();
+    for (node, old, (now_main, now_sub)) in findings {
+        let help = match now_main {
+            "" => "choose a category from Apple's list (podcasters.apple.com/support/1691): none is near this one".to_owned(),
+            main if now_sub.is_empty() => format!("write <itunes:category text=\"{}\"/>, the nearest of today's categories", main.replace('&', "&amp;")),
+            main => format!(
+                "write <itunes:category text=\"{}\"><itunes:category text=\"{}\"/></itunes:category>, the nearest of today's categories",
+                main.replace('&', "&amp;"),
+                now_sub.replace('&', "&amp;")
+            ),
+        };
+        cx.report(
+            Checker::at(text_place(node), format!("\"{old}\" is a category Apple retired in 2019"))
+                .label("retired")
+                .note("Apple's category list no longer has it (Apple replaced its categories in 2019); PSP-1 asks for the category \"selected from the list of Apple Podcasts categories\", and a show under a retired one is not filed where its publisher chose")
+                .help(help),
+        );
+    }
+}
+
+pub static ITUNES_SERIAL_MISSING_EPISODE: Rule = rule!(
+    ItunesSerialMissingEpisode, Error, Doc, Some(itunes_serial_missing_episode),
+    groups: ["itunes"],
+    summary: "an episode of a serial show (itunes:type serial) without an itunes:episode number",
+    spec: "Apple, A Podcaster's Guide to RSS: <itunes:type>, <itunes:episode>; PSP-1 <itunes:episode>",
+);
+
+/// Trailers and bonus episodes are exempt: Apple's guide describes both
+/// without episode numbers (a show trailer, a season bonus).
+fn itunes_serial_missing_episode(cx: &mut Checker) {
+    let feed = cx.feed;
+    let serial = itunes_elements(feed, "type")
+        .first()
+        .filter(|node| node.parent_element() == feed.head)
+        .is_some_and(|node| Text::of(*node).value.eq_ignore_ascii_case("serial"));
+    if !serial {
+        return;
+    }
+    let episode = feed.xml.name_index_of(Some(ITUNES_NS), "episode");
+    let episode_type = feed.xml.name_index_of(Some(ITUNES_NS), "episodeType");
+    let unnumbered: Vec<Node> = feed
+        .entries
+        .iter()
+        .map(|item| item.node)
+        .filter(|item| {
+            let numbered = episode.is_some() && item.children().any(|c| c.name_index() == episode);
+            let extra = episode_type.is_some()
+                && item.children().filter(|c| c.name_index() == episode_type).any(|t| {
+                    let value = Text::of(t).value;
+                    value.eq_ignore_ascii_case("trailer") || value.eq_ignore_ascii_case("bonus")
+                });
+            !numbered && !extra
+        })
+        .collect();
+    for item in unnumbered {
+        cx.report(
+            Checker::at(item.start_tag(), "this episode of a serial show has no itunes:episode")
+                .label("no episode number")
+                .note("Apple: for a serial show, \"<itunes:episode> numbers must be given for each episode\" (\"Episode numbers are optional for <itunes:type>episodic shows, but are mandatory for serial shows\"); PSP-1: \"This is required for serial podcasts\". Apple lists a serial show in the order of these numbers")
+                .help("add <itunes:episode> with the episode's number, or mark a trailer or bonus with <itunes:episodeType>"),
+        );
+    }
+}
+
+pub static ITUNES_INVALID_IMAGE: Rule = rule!(
+    ItunesInvalidImage, Error, Doc, Some(itunes_invalid_image),
+    groups: ["itunes"],
+    summary: "an itunes:image without an href, or whose href is not an http(s) URL, or names a file by another extension than .jpg or .png",
+    spec: "Apple, A Podcaster's Guide to RSS: <itunes:image>; PSP-1 <itunes:image>",
+);
+
+/// Why an artwork href is not one Apple takes, if it is not.
+fn artwork_error(href: &str) -> Option<String> {
+    let Ok(url) = url::Url::parse(href) else {
+        return Some(if href.is_empty() {
+            "it is empty".to_owned()
+        } else {
+            "it is not an absolute URL".to_owned()
+        });
+    };
+    if !matches!(url.scheme(), "http" | "https") {
+        return Some(format!("it is a {}: URL, not http or https", url.scheme()));
+    }
+    let last = url.path_segments().and_then(|mut s| s.next_back()).unwrap_or_default();
+    let extension = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    match extension.as_deref() {
+        Some("jpg" | "jpeg" | "png") => None,
+        Some(other) => Some(format!("its file ends in .{}, not .jpg or .png", shorten(other))),
+        // A path with no extension says no type to disagree with (an
+        // image service's `/image?source=...`): --check-media reads the
+        // file's real format.
+        None => None,
+    }
+}
+
+fn itunes_invalid_image(cx: &mut Checker) {
+    let feed = cx.feed;
+    let input = feed.xml.input_text();
+    let mut findings = Vec::new();
+    for image in itunes_elements(feed, "image") {
+        match image.attribute_node("href") {
+            Some(href) => {
+                if let Some(why) = artwork_error(href.value().trim()) {
+                    findings.push((
+                        href.range_value(),
+                        format!(
+                            "the artwork URL {} is not one Apple takes: {why}",
+                            shorten(href.value())
+                        ),
+                        None,
+                    ));
+                }
+            }
+            None => {
+                // The URL written as text: moved into href.
+                let text = Text::of(image);
+                // Written from the text as read, escaped as attribute text.
+                let fix = (!text.value.is_empty() && artwork_error(text.value).is_none()).then(|| {
+                    let name = &input[image.start_tag()][1..];
+                    let name = &name[..name
+                        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+                        .unwrap_or(name.len())];
+                    Fix::safe(
+                        "Move the URL into href",
+                        vec![fix::replace(
+                            image.range(),
+                            format!(
+                                "<{name} href=\"{}\"/>",
+                                text.value
+                                    .replace('&', "&amp;")
+                                    .replace('"', "&quot;")
+                                    .replace('<', "&lt;")
+                            ),
+                        )],
+                    )
+                });
+                let message = if text.value.is_empty() {
+                    "this itunes:image has no href".to_owned()
+                } else {
+                    format!(
+                        "this itunes:image has its URL, {}, as text, not in href",
+                        shorten(text.value)
+                    )
+                };
+                findings.push((image.start_tag(), message, fix));
+            }
+        }
+    }
+    for (at, message, fix) in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label("no artwork Apple reads")
+                .note("Apple: \"Specify your episode artwork using the href attribute\"; \"Artwork must be [...] in JPEG or PNG format, 72 dpi, with appropriate file extensions (.jpg, .png)\"; PSP-1 says the same. Apple shows no artwork, or refuses the show, where it cannot read it")
+                .help("write <itunes:image href=\"https://example.org/artwork.jpg\"/>, an http(s) URL of a JPEG or PNG file named .jpg or .png")
+                .fix_if(fix),
+        );
+    }
+}
+
+pub static ITUNES_INVALID_NEW_FEED_URL: Rule = rule!(
+    ItunesInvalidNewFeedUrl, Error, Doc, Some(itunes_invalid_new_feed_url),
+    groups: ["itunes"],
+    summary: "an itunes:new-feed-url that is not an absolute http or https URL",
+    spec: "Apple, A Podcaster's Guide to RSS: <itunes:new-feed-url>",
+);
+
+fn itunes_invalid_new_feed_url(cx: &mut Checker) {
+    let feed = cx.feed;
+    let invalid: Vec<(Text, String)> = itunes_elements(feed, "new-feed-url")
+        .into_iter()
+        .map(Text::of)
+        .filter_map(|text| {
+            let why = match url::Url::parse(text.value) {
+                _ if text.value.is_empty() => "it is empty".to_owned(),
+                Ok(url) if matches!(url.scheme(), "http" | "https") => return None,
+                Ok(url) => format!("it is a {}: URL, not http or https", url.scheme()),
+                Err(_) => "it is not an absolute URL".to_owned(),
+            };
+            Some((text, why))
+        })
+        .collect();
+    for (text, why) in invalid {
+        cx.report(
+            Checker::at(text.range.clone(), format!("itunes:new-feed-url {} is not a feed's URL: {why}", shorten(text.value)))
+                .label("not a URL")
+                .note("Apple: \"The new podcast RSS Feed URL\", e.g. https://newlocation.com/example.rss; Apple moves the show's subscribers to it, and cannot move them to what is not a URL")
+                .help("write the full URL of the new feed, e.g. <itunes:new-feed-url>https://example.org/feed.rss</itunes:new-feed-url>"),
+        );
+    }
+}
+
+pub static ITUNES_UNSUPPORTED_ENCLOSURE: Rule = rule!(
+    ItunesUnsupportedEnclosure, Warning, Doc, Some(itunes_unsupported_enclosure),
+    groups: ["itunes"],
+    summary: "a podcast episode's enclosure is in a format Apple does not take (by its extension), or typed otherwise than Apple lists",
+    spec: "Apple, A Podcaster's Guide to RSS: <enclosure>; PSP-1 <enclosure>",
+);
+
+/// The types Apple's guide and PSP-1 give for the formats Apple takes, and
+/// the registered `audio/mp4`.
+const APPLE_TYPES: &[&str] = &[
+    "audio/mpeg",
+    "audio/x-m4a",
+    "audio/m4a",
+    "audio/mp4",
+    "video/quicktime",
+    "video/mp4",
+    "video/x-m4v",
+    "video/m4v",
+    "application/pdf",
+];
+
+/// The type Apple lists for a family.
+fn apple_type(family: super::podcast::Family) -> &'static str {
+    use super::podcast::Family;
+    match family {
+        Family::Mp3 => "audio/mpeg",
+        Family::QuickTime => "video/quicktime",
+        Family::Pdf => "application/pdf",
+        _ => "audio/x-m4a",
+    }
+}
+
+fn itunes_unsupported_enclosure(cx: &mut Checker) {
+    use super::podcast::{family_by_type, media_format_by_url, podcast_enclosures};
+    let feed = cx.feed;
+    let input = feed.xml.input_text();
+    let mut findings = Vec::new();
+    for enclosure in podcast_enclosures(feed) {
+        let by_url = enclosure.attribute("url").and_then(media_format_by_url);
+        if let Some(format) = by_url.filter(|f| !f.family.apple_takes()) {
+            let at = enclosure
+                .attribute_node("url")
+                .map_or_else(|| enclosure.start_tag(), |u| u.range_value());
+            findings.push((
+                at,
+                format!("a .{} file is not a format Apple Podcasts takes", format.extension),
+                None,
+            ));
+            continue;
+        }
+        let Some(media_type) = enclosure.attribute_node("type") else {
+            continue;
+        };
+        let value = media_type.value().trim();
+        let Some(family) = family_by_type(value).filter(|f| f.apple_takes()) else {
+            continue;
+        };
+        let essence = value.split(';').next().unwrap_or_default().trim();
+        if APPLE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(essence)) {
+            continue;
+        }
+        // Only the family the URL agrees with: a mismatch is
+        // podcast-enclosure-type-mismatch's.
+        if by_url.is_some_and(|f| f.family != family) {
+            continue;
+        }
+        let meant = apple_type(family);
+        let fix = (input.get(media_type.range_value()) == Some(media_type.value())).then(|| {
+            Fix::safe(
+                format!("Write {meant}"),
+                vec![fix::replace(media_type.range_value(), meant)],
+            )
+        });
+        findings.push((
+            media_type.range_value(),
+            format!("the type {} is not the one Apple lists: {meant}", shorten(value)),
+            fix,
+        ));
+    }
+    for (at, message, fix) in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label("not Apple's")
+                .note("Apple: \"Supported file formats include M4A, MP3, MOV, MP4, M4V, and PDF\", typed \"audio/x-m4a, audio/mpeg, video/quicktime, video/mp4, video/x-m4v, and application/pdf\"; \"The file extension specified within the URL attribute determines whether or not content appears in the podcast directory\"")
+                .help("publish the episode as MP3 (audio/mpeg) or M4A (audio/x-m4a), and write Apple's type for it")
+                .fix_if(fix),
+        );
+    }
+}
+
+pub static ITUNES_INVALID_LANGUAGE: Rule = rule!(
+    ItunesInvalidLanguage, Error, Doc, Some(itunes_invalid_language),
+    groups: ["itunes"],
+    summary: "a podcast's language whose two-letter code is not an ISO 639 language (us, jp, gr, ...)",
+    spec: "Apple, A Podcaster's Guide to RSS: <language>; PSP-1 <language>; ISO 639-1",
+);
+
+/// The two-letter codes of ISO 639-1 (with the withdrawn `iw`, `in` and
+/// `ji`, which readers still take for `he`, `id` and `yi`).
+const ISO_639_1: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy \
+da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik in io \
+is it iu iw ja ji jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my \
+na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss \
+st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
+
+/// Country codes written where a language code belongs, and the language
+/// meant.
+const COUNTRY_FOR_LANGUAGE: &[(&str, &str)] = &[
+    ("us", "en"),
+    ("gb", "en"),
+    ("jp", "ja"),
+    ("gr", "el"),
+    ("cz", "cs"),
+    ("dk", "da"),
+    ("ua", "uk"),
+    ("cn", "zh"),
+    ("kr", "ko"),
+    ("at", "de"),
+    ("mx", "es"),
+    ("il", "he"),
+    ("ir", "fa"),
+    ("vn", "vi"),
+    ("rs", "sr"),
+];
+
+fn itunes_invalid_language(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(channel) = super::podcast::podcast_channel(feed) else {
+        return;
+    };
+    let codes: Vec<&str> = ISO_639_1.split(' ').collect();
+    let invalid: Vec<(Text, String)> = channel
+        .children()
+        .filter(|c| c.has_tag_name(None, "language"))
+        .map(Text::of)
+        .filter_map(|text| {
+            let primary = text
+                .value
+                .split(['-', '_'])
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            // Anything but two letters is invalid-language-tag's, or a
+            // three-letter ISO 639-2 code.
+            if primary.len() != 2
+                || !primary.bytes().all(|b| b.is_ascii_alphabetic())
+                || codes.contains(&primary.as_str())
+            {
+                return None;
+            }
+            Some((text, primary))
+        })
+        .collect();
+    for (text, primary) in invalid {
+        let meant = COUNTRY_FOR_LANGUAGE.iter().find(|(country, _)| *country == primary);
+        let help = match meant {
+            Some((country, language)) => format!("\"{country}\" is a country; write the language's code, e.g. \"{language}\" (or \"{language}-{country}\" for the language as spoken there)"),
+            None => "write the ISO 639-1 code of the language spoken, e.g. \"en\", \"en-us\" or \"fr\"".to_owned(),
+        };
+        cx.report(
+            Checker::at(text.range.clone(), format!("\"{}\" is not a language Apple knows: \"{primary}\" is no ISO 639 code", shorten(text.value)))
+                .label("no such language")
+                .note("Apple: \"Apple Podcasts only supports values from the ISO 639 list (two-letter language codes, with some possible modifiers, such as \"en-us\")\"; \"Invalid language codes will cause your feed to fail Apple validation\"")
+                .help(help),
         );
     }
 }

@@ -24,6 +24,7 @@ mod itunes;
 mod links;
 mod markers;
 mod paging;
+mod podcast;
 mod profile;
 mod rss;
 mod tombstones;
@@ -249,6 +250,20 @@ pub static RULES: &[&Rule] = &[
     &itunes::ITUNES_INVALID_NUMBER,
     &itunes::ITUNES_INVALID_TYPE,
     &itunes::ITUNES_VALUE_WITHOUT_EFFECT,
+    &itunes::ITUNES_UNKNOWN_CATEGORY,
+    &itunes::ITUNES_RETIRED_CATEGORY,
+    &itunes::ITUNES_SERIAL_MISSING_EPISODE,
+    &itunes::ITUNES_INVALID_IMAGE,
+    &itunes::ITUNES_INVALID_NEW_FEED_URL,
+    &itunes::ITUNES_UNSUPPORTED_ENCLOSURE,
+    &itunes::ITUNES_INVALID_LANGUAGE,
+    &podcast::PODCAST_NOT_DECLARED,
+    &podcast::PODCAST_MISSING_ELEMENT,
+    &podcast::PODCAST_MISSING_RECOMMENDED,
+    &podcast::PODCAST_DESCRIPTION_TOO_LONG,
+    &podcast::PODCAST_ENCLOSURE_TYPE_MISMATCH,
+    &podcast::PODCAST_DUPLICATE_ENCLOSURE,
+    &podcast::PODCAST_NON_ASCII_URL,
 ];
 
 /// The rule of an id.
@@ -395,45 +410,7 @@ pub(crate) fn remove(feed: &FeedDoc, node: crate::xml::Node) -> fix::Edit {
     fix::remove_element(feed.xml.input_text(), node.range())
 }
 
-/// A namespace declaration as written in a start tag: its prefix (`None`
-/// for the default namespace), its value, and where the value stands in
-/// the document.
-#[derive(Clone)]
-pub(crate) struct Declaration<'t> {
-    pub prefix: Option<&'t str>,
-    pub value: &'t str,
-    pub value_at: Range<usize>,
-}
-
-/// The namespace declarations of an element's start tag, as written.
-pub(crate) fn declarations<'t>(text: &'t str, element: crate::xml::Node) -> impl Iterator<Item = Declaration<'t>> {
-    let tag_at = element.start_tag();
-    let tag = &text[tag_at.clone()];
-    tag.match_indices("xmlns").filter_map(move |(at, _)| {
-        // An attribute name starts after whitespace.
-        if !tag[..at].ends_with(|c: char| c.is_whitespace()) {
-            return None;
-        }
-        let rest = &tag[at + "xmlns".len()..];
-        let (prefix, rest) = match rest.strip_prefix(':') {
-            Some(named) => {
-                let end = named.find(|c: char| c.is_whitespace() || c == '=')?;
-                (Some(&named[..end]), &named[end..])
-            }
-            None => (None, rest),
-        };
-        let rest = rest.trim_start().strip_prefix('=')?.trim_start();
-        let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
-        let value = &rest[1..];
-        let value = &value[..value.find(quote)?];
-        let start = tag_at.start + (value.as_ptr() as usize - tag.as_ptr() as usize);
-        Some(Declaration {
-            prefix,
-            value,
-            value_at: start..start + value.len(),
-        })
-    })
-}
+pub(crate) use crate::xml::{declarations, Declaration};
 
 /// How many ancestors a fix looks through for a namespace declaration:
 /// declarations stand on the element or near it (a root element's are

@@ -42,8 +42,10 @@ pub static RSS_MISSING_SELF_LINK: Rule = rule!(
 fn rss_missing_self_link(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss2_channel(feed) else { return };
-    // An archive without one is archive-missing-self's, at its marker.
-    if feed.self_link().is_some() || !feed.archive.is_empty() {
+    // An archive without one is archive-missing-self's, at its marker; a
+    // podcast without one is podcast-missing-element's error (PSP-1
+    // requires it).
+    if feed.self_link().is_some() || !feed.archive.is_empty() || feed.is_podcast() {
         return;
     }
     // The document's own URL where it has a web one (a file's is no help).
@@ -71,7 +73,9 @@ pub static RSS_ITEM_MISSING_GUID: Rule = rule!(
 
 fn rss_item_missing_guid(cx: &mut Checker) {
     let feed = cx.feed;
-    if rss2_channel(feed).is_none() {
+    // A podcast's episodes without one are podcast-missing-element's error
+    // (PSP-1 requires a guid).
+    if rss2_channel(feed).is_none() || feed.is_podcast() {
         return;
     }
     let guid = feed.xml.name_index_of(None, "guid");

@@ -338,12 +338,14 @@ fn total(report: &Report, level: Level) -> usize {
     kept + report.dropped.of(level)
 }
 
-/// What was checked: "Atom 1.0 feed", "3 Atom 1.0 feeds and 1 Deleted
-/// Entry Document".
+/// What was checked: "Atom 1.0 feed", "RSS 2.0 podcast", "3 Atom 1.0
+/// feeds and 1 Deleted Entry Document".
 fn described(report: &Report, documents: &[usize]) -> String {
     let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
     for doc in documents {
-        let (one, many) = match report.documents[*doc].kind() {
+        let document = &report.documents[*doc];
+        let (one, many) = match document.kind() {
+            Some(DocKind::Rss) if document.is_podcast() => ("RSS 2.0 podcast", "RSS 2.0 podcasts"),
             Some(DocKind::Atom) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
             Some(DocKind::AtomEntry) => ("Atom Entry Document", "Atom Entry Documents"),
             Some(DocKind::Rss) => ("RSS 2.0 feed", "RSS 2.0 feeds"),

@@ -20,9 +20,11 @@
 //! entity references recurse, at most [`MAX_ENTITY_DEPTH`] deep.
 
 mod chars;
+mod declarations;
 mod dom;
 mod parser;
 
+pub(crate) use declarations::{declarations, Declaration};
 pub use parser::{Recovered, RecoveredKind};
 
 pub use dom::{

@@ -147,10 +147,15 @@ fn json_matches_the_contract() {
             "errors",
             "folded",
             "infos",
+            "podcasts",
             "warnings"
         ]
     );
     assert_eq!(report["summary"]["folded"], 0);
+    assert_eq!(
+        report["summary"]["podcasts"], 0,
+        "examples/site declares no podcast namespace"
+    );
     assert_eq!(report["summary"]["documents"], 5, "sitemap.xml is skipped");
     assert_eq!(report["summary"]["errors"], 1);
     assert_eq!(report["summary"]["warnings"], 6);
@@ -1437,4 +1442,29 @@ fn config_mistakes_are_said_at_once() {
         0,
         "warn is a level"
     );
+}
+
+/// The summary line names podcasts: they are held to more than other RSS.
+#[test]
+fn the_summary_line_names_podcasts() {
+    let podcast = "testsuite/rules/itunes-invalid-language/fail-countries.rss";
+    let blog = "testsuite/rules/itunes-invalid-language/pass-blog.rss";
+    let alone = stdout(&feedlint(&[podcast]));
+    assert!(alone.contains("in 1 RSS 2.0 podcast"), "{alone}");
+    let both = stdout(&feedlint(&[podcast, blog]));
+    assert!(both.contains("in 2 documents (1 RSS 2.0 podcast)"), "{both}");
+    let report = json(&feedlint(&["--format", "json", podcast, blog]));
+    assert_eq!(report["summary"]["podcasts"], 1);
+    // Selecting the group by name checks every RSS feed as a podcast.
+    let selected = json(&feedlint(&[
+        "--format",
+        "json",
+        "--select",
+        "all,podcast",
+        podcast,
+        blog,
+    ]));
+    assert_eq!(selected["summary"]["podcasts"], 2);
+    let blog_alone = stdout(&feedlint(&[blog]));
+    assert!(blog_alone.contains("in 1 document"), "{blog_alone}");
 }

@@ -12,7 +12,11 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 21] = [
+const FIXED: [&str; 25] = [
+    "podcast-non-ascii-url/fail-non-ascii.rss",
+    "itunes-unknown-category/fail-not-written-as-apple.rss",
+    "itunes-invalid-image/fail-url-as-text.rss",
+    "itunes-unsupported-enclosure/fail-type-not-apples.rss",
     "itunes-explicit-legacy/fail-legacy.rss",
     "itunes-value-without-effect/fail-meant-yes.rss",
     "link-missing-href/fail-misspelt.atom",

@@ -874,6 +874,17 @@ async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccin
     client.goto(&format!("{base}/rules/next-archive-unsealed")).await?;
     assert_eq!(text_of(client, "article.rule-doc h1").await?, "next-archive-unsealed");
 
+    // 1b. A podcast is named as one: it is held to more than other RSS.
+    client.goto(&format!("{base}/")).await?;
+    let podcast = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/itunes-invalid-language/fail-countries.rss"),
+    )
+    .unwrap();
+    fill_and_submit(client, "text", &podcast).await?;
+    wait_for_page(client, "/check").await?;
+    let verdict = text_of(client, ".verdict").await?;
+    assert!(verdict.contains("RSS 2.0 podcast: 2 errors"), "{verdict}");
+
     // 2. By upload: two files checked together, a chain finding across them.
     let dir = scratch("web-upload");
     let index = dir.join("index.atom");
