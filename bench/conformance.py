@@ -64,7 +64,7 @@ PODCAST_CHANNEL = (
     "<atom:link href='https://example.org/feed.rss' rel='self' type='application/rss+xml'/>"
     "<language>en</language><itunes:category text='Science'><itunes:category text='Astronomy'/></itunes:category>"
     "<itunes:explicit>false</itunes:explicit><itunes:image href='https://example.org/artwork.jpg'/>"
-    "<podcast:locked>yes</podcast:locked><podcast:guid>9b024349-ccf0-5f69-a609-6b82873eab3c</podcast:guid>"
+    "<podcast:locked>yes</podcast:locked><podcast:guid>0c6b9162-ca73-53ab-9bd0-4823c2b64dcf</podcast:guid>"
     "<itunes:author>Liftoff Media</itunes:author>"
 )
 EPISODE = (
@@ -513,8 +513,8 @@ RSS_CASES = [
     ("errors-declaration-after-comment", "errors:xml-malformed,rss-missing-channel-title", '<!-- generated -->\n<?xml version="1.0" encoding="utf-8"?>\n' + rss(channel=CHANNEL.replace("<title>Liftoff News</title>", ""))),
 ]
 
-# Issue 41, by item: 1 what a podcast is, 2 PSP-1 and Apple. Each name
-# starts with its item.
+# Issue 41, by item: 1 what a podcast is, 2 PSP-1 and Apple, 3 the
+# Podcasting 2.0 tags. Each name starts with its item.
 PODCAST_CASES = [
     ("1-valid-complete-podcast", "valid", podcast()),
     ("1-silent-complete-podcast", "silent:podcast-missing-recommended", podcast()),
@@ -573,6 +573,38 @@ PODCAST_CASES = [
     ("2-error-enclosure-non-ascii", "error:podcast-non-ascii-url", podcast(item=EPISODE.replace("1.mp3", "épisode-1.mp3"))),
     ("2-error-language-jp", "error:itunes-invalid-language", podcast(channel=PODCAST_CHANNEL.replace("<language>en</language>", "<language>jp</language>"))),
     ("2-valid-language-en-us", "valid", podcast(channel=PODCAST_CHANNEL.replace("<language>en</language>", "<language>en-us</language>"))),
+    ("3-error-locked-maybe", "error:podcast-invalid-value", podcast(channel=PODCAST_CHANNEL.replace(">yes</podcast:locked>", ">maybe</podcast:locked>"))),
+    ("3-valid-locked-no", "valid", podcast(channel=PODCAST_CHANNEL.replace(">yes</podcast:locked>", ">no</podcast:locked>"))),
+    ("3-error-guid-not-a-uuid", "error:podcast-guid-not-uuidv5", podcast(channel=PODCAST_CHANNEL.replace("0c6b9162-ca73-53ab-9bd0-4823c2b64dcf", "example-podcast"))),
+    ("3-error-guid-version-4", "error:podcast-guid-not-uuidv5", podcast(channel=PODCAST_CHANNEL.replace("0c6b9162-ca73-53ab-9bd0-4823c2b64dcf", "d5d1a4b5-3c4e-4f6a-9b1c-2e3f4a5b6c7d"))),
+    ("3-info-guid-of-another-url", "info:podcast-guid-not-from-feed-url", podcast(channel=PODCAST_CHANNEL.replace("0c6b9162-ca73-53ab-9bd0-4823c2b64dcf", "9b024349-ccf0-5f69-a609-6b82873eab3c"))),
+    ("3-silent-guid-of-the-self-link", "silent:podcast-guid-not-from-feed-url", podcast()),
+    ("3-warning-unknown-tag", "warning:podcast-unknown-element", podcast(extra_item="<podcast:trancript url='https://example.org/1.srt' type='application/x-subrip'/>")),
+    ("3-warning-transcript-in-channel", "warning:podcast-misplaced-element", podcast(extra_channel="<podcast:transcript url='https://example.org/1.srt' type='application/x-subrip'/>")),
+    ("3-warning-guid-twice", "warning:podcast-repeated-element", podcast(extra_channel="<podcast:locked>yes</podcast:locked>")),
+    ("3-error-transcript-without-type", "error:podcast-missing-attribute", podcast(extra_item="<podcast:transcript url='https://example.org/1.srt'/>")),
+    ("3-error-remote-item-without-feed-guid", "error:podcast-missing-attribute", podcast(extra_channel="<podcast:podroll><podcast:remoteItem feedUrl='https://example.org/other.rss'/></podcast:podroll>")),
+    ("3-error-value-without-recipient", "error:podcast-missing-child", podcast(extra_channel="<podcast:value type='lightning' method='keysend'/>")),
+    ("3-error-recipient-split-word", "error:podcast-invalid-value", podcast(extra_channel="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient type='node' address='02d5c1bf' split='half'/></podcast:value>")),
+    ("3-valid-value-block", "valid", podcast(extra_channel="<podcast:value type='lightning' method='keysend' suggested='0.00000005000'><podcast:valueRecipient name='Host' type='node' address='02d5c1bf' split='99'/><podcast:valueRecipient name='App' type='node' address='03ae9f91' split='1' fee='true'/></podcast:value>")),
+    ("3-warning-time-split-past-the-end", "warning:podcast-value-split-out-of-range", podcast(extra_item="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient type='node' address='02d5c1bf' split='100'/><podcast:valueTimeSplit startTime='5000' duration='60'><podcast:remoteItem feedGuid='917393e3-1b1e-5cef-ace4-edaa54e1f810'/></podcast:valueTimeSplit></podcast:value>")),
+    ("3-warning-remote-percentage-150", "warning:podcast-value-split-out-of-range", podcast(extra_item="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient type='node' address='02d5c1bf' split='100'/><podcast:valueTimeSplit startTime='60' duration='60' remotePercentage='150'><podcast:remoteItem feedGuid='917393e3-1b1e-5cef-ace4-edaa54e1f810'/></podcast:valueTimeSplit></podcast:value>")),
+    ("3-error-live-item-status", "error:podcast-invalid-value", podcast(extra_channel="<podcast:liveItem status='soon' start='2021-09-26T07:30:00.000-0600'><title>Live</title></podcast:liveItem>")),
+    ("3-warning-live-item-backwards", "warning:podcast-live-item-ends-before-start", podcast(extra_channel="<podcast:liveItem status='pending' start='2021-09-26T09:30:00Z' end='2021-09-26T07:30:00Z'><title>Live</title></podcast:liveItem>")),
+    ("3-valid-live-item", "valid", podcast(extra_channel="<podcast:liveItem status='live' start='2021-09-26T07:30:00.000-0600' end='2021-09-26T09:30:00.000-0600'><title>Live</title></podcast:liveItem>")),
+    ("3-warning-person-role", "warning:podcast-unknown-person-role", podcast(extra_item="<podcast:person role='presenter'>Jane Doe</podcast:person>")),
+    ("3-silent-person-role", "silent:podcast-unknown-person-role", podcast(extra_item="<podcast:person group='cast' role='Guest'>Jane Doe</podcast:person>")),
+    ("3-error-person-blank", "error:podcast-invalid-value", podcast(extra_item="<podcast:person role='host'> </podcast:person>")),
+    ("3-warning-txt-too-long", "warning:podcast-value-too-long", podcast(extra_channel="<podcast:txt>" + "x" * 4001 + "</podcast:txt>")),
+    ("3-silent-txt-4000", "silent:podcast-value-too-long", podcast(extra_channel="<podcast:txt purpose='verify'>" + "x" * 4000 + "</podcast:txt>")),
+    ("3-error-rrule", "error:podcast-invalid-rrule", podcast(extra_channel="<podcast:updateFrequency rrule='EVERY MONDAY'>Mondays</podcast:updateFrequency>")),
+    ("3-valid-rrule", "valid", podcast(extra_channel="<podcast:updateFrequency rrule='FREQ=WEEKLY;BYDAY=MO'>Mondays</podcast:updateFrequency>")),
+    ("3-error-medium", "error:podcast-unknown-medium", podcast(extra_channel="<podcast:medium>radio</podcast:medium>")),
+    ("3-valid-medium", "valid", podcast(extra_channel="<podcast:medium>audiobook</podcast:medium>")),
+    ("3-warning-list-medium-with-items", "warning:podcast-list-with-items", podcast(extra_channel="<podcast:medium>podcastL</podcast:medium>")),
+    ("3-warning-unknown-slug", "warning:podcast-unknown-slug", podcast(extra_channel="<podcast:block id='myspace'>yes</podcast:block>")),
+    ("3-error-season-word", "error:podcast-invalid-value", podcast(extra_item="<podcast:season>two</podcast:season>")),
+    ("3-error-chapters-without-url", "error:podcast-missing-attribute", podcast(extra_item="<podcast:chapters type='application/json+chapters'/>")),
 ]
 
 

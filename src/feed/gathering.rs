@@ -84,6 +84,8 @@ pub struct Gathered<'a, 'input> {
     pub suppressions: NodeList<'a, 'input>,
     /// Every `at:deleted-entry`, wherever it stands.
     pub tombstones: NodeList<'a, 'input>,
+    /// Every element in the Podcasting 2.0 namespace.
+    pub podcast_elements: NodeList<'a, 'input>,
     /// Every `atom:id`, `atom:updated` and `atom:published`.
     pub atom_ids: NodeList<'a, 'input>,
     /// For each of `atom_ids`, whether no id rule has anything to say of
@@ -198,6 +200,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
             iri_places: Vec::with_capacity(may_carry_iri),
             suppressions: NodeList::default(),
             tombstones: NodeList::with_capacity(size(NameClass::Tombstone)),
+            podcast_elements: NodeList::with_capacity(size(NameClass::Podcast)),
             atom_ids: NodeList::with_capacity(size(NameClass::AtomId)),
             unremarkable_ids: Vec::with_capacity(size(NameClass::AtomId)),
             atom_dates: NodeList::with_capacity(size(NameClass::AtomDate)),
@@ -239,6 +242,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 NameClass::Tombstone => gathered.tombstones.push(node),
                 NameClass::History => gathered.fh_elements.push(node),
                 NameClass::Lookalike => gathered.lookalikes.push(node),
+                NameClass::Podcast => gathered.podcast_elements.push(node),
                 NameClass::AtomSource => {
                     // A source inside another adds nothing to the outer one.
                     let range = node.range();
@@ -364,6 +368,8 @@ pub(crate) enum NameClass {
     /// Named like a feed-history, tombstone or Atom element that matters,
     /// in another namespace.
     Lookalike,
+    /// Any element in the Podcasting 2.0 namespace.
+    Podcast,
     Other,
 }
 
@@ -379,6 +385,7 @@ impl NameClass {
             (Some(AT_NS), "deleted-entry") => NameClass::Tombstone,
             (Some(AT_NS), _) => NameClass::Other,
             (Some(FH_NS), _) => NameClass::History,
+            (Some(PODCAST_NS), _) => NameClass::Podcast,
             (Some(_), "complete" | "archive" | "deleted-entry" | "link") => NameClass::Lookalike,
             _ => NameClass::Other,
         }

@@ -25,6 +25,7 @@ mod links;
 mod markers;
 mod paging;
 mod podcast;
+mod podcasting;
 mod profile;
 mod rss;
 mod tombstones;
@@ -264,6 +265,22 @@ pub static RULES: &[&Rule] = &[
     &podcast::PODCAST_ENCLOSURE_TYPE_MISMATCH,
     &podcast::PODCAST_DUPLICATE_ENCLOSURE,
     &podcast::PODCAST_NON_ASCII_URL,
+    &podcasting::PODCAST_UNKNOWN_ELEMENT,
+    &podcasting::PODCAST_MISPLACED_ELEMENT,
+    &podcasting::PODCAST_REPEATED_ELEMENT,
+    &podcasting::PODCAST_MISSING_ATTRIBUTE,
+    &podcasting::PODCAST_MISSING_CHILD,
+    &podcasting::PODCAST_INVALID_VALUE,
+    &podcasting::PODCAST_UNKNOWN_SLUG,
+    &podcasting::PODCAST_VALUE_TOO_LONG,
+    &podcasting::PODCAST_GUID_NOT_UUIDV5,
+    &podcasting::PODCAST_GUID_NOT_FROM_FEED_URL,
+    &podcasting::PODCAST_UNKNOWN_PERSON_ROLE,
+    &podcasting::PODCAST_LIVE_ITEM_ENDS_BEFORE_START,
+    &podcasting::PODCAST_INVALID_RRULE,
+    &podcasting::PODCAST_UNKNOWN_MEDIUM,
+    &podcasting::PODCAST_LIST_WITH_ITEMS,
+    &podcasting::PODCAST_VALUE_SPLIT_OUT_OF_RANGE,
 ];
 
 /// The rule of an id.
