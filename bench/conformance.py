@@ -9,8 +9,10 @@ when feedlint reports no error at all. Where the specification says should
 (or where the RSS Best Practices Profile recommends), a case expects the
 rule's warning and no error (`warning:RULE`), and its silent twin expects
 neither (`silent:RULE`); `errors:R1,R2` expects each of those errors (a
-feed read past a stray line before its declaration). Each case is one feed, built from a
-valid one with one change. Prints the score per format and the cases
+feed read past a stray line before its declaration), `error:RULE` that
+rule among the errors. Each case is one feed, built from a valid one with
+one change; the podcast cases are named by the item of issue 41 they
+test, and the paged ones are folders of pages linted together. Prints the score per format and the cases
 missed; `--verbose` lists every case. The cases cover the MUSTs feedlint
 checks and some it does not check yet, so the score says what is left.
 """
@@ -608,6 +610,58 @@ PODCAST_CASES = [
 ]
 
 
+def page(name, links, guids=("ep-1",), media=None, title="Liftoff"):
+    """A page of a paged podcast: `links` are (rel, href) pairs; each guid an
+    episode, with its media file (its guid's, unless `media` says)."""
+    media = media or [f"{guid}.mp3" for guid in guids]
+    link_xml = "".join(f"<atom:link rel='{rel}' href='{href}'/>" for rel, href in links)
+    items = "".join(
+        f"<item><title>{guid}</title><guid isPermaLink='false'>{guid}</guid>"
+        f"<enclosure url='https://example.org/media/{file}' length='24986239' type='audio/mpeg'/></item>"
+        for guid, file in zip(guids, media)
+    )
+    channel = PODCAST_CHANNEL.replace("<title>Liftoff</title>", f"<title>{title}</title>")
+    channel = channel.replace("<atom:link href='https://example.org/feed.rss' rel='self' type='application/rss+xml'/>", f"<atom:link href='{name}' rel='self'/>")
+    channel = channel.replace(channel[channel.index("<podcast:guid>"):channel.index("</podcast:guid>") + 15], "")
+    return f"<rss version='2.0' {PODCAST_NAMESPACES}><channel>{channel}{link_xml}{items}</channel></rss>"
+
+
+def pages(*links_per_page, **per_page):
+    """Pages page1.rss, page2.rss, ... with their links; `per_page` maps a
+    page's number to more arguments of `page`."""
+    return {
+        f"page{n}.rss": page(f"page{n}.rss", links, **per_page.get(f"p{n}", {"guids": (f"ep-{n}",)}))
+        for n, links in enumerate(links_per_page, start=1)
+    }
+
+
+FIRST_LAST = [("first", "page1.rss"), ("last", "page3.rss")]
+CHAIN = (
+    FIRST_LAST + [("next", "page2.rss")],
+    FIRST_LAST + [("previous", "page1.rss"), ("next", "page3.rss")],
+    FIRST_LAST + [("previous", "page2.rss")],
+)
+
+# Issue 41 item 4: paged podcast feeds, each case a folder of pages linted
+# together, as `feedlint DIR` does.
+PAGED_CASES = [
+    ("4-valid-paged-podcast", "valid", pages(*CHAIN)),
+    ("4-error-next-to-a-missing-page", "error:paging-link-dangling", pages(CHAIN[0], FIRST_LAST + [("previous", "page1.rss"), ("next", "page-3.rss")], CHAIN[2])),
+    ("4-error-last-to-a-missing-page", "error:paging-link-dangling", pages(*[[(r, "page9.rss" if r == "last" else h) for r, h in p] for p in CHAIN])),
+    ("4-error-loop", "error:paging-chain-cycle", pages(CHAIN[0], CHAIN[1], FIRST_LAST + [("previous", "page2.rss"), ("next", "page1.rss")])),
+    ("4-error-last-with-next", "error:paging-link-past-end", pages(CHAIN[0], CHAIN[1], FIRST_LAST + [("previous", "page2.rss"), ("next", "page1.rss")])),
+    ("4-error-first-with-previous", "error:paging-link-past-end", pages(FIRST_LAST + [("previous", "page3.rss"), ("next", "page2.rss")], CHAIN[1], CHAIN[2])),
+    ("4-warning-first-disagrees", "warning:paging-chain-asymmetric", pages(CHAIN[0], [("first", "page3.rss"), ("last", "page3.rss"), ("previous", "page1.rss"), ("next", "page3.rss")], CHAIN[2])),
+    ("4-error-guid-of-two-episodes", "error:paging-guid-reused", pages(*CHAIN, p3={"guids": ("ep-2",), "media": ("ep-3.mp3",)})),
+    ("4-valid-episode-repeated", "valid", pages(*CHAIN, p3={"guids": ("ep-2", "ep-3")})),
+    ("4-warning-enclosure-of-two-episodes", "warning:paging-enclosure-reused", pages(*CHAIN, p3={"guids": ("ep-3",), "media": ("ep-2.mp3",)})),
+    ("4-warning-channel-title-differs", "warning:paging-channel-mismatch", pages(*CHAIN, p3={"guids": ("ep-3",), "title": "Liftoff (page 3)"})),
+    ("4-warning-complete-beside-paging", "warning:mixed-complete-paged", {**pages(*CHAIN), "page1.rss": pages(*CHAIN)["page1.rss"].replace("<channel>", "<channel><fh:complete xmlns:fh='http://purl.org/syndication/history/1.0'/>")}),
+    ("4-info-prev", "info:paging-prev-alias", pages(CHAIN[0], CHAIN[1], FIRST_LAST + [("prev", "page2.rss")])),
+    ("4-valid-prev", "valid", pages(CHAIN[0], CHAIN[1], FIRST_LAST + [("prev", "page2.rss")])),
+]
+
+
 def passes(expected, found):
     """Whether a case's findings, `(rule, level)` pairs, are what it expects:
     `error` (at least one error), `error:RULE` (RULE among the errors),
@@ -656,25 +710,49 @@ def score(name, cases):
     return missed, found
 
 
+def score_sets(name, cases):
+    """Each case is a folder of documents, linted as one run."""
+    directory = OUT / name
+    directory.mkdir(parents=True, exist_ok=True)
+    missed, found = [], {}
+    for case, expected, files in cases:
+        folder = directory / case
+        folder.mkdir(exist_ok=True)
+        for old in folder.iterdir():
+            old.unlink()
+        for file, document in files.items():
+            (folder / file).write_text('<?xml version="1.0" encoding="utf-8"?>\n' + document + "\n")
+        result = subprocess.run(
+            [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", str(folder)],
+            capture_output=True,
+            text=True,
+        )
+        report = json.loads(result.stdout)
+        found[case] = [(d["rule"], d["level"]) for d in report["diagnostics"]]
+        if not passes(expected, found[case]):
+            missed.append((case, expected, found[case]))
+    return missed, found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     false_alarms = 0
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES)]:
-        missed, found = score(name, cases)
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES)]:
+        missed, found = score_sets(name, cases) if name == "paged" else score(name, cases)
         missed_names = {case for case, _, _ in missed}
         for kind in ["error", "errors", "warning", "info", "silent", "valid"]:
             of_kind = [c for c in cases if c[1].partition(":")[0] == kind]
             if of_kind:
                 right = sum(1 for c in of_kind if c[0] not in missed_names)
                 print(f"{name}: {kind}: {right} of {len(of_kind)}")
-        if name == "podcast":
+        if name in ("podcast", "paged"):
             for item in sorted({case.split("-")[0] for case, _, _ in cases}):
                 of_item = [c for c in cases if c[0].split("-")[0] == item]
                 right = sum(1 for c in of_item if c[0] not in missed_names)
-                print(f"podcast: issue 41 item {item}: {right} of {len(of_item)}")
+                print(f"{name}: issue 41 item {item}: {right} of {len(of_item)}")
         for case, expected, got in missed:
             shown = ", ".join(sorted({f"{rule} ({level})" for rule, level in got})) or "nothing"
             print(f"  missed {case} (expected {expected}, got {shown})")

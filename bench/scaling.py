@@ -211,6 +211,55 @@ def atom_entries_every_finding(size):
     return repeat_to(size, head, unit, "</feed>")
 
 
+PODCAST = ('xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" '
+           'xmlns:podcast="https://podcastindex.org/namespace/1.0" xmlns:atom="http://www.w3.org/2005/Atom"')
+PODCAST_HEAD = (f'<rss version="2.0" {PODCAST}><channel><title>t</title>'
+                "<link>https://example.org/</link><description>d</description>")
+
+
+def podcast_items_every_finding(size):
+    # Every episode fires each per-episode podcast rule: no guid, an
+    # explicit, a duration and a number Apple cannot read, media Apple does
+    # not take, typed as another format, a URL shared with every other
+    # episode, a person of no known role, a transcript without a type.
+    unit = ("<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration>"
+            "<itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/>"
+            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"https://example.org/t\"/></item>")
+    return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
+
+
+def podcast_persons(size):
+    # People of unknown roles and groups in one channel, each looked up in
+    # the taxonomy, not compared with one another.
+    return repeat_to(size, PODCAST_HEAD, '<podcast:person group="talent" role="presenter">Jane Doe</podcast:person>', "</channel></rss>")
+
+
+def value_recipients(size):
+    # One value block of recipients, each with a split that is no number.
+    head = PODCAST_HEAD + '<podcast:value type="lightning" method="keysend">'
+    unit = '<podcast:valueRecipient name="n" type="node" address="02d5c1bf" split="half"/>'
+    return repeat_to(size, head, unit, "</podcast:value></channel></rss>")
+
+
+def paged_chain(size):
+    # A chain of pages, each next and previous of its neighbours, the last
+    # naming a page that is not there, and each page's episode guid that of
+    # the page before, with another file: each page is looked up, not
+    # searched for, and each guid once.
+    files, total, n = {}, 0, 0
+    while total < size:
+        text = (f'<rss version="2.0" {PODCAST}><channel><title>t</title><link>https://example.org/</link>'
+                f'<description>d</description><atom:link rel="self" href="page{n}.rss"/>'
+                f'<atom:link rel="first" href="page0.rss"/><atom:link rel="previous" href="page{n - 1}.rss"/>'
+                f'<atom:link rel="next" href="page{n + 1}.rss"/>'
+                f'<item><title>e</title><guid>ep-{n // 2}</guid><enclosure url="https://example.org/{n}.mp3" length="1" type="audio/mpeg"/></item>'
+                "</channel></rss>")
+        files[f"page{n}.rss"] = text
+        total += len(text)
+        n += 1
+    return files
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -236,6 +285,10 @@ SHAPES = {
     "sites, a placement each": sites,
     "RSS items, every finding": rss_items_every_finding,
     "Atom entries, every finding": atom_entries_every_finding,
+    "podcast items, every finding": podcast_items_every_finding,
+    "podcast persons": podcast_persons,
+    "value recipients": value_recipients,
+    "paged chain of pages": paged_chain,
 }
 
 

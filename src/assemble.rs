@@ -239,7 +239,7 @@ type Leveled = (&'static Rule, Pending<Span>, Level);
 const CAUSED_SHOWN: usize = 4;
 
 /// One mistake, one finding: a finding that follows from a link's mistake
-/// (a chain cut by a link to a missing archive: the neighbour that names
+/// (a chain cut by a link to a missing archive or page: the neighbour that names
 /// the link's document back, the archives no longer reached) is folded
 /// into the finding at that link, which says what else the link breaks,
 /// points there, and is reported at the most serious level of what it
@@ -249,7 +249,12 @@ fn fold_into_causes(findings: Vec<Leveled>, documents: &[Document]) -> Vec<Level
     let causes: crate::hash::FastMap<(DocId, usize), usize> = findings
         .iter()
         .enumerate()
-        .filter(|(_, (rule, _, _))| rule.id == crate::rule_id::RuleId::ArchiveLinkDangling)
+        .filter(|(_, (rule, _, _))| {
+            matches!(
+                rule.id,
+                crate::rule_id::RuleId::ArchiveLinkDangling | crate::rule_id::RuleId::PagingLinkDangling
+            )
+        })
         .map(|(i, (_, pending, _))| ((pending.primary.doc, pending.primary.byte_start), i))
         .collect();
     if causes.is_empty() {

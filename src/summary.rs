@@ -49,6 +49,9 @@ pub struct EntrySummary {
     /// there would read it again from wherever the summary put it.
     pub id_hash: u64,
     pub updated: Option<Instant>,
+    /// The hash of an RSS item's first enclosure URL: two episodes of a
+    /// paged podcast are told apart by it.
+    pub media_hash: Option<u64>,
     /// The id's text.
     at: Location,
 }
@@ -70,6 +73,10 @@ pub struct DocSummary {
     pub kind: DocKind,
     /// Whether it is checked as a podcast ([`crate::feed::Podcast`]).
     pub podcast: bool,
+    /// The RSS channel's title and `podcast:guid`, which the pages of a
+    /// paged feed share.
+    pub channel_title: Option<Located<String>>,
+    pub podcast_guid: Option<Located<String>>,
     /// The root element's start tag: where findings about the whole
     /// document point.
     pub root: Location,
@@ -117,7 +124,7 @@ impl DocSummary {
             .links
             .iter()
             .filter_map(|l| {
-                let rel = l.rel.navigation()?;
+                let rel = l.rel.followed_as()?;
                 Some(NavLink {
                     rel,
                     target: l.target.clone(),
@@ -198,13 +205,29 @@ impl DocSummary {
                 id: (small(start), small(id_text.len())),
                 id_hash: hasher.hash_one(id.value),
                 updated: entry.updated_at.clone(),
+                media_hash: (feed.kind == DocKind::Rss)
+                    .then(|| entry.node.children().find(|c| c.has_tag_name(None, "enclosure")))
+                    .flatten()
+                    .and_then(|enclosure| enclosure.attribute("url"))
+                    .map(|url| hasher.hash_one(url.trim())),
                 at: span(id.range.clone()),
             });
         }
         id_text.shrink_to_fit();
+        let channel = feed.head.filter(|_| feed.kind == DocKind::Rss);
+        let mut located = |text: crate::feed::Text| Located {
+            value: text.value.to_owned(),
+            span: span(text.range),
+        };
+        let channel_title = channel.and_then(|c| child_text(c, None, "title")).map(&mut located);
+        let podcast_guid = channel
+            .and_then(|c| child_text(c, Some(crate::feed::PODCAST_NS), "guid"))
+            .map(&mut located);
         DocSummary {
             kind: feed.kind,
             podcast: feed.is_podcast(),
+            channel_title,
+            podcast_guid,
             root,
             self_link,
             archive_marker,

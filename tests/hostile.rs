@@ -769,6 +769,83 @@ fn fifty_thousand_entries_each_with_every_atom_finding_of_issue_40() {
     }
 }
 
+/// The namespaces a podcast declares, on `<rss>`.
+const PODCAST_RSS_START: &str = "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><title>t</title><link>https://example.org/</link><description>d</description>";
+
+#[test]
+fn fifty_thousand_episodes_each_with_every_podcast_finding() {
+    // Each episode fires each per-episode podcast rule, and all share one
+    // media file: each rule reads each episode once, and the file is
+    // looked up, not compared with every earlier episode's.
+    let path = generated("podcast-every-finding.rss", |out| {
+        out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
+        for _ in 0..50_000 {
+            out.write_all(b"<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration><itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/><podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"https://example.org/t\"/></item>").unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    let run = check_rule_shape(&path, "error[podcast-missing-element]");
+    for rule in [
+        "error[itunes-invalid-explicit]",
+        "error[itunes-invalid-duration]",
+        "error[itunes-invalid-number]",
+        "warning[itunes-unsupported-enclosure]",
+        "warning[podcast-enclosure-type-mismatch]",
+        "warning[podcast-duplicate-enclosure]",
+        "warning[podcast-unknown-person-role]",
+        "error[podcast-missing-attribute]",
+    ] {
+        assert!(run.stdout.contains(rule), "{rule}");
+    }
+    // The recommended elements of all the episodes are one finding.
+    assert_eq!(run.stdout.matches("warning[podcast-missing-recommended]").count(), 2);
+}
+
+#[test]
+fn ten_thousand_people_and_ten_thousand_value_recipients() {
+    // Each person's role and group is looked up in the taxonomy, and each
+    // recipient's split read once.
+    let path = generated("podcast-people.rss", |out| {
+        out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
+        for _ in 0..10_000 {
+            out.write_all(b"<podcast:person group=\"talent\" role=\"presenter\">Jane Doe</podcast:person>")
+                .unwrap();
+        }
+        out.write_all(b"<podcast:value type=\"lightning\" method=\"keysend\">")
+            .unwrap();
+        for _ in 0..10_000 {
+            out.write_all(b"<podcast:valueRecipient name=\"n\" type=\"node\" address=\"02d5c1bf\" split=\"half\"/>")
+                .unwrap();
+        }
+        out.write_all(b"</podcast:value></channel></rss>").unwrap();
+    });
+    let run = check_rule_shape(&path, "warning[podcast-unknown-person-role]");
+    assert!(run.stdout.contains("error[podcast-invalid-value]"), "{}", run.stdout);
+}
+
+#[test]
+fn a_thousand_page_chain_with_a_guid_on_two_pages_each() {
+    // Pages of one paged podcast, each next and previous of its
+    // neighbours, the last naming a page that is not there, and every
+    // other page's episode guid reused with another file: pages are looked
+    // up by URL, and each guid once.
+    let dir = scratch("paged-chain");
+    for n in 0..1_000 {
+        std::fs::write(
+            dir.join(format!("page{n}.rss")),
+            format!(
+                "{PODCAST_RSS_START}<atom:link rel=\"self\" href=\"page{n}.rss\"/><atom:link rel=\"first\" href=\"page0.rss\"/>{}<atom:link rel=\"next\" href=\"page{}.rss\"/><item><title>e</title><guid>ep-{}</guid><enclosure url=\"https://example.org/{n}.mp3\" length=\"1\" type=\"audio/mpeg\"/></item></channel></rss>",
+                if n > 0 { format!("<atom:link rel=\"previous\" href=\"page{}.rss\"/>", n - 1) } else { String::new() },
+                n + 1,
+                n / 2,
+            ),
+        )
+        .unwrap();
+    }
+    let run = check_rule_shape(&dir, "error[paging-guid-reused]");
+    assert!(run.stdout.contains("error[paging-link-dangling]"), "{}", run.stdout);
+}
+
 #[test]
 fn twenty_thousand_suppressions_naming_unknown_ids() {
     // Each unknown id gets a "did you mean", measured against every rule

@@ -89,6 +89,17 @@ impl Rel {
         }
     }
 
+    /// The navigation relation a reader follows the link as: its own, or
+    /// `previous` for `prev`, the registry's synonym that podcast
+    /// publishers write (Podlove pages with it), which RFC 5005 names
+    /// `previous` (`paging-prev-alias` says so).
+    pub fn followed_as(&self) -> Option<Relation> {
+        match self {
+            Rel::Other(other) if other == "prev" => Some(Relation::Previous),
+            _ => self.navigation(),
+        }
+    }
+
     /// The navigation relation, if it is one.
     pub fn navigation(&self) -> Option<Relation> {
         match self {

@@ -346,7 +346,7 @@ fn legacy_previous_archive(cx: &mut Checker) {
 }
 
 /// The shape of [`is_legacy_previous`], read from a summary.
-fn has_lone_previous(summary: &DocSummary) -> bool {
+pub(super) fn has_lone_previous(summary: &DocSummary) -> bool {
     summary.complete_marker.is_none()
         && summary.link(Relation::Previous).is_some()
         && [Relation::PrevArchive, Relation::Next, Relation::First, Relation::Last]

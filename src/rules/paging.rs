@@ -4,7 +4,7 @@ use super::{rename_relation, rule, Checker, Rule};
 use crate::feed::{self, intended_relation, Rel, Relation, ATOM_NS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
-    PagingPrevAlias, Warning, Doc, Some(paging_prev_alias),
+    PagingPrevAlias, Info, Doc, Some(paging_prev_alias),
     groups: ["rfc5005"],
     summary: "a head-section link uses rel=\"prev\"; RFC 5005 defines \"previous\"",
     spec: "RFC 5005 §3",
@@ -20,7 +20,7 @@ fn paging_prev_alias(cx: &mut Checker) {
         cx.report(
             Checker::at(link.rel_span(), "rel=\"prev\" is not the RFC 5005 paging relation")
                 .label("use \"previous\"")
-                .note("RFC 5005 §3 names the immediately preceding page \"previous\"; consumers of paged feeds look for that name")
+                .note("the registry has both names, but RFC 5005 §3 names the immediately preceding page \"previous\", and readers built on RFC 5005 look for that name")
                 .help("rename the relation to rel=\"previous\"")
                 .fix_if(rename_relation(link, "previous")),
         );
@@ -112,7 +112,7 @@ fn paging_link_past_end(cx: &mut Checker) {
         let Some(end_link) = feed.links_with(end).find(|l| feed.is_self_target(l)) else {
             continue;
         };
-        for link in feed.links_with(beyond) {
+        for link in feed.links.iter().filter(|l| l.rel.followed_as() == Some(beyond)) {
             cx.report(
                 Checker::at(
                     link.rel_span(),

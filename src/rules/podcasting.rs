@@ -1210,15 +1210,32 @@ pub static PODCAST_GUID_NOT_FROM_FEED_URL: Rule = rule!(
 /// what a podcast that moved has.
 fn podcast_guid_not_from_feed_url(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(href) = feed.self_link().and_then(|link| link.href).map(str::trim) else {
+    // A self link that resolves to a file says nothing of the URL the feed
+    // is published at.
+    let Some(href) = feed
+        .self_link()
+        .filter(|link| {
+            link.target
+                .as_ref()
+                .is_some_and(|t| matches!(t.scheme(), "http" | "https"))
+        })
+        .and_then(|link| link.href)
+        .map(str::trim)
+    else {
         return;
     };
     let expected = podcast_guid_of(href);
+    // A page of a paged feed is not at the feed's URL: its first page is.
+    let first_page = feed
+        .first_link(crate::feed::Relation::First)
+        .and_then(|link| link.href)
+        .map(|href| podcast_guid_of(href.trim()));
     let others: Vec<Text> = elements_of(feed, "guid")
         .into_iter()
         .map(Text::of)
         .filter(|text| {
-            uuid::Uuid::parse_str(text.value).is_ok_and(|uuid| uuid.get_version_num() == 5 && uuid != expected)
+            uuid::Uuid::parse_str(text.value)
+                .is_ok_and(|uuid| uuid.get_version_num() == 5 && uuid != expected && Some(uuid) != first_page)
         })
         .collect();
     for text in others {

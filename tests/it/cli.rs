@@ -854,8 +854,8 @@ fn statistics_count_findings_per_rule_folded_ones_included() {
     .unwrap();
     let feed = feed.to_str().unwrap();
     let output = feedlint(&["--statistics", "--max-per-rule", "3", feed]);
-    assert_eq!(code(&output), 0, "warnings only");
-    assert_eq!(stdout(&output), "12  warning  paging-prev-alias\n");
+    assert_eq!(code(&output), 0, "infos only");
+    assert_eq!(stdout(&output), "12  info     paging-prev-alias\n");
     let counted = json(&feedlint(&["--statistics", "--format", "json", feed]));
     assert_eq!(counted[0]["rule"], "paging-prev-alias");
     assert_eq!(counted[0]["count"], 12);
@@ -1467,4 +1467,24 @@ fn the_summary_line_names_podcasts() {
     assert_eq!(selected["summary"]["podcasts"], 2);
     let blog_alone = stdout(&feedlint(&[blog]));
     assert!(blog_alone.contains("in 1 document"), "{blog_alone}");
+}
+
+/// README's "For podcasters" shows the run on examples/podcast: each line
+/// of the output it quotes is what the run prints.
+#[test]
+fn the_readme_shows_what_the_podcast_example_prints() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme.find("## For podcasters").unwrap()..];
+    let start = section.find("```text\n").unwrap() + "```text\n".len();
+    let shown = &section[start..start + section[start..].find("```").unwrap()];
+    let output = feedlint(&["examples/podcast/"]);
+    assert_eq!(code(&output), 1);
+    let printed = stdout(&output);
+    for line in shown.lines().filter(|line| !line.is_empty()) {
+        assert!(
+            printed.contains(line),
+            "README shows {line:?}, the run prints:\n{printed}"
+        );
+    }
+    assert!(shown.contains("error[paging-guid-reused]") && shown.contains("in 3 RSS 2.0 podcasts"));
 }

@@ -201,7 +201,7 @@ fn github_paths_are_from_the_repository_root_and_truncation_is_said() {
     // In a workflow, from GITHUB_WORKSPACE; more findings of a level than
     // GitHub shows end with a notice that says so.
     let workspace = common::scratch("github-workspace");
-    let links = "<link rel=\"prev\" href=\"https://example.org/p\"/>".repeat(12);
+    let links = "<link rel=\"prevArchive\" href=\"https://example.org/p\"/>".repeat(12);
     std::fs::create_dir_all(workspace.join("public")).unwrap();
     std::fs::write(
         workspace.join("public/feed.atom"),

@@ -165,7 +165,9 @@ fn an_editor_session() {
     // (each 𝄞 is two units): the position is in UTF-16, as LSP requires.
     assert_eq!(alias["range"]["start"], json!({ "line": 6, "character": 28 }));
     assert_eq!(alias["range"]["end"], json!({ "line": 6, "character": 32 }));
-    assert_eq!(alias["severity"], 2);
+    // An info (rel="prev" is registered, RFC 5005 names it "previous"):
+    // LSP's Information.
+    assert_eq!(alias["severity"], 3);
     assert_eq!(alias["source"], "feedlint");
 
     let actions = client.request(
