@@ -131,11 +131,11 @@ pub(crate) struct Named {
     pub context: bool,
 }
 
-/// Decodes, parses and lints one document. `None`: a walked file that is
-/// not a feed, skipped silently.
 /// The groups that, selected by name, check every RSS feed as a podcast.
 const PODCAST_GROUPS: &[&str] = &["podcast", "itunes"];
 
+/// Decodes, parses and lints one document. `None`: a walked file that is
+/// not a feed, skipped silently.
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
     let Named {
         name,

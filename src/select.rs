@@ -47,7 +47,7 @@ pub static GROUPS: &[Group] = &[
     },
     Group {
         name: "podcast",
-        summary: "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; RSS feeds that carry audio but declare no podcast namespace (an info)",
+        summary: "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
     },
     Group {
         name: "fetch",

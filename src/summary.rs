@@ -35,6 +35,15 @@ pub struct Located<T> {
     pub span: Location,
 }
 
+/// A value the pages of a feed share, kept compact: compared by its hash,
+/// shown shortened (a title may be megabytes long).
+#[derive(Debug, Clone)]
+pub struct SharedValue {
+    pub hash: u64,
+    pub shown: String,
+    pub span: Location,
+}
+
 /// An entry's identity and update time. A run keeps one per entry of every
 /// document, so it is small and its id lives in the `id_text` of its
 /// document's summary (one allocation per document, not per entry:
@@ -75,8 +84,8 @@ pub struct DocSummary {
     pub podcast: bool,
     /// The RSS channel's title and `podcast:guid`, which the pages of a
     /// paged feed share.
-    pub channel_title: Option<Located<String>>,
-    pub podcast_guid: Option<Located<String>>,
+    pub channel_title: Option<SharedValue>,
+    pub podcast_guid: Option<SharedValue>,
     /// The root element's start tag: where findings about the whole
     /// document point.
     pub root: Location,
@@ -215,8 +224,9 @@ impl DocSummary {
         }
         id_text.shrink_to_fit();
         let channel = feed.head.filter(|_| feed.kind == DocKind::Rss);
-        let mut located = |text: crate::feed::Text| Located {
-            value: text.value.to_owned(),
+        let mut located = |text: crate::feed::Text| SharedValue {
+            hash: hasher.hash_one(text.value),
+            shown: crate::diagnostic::shorten(text.value).to_string(),
             span: span(text.range),
         };
         let channel_title = channel.and_then(|c| child_text(c, None, "title")).map(&mut located);

@@ -998,7 +998,7 @@ pub static PAGING_CHANNEL_MISMATCH: Rule = rule!(
 );
 
 /// How a page names its channel: one field of its summary.
-type ChannelField = fn(&crate::summary::DocSummary) -> Option<&crate::summary::Located<String>>;
+type ChannelField = fn(&crate::summary::DocSummary) -> Option<&crate::summary::SharedValue>;
 
 /// The pages are one logical feed: a page whose channel differs reads as
 /// another feed, and an app that pages through it shows episodes under
@@ -1016,11 +1016,11 @@ fn paging_channel_mismatch(cx: &mut SetChecker) {
                 continue;
             };
             for &doc in &pages {
-                let Some(value) = field(set.summary(doc)).filter(|v| v.value != reference.value) else {
+                let Some(value) = field(set.summary(doc)).filter(|v| v.hash != reference.hash) else {
                     continue;
                 };
                 cx.report(
-                    SetChecker::at(doc, &value.span, format!("this page's {what}, {}, is not the first page's, {}", crate::diagnostic::shorten(&value.value), crate::diagnostic::shorten(&reference.value)))
+                    SetChecker::at(doc, &value.span, format!("this page's {what}, {}, is not the first page's, {}", value.shown, reference.shown))
                         .label(format!("another {what}"))
                         .secondary(reference.span.in_doc(reference_doc), format!("the {what} of {}", set.name(reference_doc)))
                         .note("RFC 5005 §3: a paged feed is \"a set of linked feed documents that together contain the entries of a logical feed\"; a page whose channel differs reads as another feed")
