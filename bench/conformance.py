@@ -524,6 +524,7 @@ PODCAST_CASES = [
     ("1-valid-blog-with-audio", "valid", rss(extra_item="<enclosure url='http://liftoff.example.net/1.mp3' length='1' type='audio/mpeg'/>")),
     ("1-silent-blog-with-pdf", "silent:podcast-not-declared", rss(extra_item="<enclosure url='http://liftoff.example.net/1.pdf' length='1' type='application/pdf'/>")),
     ("1-error-declared-by-podcast-namespace", "error:podcast-missing-element", f"<rss version='2.0' xmlns:podcast='https://podcastindex.org/namespace/1.0'><channel>{CHANNEL}<item>{ITEM}</item></channel></rss>"),
+    ("1-error-itunes-value-in-atom", "error:itunes-invalid-explicit", atom(extra_head="<itunes:explicit xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'>maybe</itunes:explicit>")),
     ("1-error-itunes-value-in-a-blog", "error:itunes-invalid-explicit", rss(extra_item="<itunes:explicit xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'>maybe</itunes:explicit>")),
     ("2-error-missing-self-link", "error:podcast-missing-element", podcast(channel=without(PODCAST_CHANNEL, "<atom:link"))),
     ("2-error-missing-language", "error:podcast-missing-element", podcast(channel=without(PODCAST_CHANNEL, "<language>"))),

@@ -8,10 +8,18 @@ use crate::feed::{DocKind, FeedDoc, Text, ITUNES_NS};
 use crate::fix::{self, Fix};
 use crate::xml::Node;
 
-/// The iTunes elements named `local` among the children of the channel and
-/// of its items, in document order, matched by the name's number.
+/// Where the iTunes tags of the show stand: the RSS channel, or the Atom
+/// feed (Apple's tags are read in Atom podcasts too); the episodes' stand
+/// in its items or entries.
+fn itunes_head<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
+    feed.head.filter(|_| matches!(feed.kind, DocKind::Rss | DocKind::Atom))
+}
+
+/// The iTunes elements named `local` among the children of the channel (or
+/// Atom feed) and of its items (or entries), in document order, matched by
+/// the name's number.
 pub(super) fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 'i>> {
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = itunes_head(feed) else {
         return Vec::new();
     };
     let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), local) else {
@@ -541,7 +549,7 @@ struct CategoryUse<'a, 'i> {
 }
 
 fn category_uses<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<CategoryUse<'a, 'i>> {
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = itunes_head(feed) else {
         return Vec::new();
     };
     let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), "category") else {
