@@ -252,6 +252,18 @@ pub fn base64_error(text: &str) -> Option<&'static str> {
 
 /// The value of a non-negative decimal integer written without sign or
 /// spaces, if `text` is one and fits in a `u64`.
+/// Whether `text` is 8-4-4-4-12 hexadecimal digits.
+pub fn is_uuid(text: &str) -> bool {
+    text.len() == 36
+        && text.char_indices().all(|(i, c)| {
+            if matches!(i, 8 | 13 | 18 | 23) {
+                c == '-'
+            } else {
+                c.is_ascii_hexdigit()
+            }
+        })
+}
+
 pub fn non_negative_integer(text: &str) -> Option<u64> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;

@@ -71,7 +71,12 @@ impl Podcast {
             .chain(channel)
             .flat_map(|element| crate::xml::declarations(text, element))
             .any(|declaration| is_podcast_namespace(declaration.value));
-        let names = (0..xml.name_count()).any(|at| xml.name_at(at).namespace().is_some_and(is_podcast_namespace));
+        // Each namespace once: a document's names share a few namespaces,
+        // and a near miss is judged by a key made from the text.
+        let mut seen = crate::hash::FastSet::default();
+        let names = (0..xml.name_count())
+            .filter_map(|at| xml.name_at(at).namespace())
+            .any(|namespace| seen.insert(namespace) && is_podcast_namespace(namespace));
         if declares || names {
             Podcast::Declared
         } else {

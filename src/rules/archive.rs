@@ -345,6 +345,14 @@ fn legacy_previous_archive(cx: &mut Checker) {
     );
 }
 
+/// The documents another one names by prev-archive or next-archive.
+pub(super) fn reached_as_archive(set: &FeedSet) -> HashSet<usize> {
+    [Relation::PrevArchive, Relation::NextArchive]
+        .into_iter()
+        .flat_map(|rel| set.edges(rel).filter(|(from, _, to)| from != to).map(|(_, _, to)| to))
+        .collect()
+}
+
 /// The shape of [`is_legacy_previous`], read from a summary.
 pub(super) fn has_lone_previous(summary: &DocSummary) -> bool {
     summary.complete_marker.is_none()
@@ -377,10 +385,7 @@ pub(super) fn draft_previous_target(set: &FeedSet, doc: DocId) -> Option<DocId> 
 /// with a `next` link is paging, never reported.
 fn legacy_previous_archive_in_set(cx: &mut SetChecker) {
     let set = cx.set;
-    let reached_as_archive: HashSet<usize> = [Relation::PrevArchive, Relation::NextArchive]
-        .into_iter()
-        .flat_map(|rel| set.edges(rel).filter(|(from, _, to)| from != to).map(|(_, _, to)| to))
-        .collect();
+    let reached_as_archive = reached_as_archive(set);
     for (doc, summary) in set.feeds() {
         if !has_lone_previous(summary) || summary_shows_archive(summary) {
             continue;

@@ -362,6 +362,19 @@ fn archive_link_dangling(cx: &mut SetChecker) {
     }
 }
 
+/// By the document named: the first other document that names it by
+/// `rel`, and whether another does too.
+fn named_by(set: &FeedSet, rel: Relation) -> HashMap<DocId, (DocId, bool)> {
+    let mut named: HashMap<DocId, (DocId, bool)> = HashMap::new();
+    for (from, _, to) in set.edges(rel).filter(|(from, _, to)| from != to) {
+        named
+            .entry(to)
+            .and_modify(|(first, more)| *more |= *first != from)
+            .or_insert((from, false));
+    }
+    named
+}
+
 /// Which documents name each document by `prev-archive` and by
 /// `next-archive`, counted once for the whole set.
 struct Naming {
@@ -373,19 +386,9 @@ struct Naming {
 
 impl Naming {
     fn of(set: &FeedSet) -> Naming {
-        let index = |rel| {
-            let mut named: HashMap<DocId, (DocId, bool)> = HashMap::new();
-            for (from, _, to) in set.edges(rel).filter(|(from, _, to)| from != to) {
-                named
-                    .entry(to)
-                    .and_modify(|(first, more)| *more |= *first != from)
-                    .or_insert((from, false));
-            }
-            named
-        };
         Naming {
-            by_prev: index(Relation::PrevArchive),
-            by_next: index(Relation::NextArchive),
+            by_prev: named_by(set, Relation::PrevArchive),
+            by_next: named_by(set, Relation::NextArchive),
         }
     }
 
@@ -819,21 +822,8 @@ pub static PAGING_LINK_DANGLING: Rule = rule!(
 fn paging_link_dangling(cx: &mut SetChecker) {
     let set = cx.set;
     // Which page names each page by previous, and by next.
-    let named_by = |rel| {
-        let mut named: HashMap<DocId, (DocId, bool)> = HashMap::new();
-        for (from, _, to) in set.edges(rel).filter(|(from, _, to)| from != to) {
-            named
-                .entry(to)
-                .and_modify(|(first, more)| *more |= *first != from)
-                .or_insert((from, false));
-        }
-        named
-    };
-    let (by_previous, by_next) = (named_by(Relation::Previous), named_by(Relation::Next));
-    let reached_as_archive: HashSet<DocId> = [Relation::PrevArchive, Relation::NextArchive]
-        .into_iter()
-        .flat_map(|rel| set.edges(rel).filter(|(from, _, to)| from != to).map(|(_, _, to)| to))
-        .collect();
+    let (by_previous, by_next) = (named_by(set, Relation::Previous), named_by(set, Relation::Next));
+    let reached_as_archive = super::archive::reached_as_archive(set);
     for (doc, summary) in set.feeds() {
         // A next link on the page that is its own last (a previous link on
         // its own first) is paging-link-past-end's finding, at the cause.

@@ -260,18 +260,6 @@ pub static MALFORMED_UUID_URN: Rule = rule!(
     spec: "RFC 4122 §3",
 );
 
-/// Whether `text` is 8-4-4-4-12 hexadecimal digits.
-fn is_uuid(text: &str) -> bool {
-    text.len() == 36
-        && text.char_indices().all(|(i, c)| {
-            if matches!(i, 8 | 13 | 18 | 23) {
-                c == '-'
-            } else {
-                c.is_ascii_hexdigit()
-            }
-        })
-}
-
 fn malformed_uuid_urn(cx: &mut Checker) {
     let feed = cx.feed;
     // Only ids that start like a UUID URN are located and checked.
@@ -313,7 +301,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
             continue;
         };
         let uuid = &id.value[prefix.len()..];
-        if is_uuid(uuid) {
+        if crate::syntax::is_uuid(uuid) {
             continue;
         }
         cx.report(
@@ -329,9 +317,9 @@ fn malformed_uuid_urn(cx: &mut Checker) {
 mod tests {
     #[test]
     fn uuids() {
-        assert!(super::is_uuid("2c355272-fd98-11dd-8474-0016415cd53f"));
-        assert!(super::is_uuid("60A76C80-D399-11D9-B93C-0003939E0AF6"));
-        assert!(!super::is_uuid("cdef5c6d5-gff8-4ebb-assa-80dwe44efkjo"));
-        assert!(!super::is_uuid("2c355272fd9811dd84740016415cd53f"));
+        assert!(crate::syntax::is_uuid("2c355272-fd98-11dd-8474-0016415cd53f"));
+        assert!(crate::syntax::is_uuid("60A76C80-D399-11D9-B93C-0003939E0AF6"));
+        assert!(!crate::syntax::is_uuid("cdef5c6d5-gff8-4ebb-assa-80dwe44efkjo"));
+        assert!(!crate::syntax::is_uuid("2c355272fd9811dd84740016415cd53f"));
     }
 }

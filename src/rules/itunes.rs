@@ -31,6 +31,23 @@ pub(super) fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Ve
         .collect()
 }
 
+/// The texts of the iTunes elements named `local` that `check` finds
+/// wrong, each with why.
+fn texts_failing<'a>(
+    feed: &FeedDoc<'a, '_>,
+    local: &str,
+    check: impl Fn(&str) -> Option<String>,
+) -> Vec<(Text<'a>, String)> {
+    itunes_elements(feed, local)
+        .into_iter()
+        .map(Text::of)
+        .filter_map(|text| {
+            let why = check(text.value)?;
+            Some((text, why))
+        })
+        .collect()
+}
+
 /// The fix that writes `value` in place of an element's text, where the
 /// text is written plainly.
 fn replace_text(feed: &FeedDoc, text: &Text, value: &str) -> Option<Fix> {
@@ -138,14 +155,7 @@ fn duration_error(value: &str) -> Option<String> {
 
 fn itunes_invalid_duration(cx: &mut Checker) {
     let feed = cx.feed;
-    let invalid: Vec<(Text, String)> = itunes_elements(feed, "duration")
-        .into_iter()
-        .map(Text::of)
-        .filter_map(|text| {
-            let why = duration_error(text.value)?;
-            Some((text, why))
-        })
-        .collect();
+    let invalid = texts_failing(feed, "duration", duration_error);
     for (text, why) in invalid {
         cx.report(
             Checker::at(text.range.clone(), format!("itunes:duration `{}` is not a duration: {why}", shorten(text.value)))
@@ -769,12 +779,11 @@ fn itunes_serial_missing_episode(cx: &mut Checker) {
         .iter()
         .map(|item| item.node)
         .filter(|item| {
-            let numbered = episode.is_some() && item.children().any(|c| c.name_index() == episode);
-            let extra = episode_type.is_some()
-                && item.children().filter(|c| c.name_index() == episode_type).any(|t| {
-                    let value = Text::of(t).value;
-                    value.eq_ignore_ascii_case("trailer") || value.eq_ignore_ascii_case("bonus")
-                });
+            let numbered = super::has_child(*item, episode);
+            let extra = super::children_named(*item, episode_type).any(|t| {
+                let value = Text::of(t).value;
+                value.eq_ignore_ascii_case("trailer") || value.eq_ignore_ascii_case("bonus")
+            });
             !numbered && !extra
         })
         .collect();
@@ -795,18 +804,22 @@ pub static ITUNES_INVALID_IMAGE: Rule = rule!(
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:image>; PSP-1 <itunes:image>",
 );
 
+/// The absolute http(s) URL `value` is, or why it is none.
+fn http_url(value: &str) -> Result<url::Url, String> {
+    match url::Url::parse(value) {
+        _ if value.is_empty() => Err("it is empty".to_owned()),
+        Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
+        Ok(url) => Err(format!("it is a {}: URL, not http or https", url.scheme())),
+        Err(_) => Err("it is not an absolute URL".to_owned()),
+    }
+}
+
 /// Why an artwork href is not one Apple takes, if it is not.
 fn artwork_error(href: &str) -> Option<String> {
-    let Ok(url) = url::Url::parse(href) else {
-        return Some(if href.is_empty() {
-            "it is empty".to_owned()
-        } else {
-            "it is not an absolute URL".to_owned()
-        });
+    let url = match http_url(href) {
+        Ok(url) => url,
+        Err(why) => return Some(why),
     };
-    if !matches!(url.scheme(), "http" | "https") {
-        return Some(format!("it is a {}: URL, not http or https", url.scheme()));
-    }
     let last = url.path_segments().and_then(|mut s| s.next_back()).unwrap_or_default();
     let extension = last.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
     match extension.as_deref() {
@@ -892,19 +905,7 @@ pub static ITUNES_INVALID_NEW_FEED_URL: Rule = rule!(
 
 fn itunes_invalid_new_feed_url(cx: &mut Checker) {
     let feed = cx.feed;
-    let invalid: Vec<(Text, String)> = itunes_elements(feed, "new-feed-url")
-        .into_iter()
-        .map(Text::of)
-        .filter_map(|text| {
-            let why = match url::Url::parse(text.value) {
-                _ if text.value.is_empty() => "it is empty".to_owned(),
-                Ok(url) if matches!(url.scheme(), "http" | "https") => return None,
-                Ok(url) => format!("it is a {}: URL, not http or https", url.scheme()),
-                Err(_) => "it is not an absolute URL".to_owned(),
-            };
-            Some((text, why))
-        })
-        .collect();
+    let invalid = texts_failing(feed, "new-feed-url", |value| http_url(value).err());
     for (text, why) in invalid {
         cx.report(
             Checker::at(text.range.clone(), format!("itunes:new-feed-url {} is not a feed's URL: {why}", shorten(text.value)))

@@ -431,6 +431,24 @@ pub(crate) fn remove(feed: &FeedDoc, node: crate::xml::Node) -> fix::Edit {
     fix::remove_element(feed.xml.input_text(), node.range())
 }
 
+/// The children of `parent` whose name is the document's name number
+/// `name`: a document's names are numbered once, so each child is matched
+/// by a number, not by its text.
+fn children_named<'a, 'i>(
+    parent: crate::xml::Node<'a, 'i>,
+    name: Option<usize>,
+) -> impl Iterator<Item = crate::xml::Node<'a, 'i>> {
+    parent
+        .children()
+        .filter(move |child| name.is_some() && child.name_index() == name)
+}
+
+/// Whether `parent` has a child whose name is the document's name number
+/// `name` (`None`: a name the document never uses).
+fn has_child(parent: crate::xml::Node, name: Option<usize>) -> bool {
+    children_named(parent, name).next().is_some()
+}
+
 pub(crate) use crate::xml::{declarations, Declaration};
 
 /// How many ancestors a fix looks through for a namespace declaration:

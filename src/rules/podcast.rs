@@ -7,7 +7,7 @@
 //! once.
 
 use super::rss::{rss_channel, rss_children};
-use super::{rule, Checker, Rule};
+use super::{has_child, rule, Checker, Rule};
 use crate::diagnostic::shorten;
 use crate::diagnostic::Pending;
 use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
@@ -155,12 +155,6 @@ fn lacking<'t>(parent: Node, asked: &'t [Asked], numbers: &[Option<usize>]) -> V
         .filter(|(_, number)| !has_child(parent, **number))
         .map(|(asked, _)| asked)
         .collect()
-}
-
-/// Whether `parent` has a child whose name is the document's name number
-/// `name` (`None`: a name the document never uses).
-fn has_child(parent: Node, name: Option<usize>) -> bool {
-    name.is_some() && parent.children().any(|child| child.name_index() == name)
 }
 
 fn name_numbers(feed: &FeedDoc, asked: &[Asked]) -> Vec<Option<usize>> {

@@ -899,18 +899,9 @@ fn format_error(format: Format, value: &str) -> Option<String> {
             .then(|| "it is not an RFC 2822 date".to_owned()),
         Format::Language => syntax::language_tag_error(value).map(|why| format!("it is not a language tag: {why}")),
         Format::Email => syntax::addr_spec_error(value).map(|why| format!("it is not an e-mail address: {why}")),
-        Format::Uuid => (!is_uuid(value)).then(|| "it is not a UUID".to_owned()),
+        Format::Uuid => (!syntax::is_uuid(value)).then(|| "it is not a UUID".to_owned()),
         Format::Geo => (!is_geo(value)).then(|| "it is not a geo: URI (geo:latitude,longitude)".to_owned()),
     }
-}
-
-fn is_uuid(value: &str) -> bool {
-    let groups: Vec<&str> = value.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// RFC 5870: `geo:` and two or three coordinates, with parameters.
@@ -945,7 +936,7 @@ pub(super) fn iso8601_seconds(value: &str) -> Option<i64> {
     if parts.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
-    let days = days_from_civil(year, month, day);
+    let days = crate::date::days_from_civil(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?);
     let Some(time) = time else { return Some(days * 86400) };
     // The zone: Z, or ±HH, ±HHMM, ±HH:MM.
     let (clock, offset) = if let Some(clock) = time.strip_suffix(['Z', 'z']) {
@@ -973,16 +964,6 @@ pub(super) fn iso8601_seconds(value: &str) -> Option<i64> {
         return None;
     }
     Some(days * 86400 + hours * 3600 + minutes * 60 + seconds - offset)
-}
-
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar.
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
 }
 
 pub static PODCAST_INVALID_VALUE: Rule = rule!(
@@ -1174,7 +1155,7 @@ fn podcast_guid_not_uuidv5(cx: &mut Checker) {
         .filter(|text| !text.value.is_empty())
         .filter_map(|text| {
             let why = match uuid::Uuid::parse_str(text.value) {
-                Ok(_) if !is_uuid(text.value) => {
+                Ok(_) if !syntax::is_uuid(text.value) => {
                     "it is not written as a UUID (8-4-4-4-12 hexadecimal digits)".to_owned()
                 }
                 Ok(uuid) if uuid.get_version_num() == 5 => return None,

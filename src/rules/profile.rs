@@ -8,7 +8,7 @@
 
 use super::rss::{rss_channel, rss_children};
 use super::vocabulary::RssVersion;
-use super::{rule, Checker, Rule};
+use super::{children_named, rule, Checker, Rule};
 use crate::diagnostic::shorten;
 use crate::feed::{start_tag, FeedDoc, Text};
 use crate::syntax;
@@ -18,15 +18,6 @@ use crate::xml::Node;
 /// does not cover, and which have no guid or atom:link).
 fn rss2_channel<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
     rss_channel(feed).filter(|_| RssVersion::of(feed.root) == RssVersion::V2)
-}
-
-/// The children of `parent` whose name is the document's name number
-/// `name`: a document's names are numbered once, so each child is matched
-/// by a number, not by its text.
-fn children_named<'a, 'i>(parent: Node<'a, 'i>, name: Option<usize>) -> impl Iterator<Item = Node<'a, 'i>> {
-    parent
-        .children()
-        .filter(move |child| name.is_some() && child.name_index() == name)
 }
 
 const SLASH_NS: &str = "http://purl.org/rss/1.0/modules/slash/";
