@@ -602,7 +602,7 @@ PODCAST_CASES = [
     ("3-silent-txt-4000", "silent:podcast-value-too-long", podcast(extra_channel="<podcast:txt purpose='verify'>" + "x" * 4000 + "</podcast:txt>")),
     ("3-error-rrule", "error:podcast-invalid-rrule", podcast(extra_channel="<podcast:updateFrequency rrule='EVERY MONDAY'>Mondays</podcast:updateFrequency>")),
     ("3-valid-rrule", "valid", podcast(extra_channel="<podcast:updateFrequency rrule='FREQ=WEEKLY;BYDAY=MO'>Mondays</podcast:updateFrequency>")),
-    ("3-error-medium", "error:podcast-unknown-medium", podcast(extra_channel="<podcast:medium>radio</podcast:medium>")),
+    ("3-warning-medium", "warning:podcast-unknown-medium", podcast(extra_channel="<podcast:medium>radio</podcast:medium>")),
     ("3-valid-medium", "valid", podcast(extra_channel="<podcast:medium>audiobook</podcast:medium>")),
     ("3-warning-list-medium-with-items", "warning:podcast-list-with-items", podcast(extra_channel="<podcast:medium>podcastL</podcast:medium>")),
     ("3-warning-unknown-slug", "warning:podcast-unknown-slug", podcast(extra_channel="<podcast:block id='myspace'>yes</podcast:block>")),

@@ -1513,7 +1513,7 @@ fn podcast_invalid_rrule(cx: &mut Checker) {
 }
 
 pub static PODCAST_UNKNOWN_MEDIUM: Rule = rule!(
-    PodcastUnknownMedium, Error, Doc, Some(podcast_unknown_medium),
+    PodcastUnknownMedium, Warning, Doc, Some(podcast_unknown_medium),
     groups: ["podcast"],
     summary: "a podcast:medium that is none of the namespace's mediums (podcast, music, video, film, audiobook, ..., their lists, mixed)",
     spec: "Podcasting 2.0, tags/medium.md",
