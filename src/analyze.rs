@@ -276,6 +276,10 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             || DocSummary::of(&feed, &source),
                         )
                     };
+                    let mut summarized = summarized;
+                    if options.media.is_some() && !context {
+                        summarized.media = crate::summary::MediaRef::gather(&feed, &source);
+                    }
                     findings.extend(found);
                     findings.extend(
                         xml.unread_entity()

@@ -156,6 +156,9 @@ pub(crate) struct Run<'o> {
     budget: FindingBudget,
     reading: Reading,
     outside: Outside,
+    /// The walk that fetched the documents, when they were fetched: the
+    /// media check shares its deadline and its start.
+    pub(crate) walked: Option<crate::options::Walked>,
 }
 
 /// The links that lead outside the run's boundary, not read: said once,
@@ -213,6 +216,7 @@ impl<'o> Run<'o> {
             budget: FindingBudget::new(options.max_findings),
             reading: Reading::default(),
             outside: Outside::default(),
+            walked: None,
         }
     }
 
@@ -267,6 +271,18 @@ impl<'o> Run<'o> {
         )>,
         sink: &mut dyn Sink,
     ) -> Report {
+        let mut extra = extra;
+        if let Some(check) = &self.options.media {
+            let media: Vec<(usize, &[crate::summary::MediaRef])> = self
+                .done
+                .iter()
+                .enumerate()
+                .filter(|(_, outcome)| !outcome.document.context)
+                .filter_map(|(doc, outcome)| Some((doc, outcome.document.summary.as_ref()?.media.as_slice())))
+                .filter(|(_, media)| !media.is_empty())
+                .collect();
+            extra.extend(check.check(&media, self.walked.as_ref()));
+        }
         let mut report = assemble::assemble(self.done, url_spaces, extra, self.options, sink);
         for level in [Level::Error, Level::Warning, Level::Info] {
             report.dropped.add(level, self.budget.dropped.of(level));

@@ -91,6 +91,9 @@ pub use diagnostic::{Diagnostic, Level, Span};
 pub use discover::{Failure, Input};
 pub use document::Document;
 pub use engine::{lint, lint_bytes, lint_in_memory, lint_into, lint_upload, InMemory, Upload};
-pub use options::{FrontDoor, InvalidUrl, Options, Overrides, Resolved, DEFAULT_MAX_FILE_SIZE, DEFAULT_MAX_FINDINGS};
+pub use options::{
+    FrontDoor, InvalidUrl, MediaCheck, Options, Overrides, Resolved, Walked, DEFAULT_MAX_FILE_SIZE,
+    DEFAULT_MAX_FINDINGS,
+};
 pub use report::{Report, Sink};
 pub use rule_id::{RuleId, UnknownRule};

@@ -7,6 +7,9 @@ use std::sync::Arc;
 use url::Url;
 
 use crate::config::{Config, Levels};
+use crate::diagnostic::{DocId, Pending, Span};
+use crate::rules::Rule;
+use crate::summary::MediaRef;
 use crate::Level;
 
 /// What a run is told besides the paths. The URLs are set with
@@ -49,6 +52,28 @@ pub struct Options {
     /// Contents that stand for files on disk, by the path a run reads them
     /// by: an editor's unsaved buffers, or the text `--fix` has made so far.
     pub overlay: Arc<HashMap<PathBuf, Vec<u8>>>,
+    /// The check of the media the documents name (`--check-media`), made
+    /// once they are all read; `None`: no media is asked for.
+    pub media: Option<Arc<dyn MediaCheck>>,
+}
+
+/// A check of the media the documents name (`--check-media`): the fetcher
+/// makes it; a run only hands it what its documents name, once they are
+/// read, and reports what it finds with the other findings.
+pub trait MediaCheck: std::fmt::Debug + Send + Sync {
+    /// The findings about `media`: each linted document's index in the run
+    /// with what it names. `walk`: the deadline and start URLs of the walk
+    /// that fetched the documents, when they were fetched.
+    fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>) -> Vec<(&'static Rule, Pending<Span>)>;
+}
+
+/// What a walk over URLs tells the media check: its deadline, which the
+/// check shares, and the URLs it started from, whose address space the
+/// check may reach as the walk could.
+#[derive(Debug, Clone)]
+pub struct Walked {
+    pub deadline: std::time::Instant,
+    pub start: Vec<Url>,
 }
 
 impl Default for Options {
@@ -67,6 +92,7 @@ impl Default for Options {
             exclude: Vec::new(),
             config_excludes: Vec::new(),
             overlay: Arc::default(),
+            media: None,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Rule selection as ruff users know it: `--select` and `--ignore` (and the
 //! config's `select` and `ignore`) name rules by id (`archive-orphan`), by
 //! prefix (`atom-`, `rss-`), by group (`rfc5005`, `rfc6721`, `atom-core`,
-//! `rss-core`, `rss-profile`, `itunes`, `podcast`, `xml`, `fetch`) or all of them (`all`). Where a rule is
+//! `rss-core`, `rss-profile`, `itunes`, `podcast`, `xml`, `media`, `fetch`) or all of them (`all`). Where a rule is
 //! both selected and ignored, the more specific selector wins: an id over
 //! a prefix, a longer prefix over a shorter, a prefix over a group, a
 //! group over `all`; on a tie, ignoring wins.
@@ -48,6 +48,10 @@ pub static GROUPS: &[Group] = &[
     Group {
         name: "podcast",
         summary: "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
+    },
+    Group {
+        name: "media",
+        summary: "what the servers of enclosures and artwork answer, with --check-media: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
     },
     Group {
         name: "fetch",

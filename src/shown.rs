@@ -119,9 +119,30 @@ pub fn shown_path(path: &std::path::Path) -> String {
     visible(&named_path(path)).into_owned()
 }
 
+/// A count with thousands separated: "12,900".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_are_written_with_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(5_650_889), "5,650,889");
+    }
 
     #[test]
     fn long_texts_are_cut_in_the_middle() {

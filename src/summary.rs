@@ -77,6 +77,120 @@ impl EntrySummary {
     }
 }
 
+/// A media file a document names, gathered only for `--check-media`: an
+/// episode's enclosure, or a podcast's artwork (`itunes:image`).
+#[derive(Debug, Clone)]
+pub struct MediaRef {
+    /// The URL, resolved where it is relative: an http(s) URL, parsed only
+    /// if it is asked (a feed may name thousands).
+    pub url: String,
+    /// Where the URL is written.
+    pub at: Location,
+    pub kind: MediaKind,
+}
+
+#[derive(Debug, Clone)]
+pub enum MediaKind {
+    /// An RSS `enclosure`, with its `type` and `length` as written.
+    Enclosure {
+        media_type: Option<Located<String>>,
+        length: Option<Located<String>>,
+    },
+    /// An `itunes:image`: the show's, or an episode's.
+    Artwork,
+}
+
+impl MediaRef {
+    /// The http(s) enclosures of an RSS feed's items and the artwork of its
+    /// channel and items (or of an Atom feed and its entries), in document
+    /// order.
+    pub fn gather(feed: &FeedDoc<'_, '_>, source: &Source) -> Vec<MediaRef> {
+        let Some(head) = feed.head.filter(|_| matches!(feed.kind, DocKind::Rss | DocKind::Atom)) else {
+            return Vec::new();
+        };
+        let mut at = source.locator();
+        let mut found = Vec::new();
+        for parent in std::iter::once(head).chain(feed.entries.iter().map(|entry| entry.node)) {
+            for child in parent.children() {
+                let enclosure = feed.kind == DocKind::Rss && parent != head && child.has_tag_name(None, "enclosure");
+                if !enclosure && !child.has_tag_name(Some(crate::feed::ITUNES_NS), "image") {
+                    continue;
+                }
+                let Some(url) = child.attribute_node(if enclosure { "url" } else { "href" }) else {
+                    continue;
+                };
+                // Asked as written: an absolute URL needs no base, nor the
+                // normal form links are compared in.
+                let written = url.value().trim();
+                let resolved = if crate::iri::has_scheme(written) {
+                    written.to_owned()
+                } else {
+                    match feed.resolve(child, written) {
+                        Ok(resolved) => resolved.into(),
+                        Err(_) => continue,
+                    }
+                };
+                let scheme = resolved.split_once(':').map_or("", |(scheme, _)| scheme);
+                if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+                    continue;
+                }
+                let attribute = |name: &str| child.attribute_node(name).filter(|_| enclosure);
+                let (media_type, length) = (attribute("type"), attribute("length"));
+                let range = |attribute: Option<crate::xml::Attribute>| attribute.map(|a| a.range_value());
+                let [written, type_at, length_at] =
+                    locate_in_order(&mut at, [Some(url.range_value()), range(media_type), range(length)]);
+                let located = |attribute: Option<crate::xml::Attribute>, span: Option<Location>| {
+                    Some(Located {
+                        value: attribute?.value().trim().to_owned(),
+                        span: span?,
+                    })
+                };
+                let kind = if enclosure {
+                    MediaKind::Enclosure {
+                        media_type: located(media_type, type_at),
+                        length: located(length, length_at),
+                    }
+                } else {
+                    MediaKind::Artwork
+                };
+                let Some(written) = written else { continue };
+                found.push(MediaRef {
+                    url: resolved,
+                    at: written,
+                    kind,
+                });
+            }
+        }
+        found
+    }
+
+    /// Every place a finding about it may point at.
+    fn places(&self) -> impl Iterator<Item = &Location> {
+        let (media_type, length) = match &self.kind {
+            MediaKind::Enclosure { media_type, length } => (media_type.as_ref(), length.as_ref()),
+            MediaKind::Artwork => (None, None),
+        };
+        std::iter::once(&self.at)
+            .chain(media_type.map(|t| &t.span))
+            .chain(length.map(|l| &l.span))
+    }
+}
+
+/// Locates `ranges`, close together and written in any order, in document
+/// order: the order a locator is asked in.
+fn locate_in_order<const N: usize>(
+    at: &mut crate::source::Locator,
+    ranges: [Option<std::ops::Range<usize>>; N],
+) -> [Option<Location>; N] {
+    let mut order: [usize; N] = std::array::from_fn(|i| i);
+    order.sort_by_key(|&i| ranges[i].as_ref().map_or(0, |range| range.start));
+    let mut located = [const { None }; N];
+    for i in order {
+        located[i] = ranges[i].clone().map(|range| at.locate(range));
+    }
+    located
+}
+
 #[derive(Debug, Clone)]
 pub struct DocSummary {
     pub kind: DocKind,
@@ -113,6 +227,9 @@ pub struct DocSummary {
     /// `id_text` (one allocation per document, as the entries' ids), and
     /// where the value is written.
     tombstone_refs: Vec<((u32, u32), Location)>,
+    /// The media the document names, gathered only when the run checks
+    /// them ([`crate::Options::media`]).
+    pub media: Vec<MediaRef>,
 }
 
 impl DocSummary {
@@ -250,6 +367,7 @@ impl DocSummary {
             entries,
             id_text,
             tombstone_refs: refs,
+            media: Vec::new(),
         }
     }
 
@@ -308,6 +426,7 @@ impl DocSummary {
             .chain(self.feed_updated.iter().map(|l| &l.span))
             .chain(self.tombstone_refs.iter().map(|(_, at)| at))
             .chain(self.entries.iter().map(|e| &e.at))
+            .chain(self.media.iter().flat_map(MediaRef::places))
             .map(Location::start_place)
     }
 }

@@ -1010,3 +1010,41 @@ fn findings_past_max_findings_are_counted_as_if_they_were_built() {
     assert_eq!(kept[..], all[..25]);
     assert_eq!(capped["summary"]["dropped"].as_u64().unwrap(), all.len() as u64 - 25);
 }
+
+#[test]
+fn a_hundred_thousand_media_urls_with_check_media() {
+    // Each episode names a file of its own: each is gathered, counted and
+    // looked up once, and only --max-media of them are asked (here at a
+    // loopback address that the policy refuses without connecting: no
+    // request leaves the process).
+    let path = generated("media-urls.rss", |out| {
+        out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
+        out.write_all(b"<itunes:image href=\"http://127.0.0.1:9/art.jpg\"/>")
+            .unwrap();
+        for n in 0..100_000 {
+            write!(out, "<item><title>e</title><enclosure url=\"http://127.0.0.1:9/{n}.mp3\" length=\"{n}\" type=\"audio/mpeg\"/></item>").unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    let run = run_measured(
+        &path,
+        &[
+            "--format",
+            "concise",
+            "--check-media",
+            "--max-media",
+            "50",
+            path.to_str().unwrap(),
+        ],
+    );
+    eprintln!("{}: {:.2} s, {} MiB peak", path.display(), run.seconds, run.peak_mib);
+    assert!(run.seconds < RULE_SECONDS, "{:.1} s", run.seconds);
+    assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
+    assert_eq!(run.stdout.matches("[media-unreachable]").count(), 50, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("the media check stopped at 50 URLs (--max-media); 99951 more media URLs"),
+        "{}",
+        run.stderr
+    );
+}

@@ -53,6 +53,11 @@ pub(crate) struct ServeArgs {
     /// (refused by default: the server would fetch inside its network).
     #[arg(long)]
     pub(crate) allow_private_addresses: bool,
+    /// Check the media of every feed checked: ask the server of each
+    /// enclosure and artwork what it holds, under the fetching limits and
+    /// address policy (at most 50 media URLs a check).
+    #[arg(long)]
+    pub(crate) check_media: bool,
     /// Lint jobs at once [default: the number of cores]; as many again
     /// times four may wait, and more are answered 503.
     #[arg(long, value_name = "N")]
@@ -164,6 +169,16 @@ pub(crate) struct LintArgs {
     /// host).
     #[arg(long, short, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) jobs: u16,
+    /// Ask the server of each enclosure and artwork URL what it holds
+    /// (HEAD, a ranged GET): status, redirects, type, length, byte ranges,
+    /// the artwork's format, size and colour space. Under the fetching
+    /// limits and address policy, for files as for URLs.
+    #[arg(long)]
+    pub(crate) check_media: bool,
+    /// With --check-media: the most media URLs asked in one run (at least 1).
+    #[arg(long, value_name = "N", default_value_t = feedlint::fetch::media::DEFAULT_MAX_MEDIA,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub(crate) max_media: usize,
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use feedlint::Options;
 use url::Url;
@@ -38,24 +39,14 @@ pub(crate) fn fetch_and_lint(
     if args.fix || args.diff {
         return fail("--fix and --diff change files on disk; a fetched document has none");
     }
-    let limits = feedlint::fetch::Limits {
-        max_documents: args.max_documents as usize,
-        max_bytes: args.max_bytes,
-        timeout: args.timeout,
-        max_time: args.max_time,
-        max_redirects: args.max_redirects,
-        same_origin: args.same_origin,
-        allow_private_addresses: args.allow_private_addresses,
-        jobs: usize::from(args.jobs),
-        trust_start: true,
-    };
+    let limits = limits(args);
     let format = output_format(args);
-    let show_progress = !args.quiet && io::stderr().is_terminal();
+    let show_progress = shows_progress(args);
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
             let _ = write!(
                 io::stderr(),
-                "\rfeedlint: fetched {documents} document{}, {} KiB",
+                "\r\x1b[Kfeedlint: fetched {documents} document{}, {} KiB",
                 if documents == 1 { "" } else { "s" },
                 bytes / 1024
             );
@@ -69,4 +60,41 @@ pub(crate) fn fetch_and_lint(
         Ok(report) => finish(args, format, &report),
         Err(failure) => fail(&failure.to_string()),
     }
+}
+
+/// The fetching limits the flags set.
+fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
+    feedlint::fetch::Limits {
+        max_documents: args.max_documents as usize,
+        max_bytes: args.max_bytes,
+        timeout: args.timeout,
+        max_time: args.max_time,
+        max_redirects: args.max_redirects,
+        same_origin: args.same_origin,
+        allow_private_addresses: args.allow_private_addresses,
+        jobs: usize::from(args.jobs),
+        trust_start: true,
+    }
+}
+
+/// Progress is shown on a terminal, unless --quiet.
+fn shows_progress(args: &LintArgs) -> bool {
+    !args.quiet && io::stderr().is_terminal()
+}
+
+/// The media check `--check-media` asks for, under the fetching limits,
+/// its progress shown on standard error (on a terminal, once it has run
+/// for a second; the line is cleared when the check ends).
+pub(crate) fn media_check(args: &LintArgs) -> Arc<dyn feedlint::MediaCheck> {
+    let checker = feedlint::fetch::media::MediaChecker::new(limits(args), args.max_media);
+    if !shows_progress(args) {
+        return Arc::new(checker);
+    }
+    Arc::new(checker.with_progress(Arc::new(|asked: usize, total: usize| {
+        let end = if asked == total { "\r\x1b[K" } else { "" };
+        let _ = write!(
+            io::stderr(),
+            "\r\x1b[Kfeedlint: checked {asked} of {total} media URLs{end}"
+        );
+    })))
 }

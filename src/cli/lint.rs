@@ -13,7 +13,7 @@ use feedlint::report::{self, Format};
 use feedlint::{FrontDoor, Input, Level, Options, Overrides, Resolved};
 
 use super::args::{LintArgs, OutputFormat};
-use super::fetching::fetch_and_lint;
+use super::fetching::{fetch_and_lint, media_check};
 use super::fixing::fix_files;
 use super::output::{
     exit_status, exit_without_freeing, fail, fail_lines, finish, output_among, output_format, refuse_output_onto_input,
@@ -101,7 +101,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         Err(error) => return fail_lines(error.lines()),
     };
     let resolved = Options::resolve(config, overrides(&args, matches, door), door);
-    let options = match resolved {
+    let mut options = match resolved {
         Ok(Resolved { options, warnings }) => {
             for warning in &warnings {
                 say(format_args!("warning: {warning}"));
@@ -110,6 +110,12 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         }
         Err(mistakes) => return fail_lines(&mistakes),
     };
+    if args.check_media {
+        if args.fix || args.diff {
+            return fail("--check-media asks servers, --fix and --diff change files: run them one after the other");
+        }
+        options.media = Some(media_check(&args));
+    }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {
         let scheme = p.split_once("://").map(|(scheme, _)| scheme);

@@ -43,6 +43,9 @@ pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
             }
         }
     }
+    if args.check_media {
+        options.check_media();
+    }
     let ready = |address: std::net::SocketAddr| {
         // The URL, on a line of its own, for people and for scripts.
         let _ = writeln!(io::stdout().lock(), "feedlint: serving on http://{address}/");

@@ -40,6 +40,49 @@ impl std::fmt::Display for FetchError {
     }
 }
 
+/// How a linked file is asked for.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Ask {
+    Head,
+    /// `GET` with `Range: bytes=0-N`.
+    FirstBytes(u64),
+}
+
+/// What a server said of a linked file, after redirects.
+#[derive(Debug)]
+pub(super) struct Answer {
+    /// The URL that answered (its password masked).
+    pub url: Url,
+    pub status: u16,
+    /// The media type of `Content-Type`, lower case, without parameters.
+    pub media_type: Option<String>,
+    pub content_length: Option<u64>,
+    /// The complete length a `Content-Range` gives (`bytes 0-0/5650889`).
+    pub content_range_total: Option<u64>,
+    /// `Accept-Ranges` names `bytes`.
+    pub accepts_ranges: bool,
+    /// The first bytes of a GET's body.
+    pub first_bytes: Vec<u8>,
+}
+
+/// A request followed to its answer.
+struct Followed {
+    url: Url,
+    response: ureq::http::Response<ureq::Body>,
+    cut_by_deadline: bool,
+}
+
+impl Followed {
+    fn into_parts(self) -> (Url, ureq::http::Response<ureq::Body>, bool) {
+        (self.url, self.response, self.cut_by_deadline)
+    }
+}
+
+/// A header's value, where it is text.
+fn header<'r>(response: &'r ureq::http::Response<ureq::Body>, name: &str) -> Option<&'r str> {
+    response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
 /// A document as the server gave it.
 pub(super) struct Fetched {
     /// The URL after redirects (its password masked).
@@ -103,6 +146,92 @@ impl Client {
     /// Fetches `url` (a start URL when `named`: its first hop goes where the
     /// user pointed), following redirects by hand, within `deadline`.
     pub fn fetch(&self, url: &Url, named: bool, deadline: Instant) -> Result<Fetched, FetchError> {
+        let feed = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
+            self.send(agent.get(url.as_str()), timeout, |request| {
+                request
+                    .header(
+                        "Accept",
+                        "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
+                    )
+                    .header("Accept-Encoding", "gzip, deflate")
+            })
+        };
+        let (current, response, cut_by_deadline) = self.follow(url, named, deadline, feed)?.into_parts();
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            return Err(FetchError::Status(status));
+        }
+        let content_type = header(&response, "content-type");
+        let charset = content_type.and_then(charset_parameter);
+        let media_type =
+            content_type.map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+        let bytes = match read_body(response, self.limits.max_bytes) {
+            Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
+            other => other?,
+        };
+        Ok(Fetched {
+            url: current,
+            bytes,
+            charset,
+            media_type,
+        })
+    }
+
+    /// Asks a server of a linked file (an enclosure, artwork) what it
+    /// holds, under the address policy at every hop: `HEAD`, or a `GET` of
+    /// `bytes=0-LAST` whose first bytes (at most `LAST + 1`) are kept. Any
+    /// status is an answer.
+    pub fn ask(&self, url: &Url, method: Ask, deadline: Instant) -> Result<Answer, FetchError> {
+        let send = |agent: &ureq::Agent, url: &Url, timeout: Duration| match method {
+            Ask::Head => self.send(agent.head(url.as_str()), timeout, |request| {
+                request.header("Accept-Encoding", "identity")
+            }),
+            Ask::FirstBytes(last) => self.send(agent.get(url.as_str()), timeout, |request| {
+                request
+                    .header("Accept-Encoding", "identity")
+                    .header("Range", format!("bytes=0-{last}"))
+            }),
+        };
+        let (url, response, cut_by_deadline) = self.follow(url, false, deadline, send)?.into_parts();
+        let number = |name: &str| header(&response, name).and_then(|v| v.trim().parse::<u64>().ok());
+        let content_range_total = header(&response, "content-range")
+            .and_then(|range| range.rsplit_once('/'))
+            .and_then(|(_, total)| total.trim().parse::<u64>().ok());
+        let mut answer = Answer {
+            url,
+            status: response.status().as_u16(),
+            media_type: header(&response, "content-type")
+                .map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
+                .filter(|essence| !essence.is_empty()),
+            content_length: number("content-length"),
+            content_range_total,
+            accepts_ranges: header(&response, "accept-ranges")
+                .is_some_and(|value| value.split(',').any(|unit| unit.trim().eq_ignore_ascii_case("bytes"))),
+            first_bytes: Vec::new(),
+        };
+        if let Ask::FirstBytes(last) = method {
+            if (200..300).contains(&answer.status) {
+                let mut body = response.into_body().into_reader().take(last.saturating_add(1));
+                let read = body.read_to_end(&mut answer.first_bytes).map_err(|e| classify_io(&e));
+                match read {
+                    Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
+                    other => other?,
+                };
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Requests `url` and each redirect it leads to, checking every hop,
+    /// until an answer that is no redirect; `send` makes one request with
+    /// the agent and the time it is given.
+    fn follow(
+        &self,
+        url: &Url,
+        named: bool,
+        deadline: Instant,
+        send: impl Fn(&ureq::Agent, &Url, Duration) -> Result<ureq::http::Response<ureq::Body>, FetchError>,
+    ) -> Result<Followed, FetchError> {
         let mut current = url.clone();
         for hop in 0..=self.limits.max_redirects {
             let agent = if named && hop == 0 { &self.start } else { &self.followed };
@@ -113,53 +242,35 @@ impl Client {
             // Near the deadline, a request gets only the time that is left,
             // and running out of it is the walk's limit, not --timeout.
             let cut_by_deadline = left < self.limits.timeout;
-            let response = match self.request(agent, &current, left.min(self.limits.timeout)) {
+            let request_url = self.credentials.unmask(&current);
+            let response = match send(agent, &request_url, left.min(self.limits.timeout)) {
                 Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
                 other => other?,
             };
-            let status = response.status().as_u16();
             if let Some(location) = redirect_target(&response) {
                 current = self.next_hop(&current, location)?;
                 continue;
             }
-            if !(200..300).contains(&status) {
-                return Err(FetchError::Status(status));
-            }
-            let content_type = response.headers().get("content-type").and_then(|v| v.to_str().ok());
-            let charset = content_type.and_then(charset_parameter);
-            let media_type =
-                content_type.map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
-            let bytes = match read_body(response, self.limits.max_bytes) {
-                Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
-                other => other?,
-            };
-            return Ok(Fetched {
+            return Ok(Followed {
                 url: current,
-                bytes,
-                charset,
-                media_type,
+                response,
+                cut_by_deadline,
             });
         }
         Err(FetchError::TooManyRedirects)
     }
 
-    fn request(
+    /// One request, with the time it is given and the headers `headers`
+    /// adds.
+    fn send(
         &self,
-        agent: &ureq::Agent,
-        url: &Url,
+        request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
         timeout: Duration,
+        headers: impl FnOnce(
+            ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+        ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody>,
     ) -> Result<ureq::http::Response<ureq::Body>, FetchError> {
-        let request_url = self.credentials.unmask(url);
-        agent
-            .get(request_url.as_str())
-            .config()
-            .timeout_global(Some(timeout))
-            .build()
-            .header(
-                "Accept",
-                "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
-            )
-            .header("Accept-Encoding", "gzip, deflate")
+        headers(request.config().timeout_global(Some(timeout)).build())
             .call()
             .map_err(classify)
     }

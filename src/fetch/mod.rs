@@ -25,6 +25,7 @@ use crate::rules::Rule;
 use crate::summary::DocSummary;
 
 mod http;
+pub mod media;
 pub mod policy;
 
 use http::{Client, FetchError, Fetched};
@@ -161,6 +162,10 @@ pub fn lint_urls(
         findings: Vec::new(),
         bytes_total: 0,
     };
+    walk.run.walked = Some(crate::options::Walked {
+        deadline,
+        start: start.clone(),
+    });
     let jobs = limits.jobs.max(1);
     let stopped = AtomicBool::new(false);
     std::thread::scope(|scope| -> Result<(), Failure> {

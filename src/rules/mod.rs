@@ -23,6 +23,7 @@ mod identity;
 mod itunes;
 mod links;
 mod markers;
+pub mod media;
 mod paging;
 mod podcast;
 mod podcasting;
@@ -184,6 +185,18 @@ pub static RULES: &[&Rule] = &[
     &fetching::FETCH_FAILED,
     &fetching::FETCH_LIMIT_REACHED,
     &fetching::CHARSET_MISMATCH,
+    &media::MEDIA_UNAVAILABLE,
+    &media::MEDIA_UNREACHABLE,
+    &media::MEDIA_REDIRECTS_TO_HTTPS,
+    &media::MEDIA_TYPE_MISMATCH,
+    &media::MEDIA_LENGTH_MISMATCH,
+    &media::MEDIA_NO_BYTE_RANGES,
+    &media::MEDIA_HEAD_REFUSED,
+    &media::ARTWORK_WRONG_FORMAT,
+    &media::ARTWORK_WRONG_SIZE,
+    &media::ARTWORK_NOT_SQUARE,
+    &media::ARTWORK_NOT_RGB,
+    &media::MEDIA_LIMIT_REACHED,
     &fetching::UNEXPECTED_CONTENT_TYPE,
     &atom::ATOM_MISSING_ID,
     &atom::ATOM_MISSING_TITLE,

@@ -124,6 +124,19 @@ impl ServeOptions {
     }
 }
 
+/// The media URLs one check asks at most, where the server checks media.
+pub const MAX_MEDIA: usize = 50;
+
+impl ServeOptions {
+    /// Checks the media of every feed checked (`feedlint serve
+    /// --check-media`), under the server's fetching limits and address
+    /// policy. Called once the rule settings are final.
+    pub fn check_media(&mut self) {
+        let checker = crate::fetch::media::MediaChecker::new(self.limits.clone(), MAX_MEDIA);
+        self.lint.media = Some(Arc::new(checker));
+    }
+}
+
 /// Serves until the process is stopped; `ready` is told the address it
 /// listens on (port 0 in `listen` picks a free one).
 pub fn serve(options: ServeOptions, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
@@ -205,7 +218,11 @@ fn html(markup: maud::Markup) -> Html<String> {
 }
 
 async fn index(State(app): State<Arc<App>>) -> Html<String> {
-    html(page::index(app.options.max_body, app.options.max_files))
+    html(page::index(
+        app.options.max_body,
+        app.options.max_files,
+        app.options.lint.media.is_some(),
+    ))
 }
 
 async fn api_page(State(app): State<Arc<App>>) -> Html<String> {
@@ -457,6 +474,8 @@ fn fixed(document: InMemory, report: &Report, options: &crate::options::Options)
     let options = crate::options::Options {
         max_findings: crate::options::DEFAULT_MAX_FINDINGS,
         keep_texts: false,
+        // The fixed text names the same media, checked already.
+        media: None,
         ..options.clone()
     };
     let lint = |text: &str| {

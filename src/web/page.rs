@@ -42,7 +42,7 @@ pub fn layout(title: &str, content: Markup) -> Markup {
 }
 
 /// The front page: three ways in.
-pub fn index(max_body: usize, max_files: usize) -> Markup {
+pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
     layout(
         "Check a feed",
         html! {
@@ -50,6 +50,12 @@ pub fn index(max_body: usize, max_files: usize) -> Markup {
             p.lead {
                 "Paste a feed's URL, its text, or upload its files. Archive and paging chains are followed and checked "
                 "across documents (RFC 5005), tombstones too (RFC 6721), and every finding points at its place in the source."
+            }
+            @if checks_media {
+                p.lead.media {
+                    "This server also checks a podcast's media: it asks the server of each episode's file and of the artwork "
+                    "what it holds (its status, type and size, byte ranges; the artwork's format, size and colour space)."
+                }
             }
             section.way id="by-url" {
                 h2 { "By URL" }
@@ -397,15 +403,7 @@ fn plural(n: usize, what: &str) -> String {
 
 /// A count with thousands separated: "12,900".
 fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
+    crate::shown::thousands(n as u64)
 }
 
 /// The most bytes of findings one result page shows: past them, the page

@@ -21,6 +21,9 @@ const SAID_OTHERWISE: &[(&str, &str)] = &[
     ("raise --timeout", "this server waits for each document only so long; run feedlint on your own machine to wait longer"),
     ("raise --max-redirects", "this server follows only so many redirects; link to the document's final URL"),
     ("lint that document by its own URL if you trust it, or pass --allow-private-addresses", REFUSED_ADDRESS),
+    ("a feed's links may not lead feedlint to a private or reserved address; pass --allow-private-addresses", REFUSED_ADDRESS),
+    ("raise --max-media", "this server checks only so many media files at once; run feedlint on your own machine to check them all"),
+    ("check that the server answers, or raise --timeout", "check that the server answers"),
     ("give the document's URL with --url", "fill in where the document is published (Published at), add an xml:base, or write an absolute IRI"),
     ("make the self links of the folder agree on where it is published, or give --base-url", "make the self links of the folder agree on where it is published, or fill in where it is published"),
 ];
@@ -28,6 +31,8 @@ const SAID_OTHERWISE: &[(&str, &str)] = &[
 /// Parts of texts said another way, wherever they are.
 const PARTS: &[(&str, &str)] = &[
     ("larger than --max-file-size", "larger than the size limit"),
+    (" URLs (--max-media)", " URLs, this server's limit"),
+    (" seconds, --max-time)", " seconds, this server's limit)"),
     (" (--allow-private-addresses lifts this)", ""),
     (
         "give --base-url and --root that publish the files where they are",

@@ -2,125 +2,14 @@
 //! starts on 127.0.0.1 (no outside network). The server answers a bounded
 //! number of connections and stops with the test process.
 
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Write;
+use std::net::TcpListener;
 use std::process::{Command, Output};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::common;
+use common::http::{ok, status, Reply, Server};
 use common::{json, messages, rules_of, stderr, stdout};
-
-struct Reply {
-    status: u16,
-    headers: Vec<(&'static str, String)>,
-    body: Vec<u8>,
-    delay: Duration,
-}
-
-fn ok(body: String) -> Reply {
-    Reply {
-        status: 200,
-        headers: vec![("Content-Type", "application/atom+xml".into())],
-        body: body.into_bytes(),
-        delay: Duration::ZERO,
-    }
-}
-
-fn status(code: u16) -> Reply {
-    Reply {
-        status: code,
-        headers: Vec::new(),
-        body: b"no".to_vec(),
-        delay: Duration::ZERO,
-    }
-}
-
-type Handler = dyn Fn(&str, &str) -> Reply + Send + Sync;
-
-/// A request as the test server saw it.
-#[derive(Debug, Clone)]
-struct Seen {
-    path: String,
-    agent: String,
-    authorization: Option<String>,
-}
-
-/// A test server: its base URL, and the requests it saw.
-struct Server {
-    base: String,
-    requests: Arc<Mutex<Vec<Seen>>>,
-}
-
-impl Server {
-    fn start(handler: impl Fn(&str, &str) -> Reply + Send + Sync + 'static) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let base = format!("http://127.0.0.1:{}", listener.local_addr().unwrap().port());
-        let requests = Arc::new(Mutex::new(Vec::new()));
-        let handler: Arc<Handler> = Arc::new(handler);
-        let seen = Arc::clone(&requests);
-        let server_base = base.clone();
-        std::thread::spawn(move || {
-            for stream in listener.incoming().take(200).flatten() {
-                let (handler, seen, base) = (Arc::clone(&handler), Arc::clone(&seen), server_base.clone());
-                std::thread::spawn(move || answer(stream, &*handler, &seen, &base));
-            }
-        });
-        Server { base, requests }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-
-    fn hits(&self, path: &str) -> usize {
-        self.requests
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|seen| seen.path == path)
-            .count()
-    }
-}
-
-fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, base: &str) {
-    stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
-    let mut head = Vec::new();
-    let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
-        match stream.read(&mut byte) {
-            Ok(1) => head.push(byte[0]),
-            _ => return,
-        }
-    }
-    let head = String::from_utf8_lossy(&head).into_owned();
-    let path = head.split_whitespace().nth(1).unwrap_or("/").to_owned();
-    let header = |name: &str| {
-        head.lines().find_map(|line| {
-            let (key, value) = line.split_once(':')?;
-            key.trim().eq_ignore_ascii_case(name).then(|| value.trim().to_owned())
-        })
-    };
-    seen.lock().unwrap().push(Seen {
-        path: path.clone(),
-        agent: header("user-agent").unwrap_or_default(),
-        authorization: header("authorization"),
-    });
-    let reply = handler(&path, base);
-    std::thread::sleep(reply.delay);
-    let mut response = format!(
-        "HTTP/1.1 {} X\r\nContent-Length: {}\r\nConnection: close\r\n",
-        reply.status,
-        reply.body.len()
-    );
-    for (name, value) in &reply.headers {
-        response.push_str(&format!("{name}: {value}\r\n"));
-    }
-    response.push_str("\r\n");
-    let _ = stream
-        .write_all(response.as_bytes())
-        .and_then(|()| stream.write_all(&reply.body));
-}
 
 /// An Atom feed document at `path` with the given links.
 fn feed(path: &str, archive: bool, links: &[(&str, &str)]) -> String {

@@ -16,6 +16,7 @@ mod fetch;
 mod fixes;
 mod formats;
 mod lsp;
+mod media;
 mod pipeline;
 mod security;
 mod site;

@@ -196,6 +196,43 @@ fn the_api_answers_with_the_json_report() {
     assert!(error["error"].as_str().unwrap().contains("lint request"), "{error}");
 }
 
+/// A podcast whose one episode's file is `enclosure`.
+fn podcast(enclosure: &str) -> String {
+    format!(
+        "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel><title>Show</title>\
+         <link>https://example.org/</link><description>A show.</description>\
+         <item><title>One</title><guid isPermaLink=\"false\">one</guid>\
+         <enclosure url=\"{enclosure}\" type=\"audio/mpeg\" length=\"5000\"/></item></channel></rss>"
+    )
+}
+
+#[test]
+fn serve_checks_media_only_when_started_with_it() {
+    // Every path of this server answers 404.
+    let media = feeds_server(Vec::new(), Duration::ZERO);
+    let request = json!({ "documents": [{ "name": "feed.rss", "text": podcast(&format!("{media}/ep.mp3")) }] });
+    let agent = agent();
+    let media_rules = |report: &Value| -> Vec<String> {
+        report["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["rule"].as_str().unwrap().to_owned())
+            .filter(|rule| rule.starts_with("media-"))
+            .collect()
+    };
+    let plain = Served::start(&[]);
+    let (_, report) = post_api(&agent, &plain.base, &request);
+    assert_eq!(media_rules(&report), Vec::<String>::new(), "{report}");
+    let checking = Served::start(&["--check-media"]);
+    let (_, report) = post_api(&agent, &checking.base, &request);
+    assert_eq!(media_rules(&report), ["media-unavailable"], "{report}");
+    // A stranger's feed never leads the server to a private address.
+    let strict = Served::start_with(&["--check-media"]);
+    let (_, report) = post_api(&agent, &strict.base, &request);
+    assert_eq!(media_rules(&report), ["media-unreachable"], "{report}");
+}
+
 #[test]
 fn the_server_bounds_bodies_and_jobs() {
     let served = Served::start(&["--jobs", "1", "--max-body", "65536"]);
@@ -666,6 +703,10 @@ async fn the_web_page_in_a_real_browser() {
     if result.is_ok() {
         result = beginners_paths(&client, &served.base).await;
     }
+    if result.is_ok() {
+        let checking = Served::start(&["--check-media"]);
+        result = media_checked(&client, &checking.base).await;
+    }
     let _ = client.close().await;
     if result.is_ok() {
         let dark = session(&driver, "chromium-profile-dark", &["--force-dark-mode"]).await;
@@ -674,6 +715,29 @@ async fn the_web_page_in_a_real_browser() {
     }
     drop(driver);
     result.unwrap();
+}
+
+/// A server started with `--check-media`: its page says so, and a pasted
+/// podcast whose episode file is missing shows the finding in the page's
+/// words.
+async fn media_checked(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    let media = feeds_server(Vec::new(), Duration::ZERO);
+    client.goto(&format!("{base}/")).await?;
+    let said = text_of(client, "p.lead.media").await?;
+    assert!(said.starts_with("This server also checks a podcast's media"), "{said}");
+    fill_and_submit(client, "text", &podcast(&format!("{media}/ep.mp3"))).await?;
+    wait_for_page(client, "/check").await?;
+    let rules = client
+        .find_all(fantoccini::Locator::Css("article.finding a.rule"))
+        .await?;
+    let mut names = Vec::new();
+    for rule in rules {
+        names.push(rule.text().await?);
+    }
+    assert!(names.iter().any(|name| name == "media-unavailable"), "{names:?}");
+    let page = client.source().await?;
+    assert!(page.contains(&format!("{media}/ep.mp3 answers HTTP 404")), "{page}");
+    Ok(())
 }
 
 /// A WebDriver session with headless Chromium, with `extra` arguments.

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test crate uses a part
 
+pub mod http;
+
 use std::path::PathBuf;
 use std::process::Output;
 
