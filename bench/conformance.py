@@ -12,7 +12,9 @@ neither (`silent:RULE`); `errors:R1,R2` expects each of those errors (a
 feed read past a stray line before its declaration), `error:RULE` that
 rule among the errors. Each case is one feed, built from a valid one with
 one change; the podcast cases are named by the item of issue 41 they
-test, and the paged ones are folders of pages linted together. Prints the score per format and the cases
+test, the paged ones are folders of pages linted together, and the media
+ones (item 5) run with --check-media against a loopback server the script
+starts. Prints the score per format and the cases
 missed; `--verbose` lists every case. The cases cover the MUSTs feedlint
 checks and some it does not check yet, so the score says what is left.
 """
@@ -663,6 +665,130 @@ PAGED_CASES = [
 ]
 
 
+# Issue 41 item 5: media, on request. Each case is a podcast whose episode
+# file and artwork are on a loopback server that behaves as the path says;
+# the cases run with --check-media (and --allow-private-addresses: a file
+# names loopback media, which the address policy otherwise refuses).
+MEDIA = "http://127.0.0.1:{port}"
+
+
+def media_podcast(enclosure="ok.mp3", artwork="art.jpg", media_type="audio/mpeg", length="5000"):
+    channel = PODCAST_CHANNEL.replace("https://example.org/artwork.jpg", f"{MEDIA}/{artwork}")
+    item = (EPISODE.replace("https://example.org/1.mp3", f"{MEDIA}/{enclosure}")
+            .replace("length='24986239' type='audio/mpeg'", f"length='{length}' type='{media_type}'")
+            .replace("https://example.org/1.jpg", f"{MEDIA}/{artwork}"))
+    return podcast(channel=channel, item=item)
+
+
+MEDIA_CASES = [
+    ("5-valid-media", "valid", media_podcast()),
+    ("5-silent-ranges", "silent:media-no-byte-ranges", media_podcast()),
+    ("5-error-episode-404", "error:media-unavailable", media_podcast(enclosure="missing.mp3")),
+    ("5-error-artwork-500", "error:media-unavailable", media_podcast(artwork="broken.jpg")),
+    ("5-valid-head-refused-enclosure", "valid", media_podcast(enclosure="nohead.mp3")),
+    ("5-warning-no-byte-ranges", "warning:media-no-byte-ranges", media_podcast(enclosure="noranges.mp3")),
+    ("5-warning-type-differs", "warning:media-type-mismatch", media_podcast(enclosure="m4a.mp3")),
+    ("5-silent-type-alias", "silent:media-type-mismatch", media_podcast(media_type="audio/mp3")),
+    ("5-warning-length-differs", "warning:media-length-mismatch", media_podcast(length="0")),
+    ("5-warning-hangs", "warning:media-unreachable", media_podcast(enclosure="hang.mp3")),
+    ("5-warning-redirect-loop", "warning:media-unreachable", media_podcast(enclosure="loop.mp3")),
+    ("5-valid-redirected", "valid", media_podcast(enclosure="moved.mp3")),
+    ("5-error-cmyk-artwork", "error:artwork-not-rgb", media_podcast(artwork="cmyk.jpg")),
+    ("5-error-small-artwork", "error:artwork-wrong-size", media_podcast(artwork="small.png")),
+    ("5-error-large-artwork", "error:artwork-wrong-size", media_podcast(artwork="large.png")),
+    ("5-valid-3000-artwork", "valid", media_podcast(artwork="largest.png")),
+    ("5-warning-tall-artwork", "warning:artwork-not-square", media_podcast(artwork="tall.png")),
+    ("5-error-webp-artwork", "error:artwork-wrong-format", media_podcast(artwork="webp.jpg")),
+    ("5-error-jpeg-named-png", "error:artwork-wrong-format", media_podcast(artwork="jpeg.png")),
+    ("5-warning-artwork-head-refused", "warning:media-head-refused", media_podcast(artwork="nohead.jpg")),
+]
+
+
+def png(width, height, colour_type=2):
+    return (b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR" + width.to_bytes(4, "big") + height.to_bytes(4, "big")
+            + bytes([8, colour_type, 0, 0, 0]) + bytes(200))
+
+
+def jpeg(width, height, components=3):
+    frame = bytes([0xFF, 0xC0, 0, 8 + 3 * components, 8]) + height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    frame += bytes([components]) + b"".join(bytes([n, 0x11, 0]) for n in range(1, components + 1))
+    return b"\xff\xd8\xff\xe0\x00\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0" + frame + bytes(200)
+
+
+def media_server():
+    """A loopback server of the media the cases name: (server, port)."""
+    import http.server
+    import threading
+    import time
+
+    episode = bytes(5000)
+    files = {
+        "/ok.mp3": (episode, "audio/mpeg"), "/nohead.mp3": (episode, "audio/mpeg"),
+        "/noranges.mp3": (episode, "audio/mpeg"), "/m4a.mp3": (episode, "audio/x-m4a"),
+        "/hang.mp3": (episode, "audio/mpeg"), "/moved-here.mp3": (episode, "audio/mpeg"),
+        "/art.jpg": (jpeg(1400, 1400), "image/jpeg"), "/cmyk.jpg": (jpeg(3000, 3000, 4), "image/jpeg"),
+        "/small.png": (png(1200, 1200), "image/png"), "/large.png": (png(4000, 4000), "image/png"),
+        "/largest.png": (png(3000, 3000), "image/png"), "/tall.png": (png(1400, 2000), "image/png"),
+        "/webp.jpg": (b"RIFF\x24\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0\x77\x05\0\x77\x05\0", "image/webp"),
+        "/jpeg.png": (jpeg(1400, 1400), "image/png"), "/nohead.jpg": (jpeg(1400, 1400), "image/jpeg"),
+    }
+
+    class Media(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, head):
+            path = self.path
+            if path == "/hang.mp3":
+                time.sleep(3)
+            if path in ("/loop.mp3", "/moved.mp3"):
+                self.send_response(302)
+                self.send_header("Location", "/loop.mp3" if path == "/loop.mp3" else "/moved-here.mp3")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if path == "/broken.jpg" or path not in files:
+                self.send_response(500 if path == "/broken.jpg" else 404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if head and path.startswith("/nohead"):
+                self.send_response(405)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            body, content_type = files[path]
+            ranges = path != "/noranges.mp3"
+            wanted = self.headers.get("Range", "")
+            if ranges and wanted.startswith("bytes=0-") and not head:
+                last = min(int(wanted[8:]), len(body) - 1)
+                self.send_response(206)
+                self.send_header("Content-Range", f"bytes 0-{last}/{len(body)}")
+                body = body[: last + 1]
+            else:
+                self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            if ranges:
+                self.send_header("Accept-Ranges", "bytes")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if not head:
+                try:
+                    self.wfile.write(body)
+                except OSError:
+                    pass
+
+        def do_HEAD(self):
+            self.answer(True)
+
+        def do_GET(self):
+            self.answer(False)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Media)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, server.server_address[1]
+
+
 def passes(expected, found):
     """Whether a case's findings, `(rule, level)` pairs, are what it expects:
     `error` (at least one error), `error:RULE` (RULE among the errors),
@@ -684,7 +810,7 @@ def passes(expected, found):
     raise ValueError(expected)
 
 
-def score(name, cases):
+def score(name, cases, flags=()):
     directory = OUT / name
     directory.mkdir(parents=True, exist_ok=True)
     for old in directory.iterdir():
@@ -696,7 +822,7 @@ def score(name, cases):
         declaration = "" if "<?xml" in document else '<?xml version="1.0" encoding="utf-8"?>\n'
         (directory / f"{case}{extension}").write_text(declaration + document + "\n")
     result = subprocess.run(
-        [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", str(directory)],
+        [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", *flags, str(directory)],
         capture_output=True,
         text=True,
     )
@@ -741,15 +867,21 @@ def main():
     args = parser.parse_args()
     subprocess.run(["cargo", "build", "--release", "--quiet"], cwd=ROOT, check=True)
     false_alarms = 0
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES)]:
-        missed, found = score_sets(name, cases) if name == "paged" else score(name, cases)
+    server, port = media_server()
+    media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
+    media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases)]:
+        if name == "paged":
+            missed, found = score_sets(name, cases)
+        else:
+            missed, found = score(name, cases, media_flags if name == "media" else ())
         missed_names = {case for case, _, _ in missed}
         for kind in ["error", "errors", "warning", "info", "silent", "valid"]:
             of_kind = [c for c in cases if c[1].partition(":")[0] == kind]
             if of_kind:
                 right = sum(1 for c in of_kind if c[0] not in missed_names)
                 print(f"{name}: {kind}: {right} of {len(of_kind)}")
-        if name in ("podcast", "paged"):
+        if name in ("podcast", "paged", "media"):
             for item in sorted({case.split("-")[0] for case, _, _ in cases}):
                 of_item = [c for c in cases if c[0].split("-")[0] == item]
                 right = sum(1 for c in of_item if c[0] not in missed_names)
@@ -765,6 +897,7 @@ def main():
         # a false alarm, and fails the run; cases missed otherwise are the
         # work left.
         false_alarms += sum(1 for case, expected, _ in missed if expected.partition(":")[0] in ("valid", "silent"))
+    server.shutdown()
     sys.exit(1 if false_alarms else 0)
 
 

@@ -277,7 +277,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         )
                     };
                     let mut summarized = summarized;
-                    if options.media.is_some() && !context {
+                    if !context && options.checks_media() {
                         summarized.media = crate::summary::MediaRef::gather(&feed, &source);
                     }
                     findings.extend(found);

@@ -272,7 +272,7 @@ impl<'o> Run<'o> {
         sink: &mut dyn Sink,
     ) -> Report {
         let mut extra = extra;
-        if let Some(check) = &self.options.media {
+        if let Some(check) = self.options.media.as_ref().filter(|_| self.options.checks_media()) {
             let media: Vec<(usize, &[crate::summary::MediaRef])> = self
                 .done
                 .iter()

@@ -57,6 +57,18 @@ pub struct Options {
     pub media: Option<Arc<dyn MediaCheck>>,
 }
 
+impl Options {
+    /// Whether the run checks media: asked to, with a rule of group
+    /// `media` on (`--ignore media` asks no server).
+    pub(crate) fn checks_media(&self) -> bool {
+        self.media.is_some()
+            && crate::rules::RULES
+                .iter()
+                .filter(|rule| rule.groups.contains(&"media"))
+                .any(|rule| self.levels.enabled_anywhere(rule))
+    }
+}
+
 /// A check of the media the documents name (`--check-media`): the fetcher
 /// makes it; a run only hands it what its documents name, once they are
 /// read, and reports what it finds with the other findings.

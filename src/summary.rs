@@ -91,7 +91,8 @@ pub struct MediaRef {
 
 #[derive(Debug, Clone)]
 pub enum MediaKind {
-    /// An RSS `enclosure`, with its `type` and `length` as written.
+    /// An RSS `enclosure` or an Atom `link rel="enclosure"`, with its
+    /// `type` and `length` as written.
     Enclosure {
         media_type: Option<Located<String>>,
         length: Option<Located<String>>,
@@ -101,9 +102,9 @@ pub enum MediaKind {
 }
 
 impl MediaRef {
-    /// The http(s) enclosures of an RSS feed's items and the artwork of its
-    /// channel and items (or of an Atom feed and its entries), in document
-    /// order.
+    /// The http(s) enclosures of an RSS feed's items (or an Atom feed's
+    /// entries) and the artwork of its channel and items (feed and
+    /// entries), in document order.
     pub fn gather(feed: &FeedDoc<'_, '_>, source: &Source) -> Vec<MediaRef> {
         let Some(head) = feed.head.filter(|_| matches!(feed.kind, DocKind::Rss | DocKind::Atom)) else {
             return Vec::new();
@@ -112,11 +113,27 @@ impl MediaRef {
         let mut found = Vec::new();
         for parent in std::iter::once(head).chain(feed.entries.iter().map(|entry| entry.node)) {
             for child in parent.children() {
-                let enclosure = feed.kind == DocKind::Rss && parent != head && child.has_tag_name(None, "enclosure");
+                // An RSS item's enclosure, an Atom entry's enclosure link
+                // (RFC 4287 §4.2.7.2), or artwork: by the attribute that
+                // holds its URL.
+                let in_episode = parent != head;
+                let enclosure = match feed.kind {
+                    DocKind::Rss => in_episode && child.has_tag_name(None, "enclosure"),
+                    _ => {
+                        in_episode
+                            && child.has_tag_name(Some(ATOM_NS), "link")
+                            && child.attribute("rel").is_some_and(|rel| rel.trim() == "enclosure")
+                    }
+                };
                 if !enclosure && !child.has_tag_name(Some(crate::feed::ITUNES_NS), "image") {
                     continue;
                 }
-                let Some(url) = child.attribute_node(if enclosure { "url" } else { "href" }) else {
+                let holder = if enclosure && feed.kind == DocKind::Rss {
+                    "url"
+                } else {
+                    "href"
+                };
+                let Some(url) = child.attribute_node(holder) else {
                     continue;
                 };
                 // Asked as written: an absolute URL needs no base, nor the

@@ -202,6 +202,10 @@ fn media_that_answers_head_and_ranges_has_no_finding() {
     let output = feedlint(&["--format", "json", &server.url("/feed.xml")]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert_eq!(server.seen().len(), before + 1);
+    // Nor with every media rule ignored.
+    let output = check(&server, &["--ignore", "media"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(server.seen().len(), before + 2);
 }
 
 #[test]
@@ -634,4 +638,60 @@ fn the_readme_shows_what_check_media_prints_for_the_podcast_example() {
         .lines()
         .collect();
     assert_eq!(shown, printed, "README shows {shown:#?}, the run prints {printed:#?}");
+}
+
+#[test]
+fn an_atom_entrys_enclosure_link_is_asked_too() {
+    let server = Server::start_seeing(|seen, base| match seen.path.as_str() {
+        "/feed.xml" => Reply {
+            status: 200,
+            headers: vec![("Content-Type", "application/atom+xml".into())],
+            body: format!(
+                "<feed xmlns=\"http://www.w3.org/2005/Atom\">{}<link rel=\"self\" href=\"{base}/feed.xml\"/>\
+                 <entry><title>e</title><id>tag:example.org,2024:1</id><updated>2024-01-01T00:00:00Z</updated>\
+                 <link href=\"https://example.org/1\"/>\
+                 <link rel=\"enclosure\" href=\"{base}/ep.mp3\" type=\"audio/mpeg\" length=\"7\"/></entry></feed>",
+                common::ATOM_HEAD
+            )
+            .into_bytes(),
+            delay: Duration::ZERO,
+        },
+        "/ep.mp3" => serve_file(seen, &episode_bytes(), "audio/mpeg", WELL),
+        _ => status(404),
+    });
+    let found = media_findings(&check(&server, &[]));
+    assert_eq!(
+        found,
+        [(
+            "media-length-mismatch".to_owned(),
+            format!("length is 7, but {} is 5,000 bytes", server.url("/ep.mp3"))
+        )]
+    );
+}
+
+#[test]
+fn max_time_bounds_the_walk_and_the_media_check_together() {
+    let server = Server::start_seeing(|seen, base| match seen.path.as_str() {
+        "/feed.xml" => {
+            let urls: Vec<String> = (0..4).map(|n| format!("{base}/ep{n}.mp3")).collect();
+            let enclosures: Vec<(&str, &str, &str)> = urls.iter().map(|u| (u.as_str(), "audio/mpeg", "5000")).collect();
+            rss(podcast(base, &format!("{base}/art.png"), &enclosures))
+        }
+        _ => Reply {
+            delay: Duration::from_secs(20),
+            ..status(404)
+        },
+    });
+    let started = Instant::now();
+    let output = check(&server, &["--max-time", "2", "--timeout", "10"]);
+    assert!(started.elapsed() < Duration::from_secs(8), "{:?}", started.elapsed());
+    let found = media_findings(&output);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, "media-limit-reached");
+    assert!(
+        found[0]
+            .1
+            .starts_with("the media check ran out of time (2 seconds, --max-time); 5 more media URLs"),
+        "{found:?}"
+    );
 }
