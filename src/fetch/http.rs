@@ -51,7 +51,8 @@ pub(super) enum Ask {
 /// What a server said of a linked file, after redirects.
 #[derive(Debug)]
 pub(super) struct Answer {
-    /// The URL that answered (its password masked).
+    /// The URL that answered: the one asked, or where its redirects led
+    /// (their passwords masked).
     pub url: Url,
     pub status: u16,
     /// The media type of `Content-Type`, lower case, without parameters.
@@ -81,6 +82,17 @@ impl Followed {
 /// A header's value, where it is text.
 fn header<'r>(response: &'r ureq::http::Response<ureq::Body>, name: &str) -> Option<&'r str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
+}
+
+/// The media type of a `Content-Type` value: lower case, without its
+/// parameters.
+fn essence(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
 }
 
 /// A document as the server gave it.
@@ -163,8 +175,7 @@ impl Client {
         }
         let content_type = header(&response, "content-type");
         let charset = content_type.and_then(charset_parameter);
-        let media_type =
-            content_type.map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+        let media_type = content_type.map(essence);
         let bytes = match read_body(response, self.limits.max_bytes) {
             Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
             other => other?,
@@ -201,8 +212,8 @@ impl Client {
             url,
             status: response.status().as_u16(),
             media_type: header(&response, "content-type")
-                .map(|value| value.split(';').next().unwrap_or_default().trim().to_ascii_lowercase())
-                .filter(|essence| !essence.is_empty()),
+                .map(essence)
+                .filter(|media_type| !media_type.is_empty()),
             content_length: number("content-length"),
             content_range_total,
             accepts_ranges: header(&response, "accept-ranges")

@@ -127,7 +127,14 @@ impl crate::options::MediaCheck for MediaChecker {
                 not_asked.push(target);
                 continue;
             };
-            let Ok(url) = url else { continue };
+            let url = match url {
+                Ok(url) => url,
+                Err(why) => {
+                    let (doc, index) = target.named_at[0];
+                    findings.extend(refs(doc, index).map(|named| not_a_url(named, doc, why)));
+                    continue;
+                }
+            };
             // What the server says of the file is said once, where the
             // file is first named; a type or length, at each place that
             // writes one.
@@ -310,38 +317,21 @@ fn next(queue: &Mutex<Queue>, freed: &Condvar, deadline: Instant) -> Option<(usi
     }
 }
 
-/// Whether a failure is worth one more request of another method: the
-/// server answered, or failed otherwise than by a limit or the policy.
-fn worth_another_try(heard: &Result<Answer, FetchError>) -> bool {
-    match heard {
-        Ok(answer) => answer.status >= 400,
-        Err(FetchError::Other(_) | FetchError::Status(_)) => true,
-        Err(_) => false,
-    }
+/// Whether a request that failed is worth one more of another method: not
+/// when a limit or the address policy stopped it, which the next would meet
+/// the same.
+fn worth_another_try(error: &FetchError) -> bool {
+    matches!(error, FetchError::Other(_) | FetchError::Status(_))
 }
 
 /// An enclosure: HEAD; a one-byte ranged GET where HEAD fails or names no
 /// byte ranges.
 fn ask_enclosure(client: &Client, url: &Url, deadline: Instant) -> Heard {
-    let head = client.ask(url, Ask::Head, deadline);
-    if let Ok(answer) = &head {
-        if answer.status < 400 && answer.accepts_ranges {
-            let answer = head.expect("matched as Ok");
-            return Heard::Answered {
-                answer,
-                ranges: Some(true),
-                head_refused: false,
-                first_bytes: Vec::new(),
-            };
-        }
-    }
-    let head_failed = head.as_ref().map_or(true, |answer| answer.status >= 400);
-    if head_failed && !worth_another_try(&head) {
-        return match head {
-            Ok(answer) => answered(answer, None),
-            Err(error) => Heard::Failed(error),
-        };
-    }
+    let head = match client.ask(url, Ask::Head, deadline) {
+        Ok(answer) if answer.status < 400 && answer.accepts_ranges => return answered(answer, Some(true)),
+        Err(error) if !worth_another_try(&error) => return Heard::Failed(error),
+        head => head.ok().filter(|answer| answer.status < 400),
+    };
     let get = client.ask(url, Ask::FirstBytes(0), deadline);
     let ranges = get.as_ref().ok().and_then(|answer| match answer.status {
         206 => Some(true),
@@ -350,20 +340,14 @@ fn ask_enclosure(client: &Client, url: &Url, deadline: Instant) -> Heard {
     });
     match (head, get) {
         // HEAD answered: its answer is judged, the GET told of ranges.
-        (Ok(head), get) if !head_failed => {
-            let mut head = head;
+        (Some(mut head), get) => {
             if head.content_length.is_none() {
                 head.content_length = get.ok().and_then(|get| get.content_range_total);
             }
             answered(head, ranges)
         }
-        (_, Ok(get)) => Heard::Answered {
-            head_refused: get.status < 400,
-            answer: get,
-            ranges,
-            first_bytes: Vec::new(),
-        },
-        (_, Err(error)) => Heard::Failed(error),
+        (None, Ok(get)) => answered(get, ranges),
+        (None, Err(error)) => Heard::Failed(error),
     }
 }
 
@@ -378,17 +362,14 @@ fn answered(answer: Answer, ranges: Option<bool>) -> Heard {
 
 /// Artwork: HEAD (PSP-1 asks that it be answered), then its first bytes.
 fn ask_artwork(client: &Client, url: &Url, deadline: Instant) -> Heard {
-    let head = client.ask(url, Ask::Head, deadline);
-    let head_failed = head.as_ref().map_or(true, |answer| answer.status >= 400);
-    if head_failed && !worth_another_try(&head) {
-        return match head {
-            Ok(answer) => answered(answer, None),
-            Err(error) => Heard::Failed(error),
-        };
-    }
+    let head_answered = match client.ask(url, Ask::Head, deadline) {
+        Ok(answer) => answer.status < 400,
+        Err(error) if !worth_another_try(&error) => return Heard::Failed(error),
+        Err(_) => false,
+    };
     match client.ask(url, Ask::FirstBytes(ARTWORK_BYTES - 1), deadline) {
         Ok(mut get) => Heard::Answered {
-            head_refused: head_failed && get.status < 400,
+            head_refused: !head_answered && get.status < 400,
             first_bytes: std::mem::take(&mut get.first_bytes),
             answer: get,
             ranges: None,
@@ -403,13 +384,8 @@ fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) ->
     let at = named.at.in_doc(doc);
     let url = &crate::secret::masked(url);
     if !first {
-        return match (heard, &named.kind) {
-            (Heard::Answered { answer, .. }, MediaKind::Enclosure { media_type, length }) if answer.status < 400 => {
-                type_mismatch(media_type.as_ref(), doc, answer, url)
-                    .into_iter()
-                    .chain(length_mismatch(length.as_ref(), doc, answer, url))
-                    .collect()
-            }
+        return match heard {
+            Heard::Answered { answer, .. } if answer.status < 400 => disagreements(named, doc, answer, url),
             _ => Vec::new(),
         };
     }
@@ -451,9 +427,8 @@ fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) ->
         ));
     }
     match &named.kind {
-        MediaKind::Enclosure { media_type, length } => {
-            findings.extend(type_mismatch(media_type.as_ref(), doc, answer, url));
-            findings.extend(length_mismatch(length.as_ref(), doc, answer, url));
+        MediaKind::Enclosure { .. } => {
+            findings.extend(disagreements(named, doc, answer, url));
             if ranges == Some(false) {
                 findings.push((
                     &MEDIA_NO_BYTE_RANGES,
@@ -481,6 +456,30 @@ fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) ->
         }
     }
     findings
+}
+
+/// Where an enclosure's `type` and `length` disagree with its server.
+fn disagreements(named: &MediaRef, doc: DocId, answer: &Answer, url: &Url) -> Vec<Finding> {
+    let MediaKind::Enclosure { media_type, length } = &named.kind else {
+        return Vec::new();
+    };
+    type_mismatch(media_type.as_ref(), doc, answer, url)
+        .into_iter()
+        .chain(length_mismatch(length.as_ref(), doc, answer, url))
+        .collect()
+}
+
+/// A media URL that was not asked because no request can be made of it.
+fn not_a_url(named: &MediaRef, doc: DocId, why: &str) -> Finding {
+    (
+        &MEDIA_UNREACHABLE,
+        Pending::new(
+            named.at.in_doc(doc),
+            format!("{} was not checked: {why}", crate::secret::mask_text(&named.url)),
+        )
+        .label("not a URL")
+        .help("write the address as an http(s) URL, percent-encoding what a URL cannot hold"),
+    )
 }
 
 fn unreachable(at: Span, url: &Url, error: &FetchError) -> Finding {

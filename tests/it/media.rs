@@ -695,3 +695,29 @@ fn max_time_bounds_the_walk_and_the_media_check_together() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_url_no_request_can_be_made_of_is_said_so() {
+    let dir = scratch("media-not-a-url");
+    let feed = dir.join("feed.xml");
+    let podcast = podcast(
+        "https://example.org",
+        "https://example.org/art.png",
+        &[("http://exa mple.org/1.mp3", "audio/mpeg", "1")],
+    );
+    // Only the episode's file; the artwork is left out, so nothing is asked.
+    std::fs::write(
+        &feed,
+        podcast.replace("<itunes:image href=\"https://example.org/art.png\"/>", ""),
+    )
+    .unwrap();
+    let output = feedlint(&["--format", "json", "--check-media", feed.to_str().unwrap()]);
+    assert_eq!(
+        media_findings(&output),
+        [(
+            "media-unreachable".to_owned(),
+            "http://exa mple.org/1.mp3 was not checked: it is not a valid URL: invalid international domain name"
+                .to_owned()
+        )]
+    );
+}
