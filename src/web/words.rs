@@ -150,6 +150,29 @@ mod tests {
             REFUSED_ADDRESS
         );
         assert_eq!(for_the_page("no flag here"), "no flag here");
+        // The media check's words.
+        for (text, said) in [
+            (
+                "the media check stopped at 50 URLs (--max-media); 7 more media URLs, https://a.example/7.mp3 first, were not asked",
+                "the media check stopped at 50 URLs, this server's limit; 7 more media URLs, https://a.example/7.mp3 first, were not asked",
+            ),
+            (
+                "the media check ran out of time (30 seconds, --max-time); 7 more media URLs, https://a.example/7.mp3 first, were not asked",
+                "the media check ran out of time (30 seconds, this server's limit); 7 more media URLs, https://a.example/7.mp3 first, were not asked",
+            ),
+            (
+                "https://a.example/1.mp3 was not checked: no complete answer within --timeout",
+                "https://a.example/1.mp3 was not checked: no complete answer within 15 seconds",
+            ),
+            ("check that the server answers, or raise --timeout", "check that the server answers"),
+            (
+                "a feed's links may not lead feedlint to a private or reserved address; pass --allow-private-addresses if the address is yours",
+                REFUSED_ADDRESS,
+            ),
+        ] {
+            assert_eq!(for_the_page(text), said);
+        }
+        assert!(!for_the_page("raise --max-media or --max-time to check every file").contains("--"));
         for (_, said) in SAID_OTHERWISE.iter().chain(PARTS) {
             assert!(!said.contains("--"), "{said}");
         }
