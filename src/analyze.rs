@@ -267,7 +267,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                         (fold, cap) => fold.min(cap),
                     };
                     let limit = |rule: &'static Rule| if named[rule.id] { 0 } else { per_rule };
-                    let (found, summarized) = if context {
+                    let (found, mut summarized) = if context {
                         (Vec::new(), DocSummary::of(&feed, &source))
                     } else {
                         feed::both(
@@ -276,7 +276,6 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
                             || DocSummary::of(&feed, &source),
                         )
                     };
-                    let mut summarized = summarized;
                     if !context && options.checks_media() {
                         summarized.media = crate::summary::MediaRef::gather(&feed, &source);
                     }

@@ -265,13 +265,12 @@ impl<'o> Run<'o> {
     pub(crate) fn report(
         self,
         url_spaces: &[UrlSpace],
-        extra: Vec<(
+        mut extra: Vec<(
             &'static crate::rules::Rule,
             crate::diagnostic::Pending<crate::diagnostic::Span>,
         )>,
         sink: &mut dyn Sink,
     ) -> Report {
-        let mut extra = extra;
         if let Some(check) = self.options.media.as_ref().filter(|_| self.options.checks_media()) {
             let media: Vec<(usize, &[crate::summary::MediaRef])> = self
                 .done

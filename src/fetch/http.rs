@@ -73,12 +73,6 @@ struct Followed {
     cut_by_deadline: bool,
 }
 
-impl Followed {
-    fn into_parts(self) -> (Url, ureq::http::Response<ureq::Body>, bool) {
-        (self.url, self.response, self.cut_by_deadline)
-    }
-}
-
 /// A header's value, where it is text.
 fn header<'r>(response: &'r ureq::http::Response<ureq::Body>, name: &str) -> Option<&'r str> {
     response.headers().get(name).and_then(|v| v.to_str().ok())
@@ -168,7 +162,11 @@ impl Client {
                     .header("Accept-Encoding", "gzip, deflate")
             })
         };
-        let (current, response, cut_by_deadline) = self.follow(url, named, deadline, feed)?.into_parts();
+        let Followed {
+            url: current,
+            response,
+            cut_by_deadline,
+        } = self.follow(url, named, deadline, feed)?;
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
             return Err(FetchError::Status(status));
@@ -203,7 +201,11 @@ impl Client {
                     .header("Range", format!("bytes=0-{last}"))
             }),
         };
-        let (url, response, cut_by_deadline) = self.follow(url, false, deadline, send)?.into_parts();
+        let Followed {
+            url,
+            response,
+            cut_by_deadline,
+        } = self.follow(url, false, deadline, send)?;
         let number = |name: &str| header(&response, name).and_then(|v| v.trim().parse::<u64>().ok());
         let content_range_total = header(&response, "content-range")
             .and_then(|range| range.rsplit_once('/'))

@@ -206,8 +206,6 @@ enum Heard {
         ranges: Option<bool>,
         /// HEAD failed, and GET answered.
         head_refused: bool,
-        /// The artwork's first bytes.
-        first_bytes: Vec<u8>,
     },
     Failed(FetchError),
 }
@@ -356,7 +354,6 @@ fn answered(answer: Answer, ranges: Option<bool>) -> Heard {
         answer,
         ranges,
         head_refused: false,
-        first_bytes: Vec::new(),
     }
 }
 
@@ -368,9 +365,8 @@ fn ask_artwork(client: &Client, url: &Url, deadline: Instant) -> Heard {
         Err(_) => false,
     };
     match client.ask(url, Ask::FirstBytes(ARTWORK_BYTES - 1), deadline) {
-        Ok(mut get) => Heard::Answered {
+        Ok(get) => Heard::Answered {
             head_refused: !head_answered && get.status < 400,
-            first_bytes: std::mem::take(&mut get.first_bytes),
             answer: get,
             ranges: None,
         },
@@ -389,14 +385,13 @@ fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) ->
             _ => Vec::new(),
         };
     }
-    let (answer, ranges, head_refused, first_bytes) = match heard {
+    let (answer, ranges, head_refused) = match heard {
         Heard::Failed(error) => return vec![unreachable(at, url, error)],
         Heard::Answered {
             answer,
             ranges,
             head_refused,
-            first_bytes,
-        } => (answer, *ranges, *head_refused, first_bytes),
+        } => (answer, *ranges, *head_refused),
     };
     let answered_at = crate::secret::masked(&answer.url);
     let after_redirects = if answered_at == *url {
@@ -452,7 +447,7 @@ fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) ->
                     .help("let the server answer HEAD as it answers GET"),
                 ));
             }
-            findings.extend(artwork(at, url, first_bytes, answer));
+            findings.extend(artwork(at, url, answer));
         }
     }
     findings
@@ -570,7 +565,8 @@ fn length_mismatch(
 }
 
 /// The artwork's format, size and colour space, from its first bytes.
-fn artwork(at: Span, url: &Url, bytes: &[u8], answer: &Answer) -> Vec<Finding> {
+fn artwork(at: Span, url: &Url, answer: &Answer) -> Vec<Finding> {
+    let bytes = answer.first_bytes.as_slice();
     let mut findings = Vec::new();
     let format = imagesize::image_type(bytes).ok();
     let by_extension = extension_format(url);
@@ -797,10 +793,12 @@ mod tests {
         let mut image = vec![0x89];
         image.extend(b"PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\x05\x78\0\0\x05\x78\x08\x02");
         let heard = |url: &str| Heard::Answered {
-            answer: answer(url, 200),
+            answer: Answer {
+                first_bytes: image.clone(),
+                ..answer(url, 200)
+            },
             ranges: None,
             head_refused: false,
-            first_bytes: image.clone(),
         };
         let rules = |named: &MediaRef, heard: &Heard| -> Vec<&str> {
             judge(named, &Url::parse(&named.url).unwrap(), 0, heard, true)
@@ -832,7 +830,6 @@ mod tests {
             answer: answer("https://example.org/art.png", 410),
             ranges: None,
             head_refused: false,
-            first_bytes: Vec::new(),
         };
         assert_eq!(rules(&named, &gone), ["media-unavailable"]);
     }
