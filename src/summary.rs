@@ -139,6 +139,12 @@ impl MediaRef {
                 // Asked as written: an absolute URL needs no base, nor the
                 // normal form links are compared in.
                 let written = url.value().trim();
+                // A value that is no IRI is the URL rules' finding
+                // (rss-invalid-url, itunes-invalid-image, the Atom IRI
+                // rules): no request is made of it, and nothing more said.
+                if crate::iri::check_iri_reference(written).is_err() {
+                    continue;
+                }
                 let resolved = if crate::iri::has_scheme(written) {
                     written.to_owned()
                 } else {

@@ -703,21 +703,34 @@ fn a_url_no_request_can_be_made_of_is_said_so() {
     let podcast = podcast(
         "https://example.org",
         "https://example.org/art.png",
-        &[("http://exa mple.org/1.mp3", "audio/mpeg", "1")],
+        &[
+            ("http://exa%20mple.org/1.mp3", "audio/mpeg", "1"),
+            ("http://exa mple.org/2.mp3", "audio/mpeg", "1"),
+        ],
     );
-    // Only the episode's file; the artwork is left out, so nothing is asked.
+    // Only the episodes' files; the artwork is left out, so nothing is asked.
     std::fs::write(
         &feed,
         podcast.replace("<itunes:image href=\"https://example.org/art.png\"/>", ""),
     )
     .unwrap();
     let output = feedlint(&["--format", "json", "--check-media", feed.to_str().unwrap()]);
+    // An IRI whose host is no host: said by the media check alone. A value
+    // that is no IRI at all is rss-invalid-url's, and the media check says
+    // nothing more of it.
     assert_eq!(
         media_findings(&output),
         [(
             "media-unreachable".to_owned(),
-            "http://exa mple.org/1.mp3 was not checked: it is not a valid URL: invalid international domain name"
+            "http://exa%20mple.org/1.mp3 was not checked: it is not a valid URL: invalid international domain name"
                 .to_owned()
         )]
+    );
+    assert_eq!(
+        rules_of(&json(&output))
+            .iter()
+            .filter(|rule| *rule == "rss-invalid-url")
+            .count(),
+        1
     );
 }
