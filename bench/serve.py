@@ -15,7 +15,14 @@ at a time, each reopened as soon as the server closes it) and 10 clients
 trickle request bodies a byte a second, it times a fresh client's front
 page and runs the 8-client level again. Between the two, GET /badge for a
 feed on a loopback server, its verdict made once and then served from the
-cache, from 1 and 64 clients. Loopback only.
+cache, from 1 and 64 clients. Last, the body-reader attacks: 64
+connections from one address that announce a body and send nothing
+(reconnecting whenever cut), and 64 from one address that send their
+bodies just above the minimum rate (16 KiB/s); under each, and under the
+held connections above, a normal client on another loopback address
+(127.0.0.2) checks a URL (GET /api/lint?url=, no body) and posts a small
+feed, one request at a time: its requests per second, p50 and p99, and
+the slowest. Loopback only.
 Options: --requests N (per level, default 400), --seconds N (per level,
 default 20), --jobs N (the server's job cap; default its own: the cores),
 --held N (connections held in the attack, default 2000), --binary PATH
@@ -67,17 +74,20 @@ def memory(pid):
     return fields.get("VmRSS", 0), fields.get("VmHWM", 0)
 
 
-def load(port, body, clients, requests, seconds, path="/api/lint?name=feed.atom"):
+def load(port, body, clients, requests, seconds, path="/api/lint?name=feed.atom", source="127.0.0.1"):
     """`clients` threads posting `body` (or, without one, getting `path`)
-    until `requests` are sent or `seconds` pass: latencies of the 200s,
-    and the count of 503s."""
+    until `requests` are sent or `seconds` pass, from the loopback address
+    `source`: latencies of the 200s, and the count of 503s."""
     lock = threading.Lock()
     latencies, busy, errors = [], [0], [0]
     left = [requests]
     deadline = time.monotonic() + seconds
 
+    def connect():
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=(source, 0))
+
     def client():
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection = connect()
         while True:
             with lock:
                 if left[0] == 0 or time.monotonic() > deadline:
@@ -95,7 +105,7 @@ def load(port, body, clients, requests, seconds, path="/api/lint?name=feed.atom"
                 status = response.status
             except (OSError, http.client.HTTPException):
                 connection.close()
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                connection = connect()
                 with lock:
                     errors[0] += 1
                 continue
@@ -193,6 +203,98 @@ class Attack:
             thread.join()
 
 
+class BodyAttack:
+    """Body readers taken from one address (127.0.0.1): `silent`
+    connections that announce a body of 100,000 bytes and send nothing,
+    each reopened as soon as the server cuts it, and `slow` that send
+    their bodies at `rate` bytes a second (4 MB each), until stopped."""
+
+    def __init__(self, port, silent, slow, rate=17 * 1024):
+        self.port, self.rate = port, rate
+        self.stopping = threading.Event()
+        self.cut = [0]
+        self.threads = [threading.Thread(target=self.silent) for _ in range(silent)]
+        self.threads += [threading.Thread(target=self.slow) for _ in range(slow)]
+
+    def start_body(self, length):
+        connection = socket.create_connection(("127.0.0.1", self.port), timeout=5,
+                                              source_address=("127.0.0.1", 0))
+        connection.send(b"POST /api/lint HTTP/1.1\r\nHost: x\r\n"
+                        b"Content-Type: application/atom+xml\r\n"
+                        + f"Content-Length: {length}\r\n\r\n".encode())
+        return connection
+
+    def silent(self):
+        while not self.stopping.is_set():
+            connection = None
+            try:
+                connection = self.start_body(100_000)
+                connection.settimeout(0.5)
+                while not self.stopping.is_set():
+                    try:
+                        if connection.recv(4096) == b"":
+                            break
+                    except socket.timeout:
+                        continue
+            except OSError:
+                self.stopping.wait(0.05)
+            finally:
+                if connection is not None:
+                    connection.close()
+                self.cut[0] += 1
+
+    def slow(self):
+        piece = b" " * (self.rate // 10)
+        while not self.stopping.is_set():
+            connection = None
+            try:
+                connection = self.start_body(4_000_000)
+                while not self.stopping.wait(0.1):
+                    connection.send(piece)
+            except OSError:
+                self.stopping.wait(0.05)
+            finally:
+                if connection is not None:
+                    connection.close()
+
+    def __enter__(self):
+        for thread in self.threads:
+            thread.start()
+        time.sleep(3)  # every reader the attack can take is taken
+        return self
+
+    def __exit__(self, *_):
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join()
+
+
+def normal_client(port, body, url, seconds):
+    """One person's requests from 127.0.0.2, one at a time for `seconds`:
+    a URL checked (no body) and a small feed posted, in turn. Requests
+    per second answered 200, p50 and p99 in ms, the slowest, and how many
+    were not answered 200."""
+    deadline = time.monotonic() + seconds
+    latencies, failed = [], 0
+    started = time.perf_counter()
+    n = 0
+    while time.monotonic() < deadline:
+        n += 1
+        began = time.perf_counter()
+        if n % 2:
+            status = ask(port, "GET", "/api/lint?url=" + urllib.parse.quote(url, safe=""), source="127.0.0.2")
+        else:
+            status = ask(port, "POST", "/api/lint?name=feed.atom", source="127.0.0.2", body=body,
+                         headers={"Content-Type": "application/atom+xml"})
+        if status == 200:
+            latencies.append(time.perf_counter() - began)
+        else:
+            failed += 1
+    took = time.perf_counter() - started
+    slowest = max(latencies, default=float("nan"))
+    return len(latencies) / took, percentile(latencies, 50) * 1000, percentile(latencies, 99) * 1000, slowest * 1000, failed
+
+
 def feed_server(body):
     """A loopback server of `body` as /feed.atom, on a thread; its port."""
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -211,19 +313,25 @@ def feed_server(body):
     return server.server_address[1]
 
 
+def ask(port, method, path, source="127.0.0.1", body=None, headers=None):
+    """One request on a fresh connection from `source`: its status (0: no
+    answer within 30 s)."""
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        return response.status
+    except (OSError, http.client.HTTPException):
+        return 0
+
+
 def front_page(port):
     """Seconds for a fresh client to get `/`, and the status (0: no answer
     within 30 s)."""
     started = time.perf_counter()
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection.request("GET", "/")
-        response = connection.getresponse()
-        response.read()
-        connection.close()
-        status = response.status
-    except (OSError, http.client.HTTPException):
-        status = 0
+    status = ask(port, "GET", "/")
     return time.perf_counter() - started, status
 
 
@@ -287,6 +395,20 @@ def main():
             print(f"{8:>8} {len(latencies) / took:>8.1f} {percentile(latencies, 50) * 1000:>8.1f} "
                   f"{percentile(latencies, 99) * 1000:>8.1f} {busy:>6} {errors:>7} {rss:>8.1f} {peak:>9.1f}")
             print(f"  connections the server closed and the attack reopened meanwhile: {attack.reopened[0]}")
+        small = feed_of_about(5 * 1024)
+        url = f"http://127.0.0.1:{feeds}/feed.atom"
+        seconds = min(args.seconds, 15)
+        print(f"\na normal client (127.0.0.2), {seconds:.0f} s each: GET /api/lint?url= and POST /api/lint in turn")
+        print(f"{'attack':<44} {'req/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'not 200':>8}")
+        row = "{:<44} {:>7.1f} {:>8.1f} {:>8.1f} {:>8.1f} {:>8}"
+        print(row.format("none", *normal_client(port, small, url, seconds)))
+        with Attack(port, args.held, 10):
+            print(row.format(f"{args.held} idle connections, 10 slow bodies", *normal_client(port, small, url, seconds)))
+        with BodyAttack(port, 64, 0) as attack:
+            print(row.format("64 silent bodies from one address", *normal_client(port, small, url, seconds)))
+            print(f"  silent connections cut by the server and reopened: {attack.cut[0]}")
+        with BodyAttack(port, 0, 64):
+            print(row.format("64 bodies at 17 KiB/s from one address", *normal_client(port, small, url, seconds)))
     finally:
         server.terminate()
         server.wait()

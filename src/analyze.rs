@@ -18,8 +18,8 @@ use crate::options::Options;
 use crate::rule_id::RuleMap;
 use crate::rules::fetching::{CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
 use crate::rules::xml::{
-    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, NOT_A_FEED, UNKNOWN_DOCUMENT, UNUSED_SUPPRESSION,
-    XML_MALFORMED,
+    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, INTERNAL_ERROR, NOT_A_FEED, UNKNOWN_DOCUMENT,
+    UNUSED_SUPPRESSION, XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
 use crate::site::placement::{self, Learning};
@@ -77,35 +77,53 @@ const START: Place = Place {
 
 /// The finding for a file over `--max-file-size`: it is not read.
 pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
-    let source = Source::new(String::new());
     let limit = options.max_file_size();
-    let level = options.levels.level_for(&FILE_TOO_LARGE, named.path.as_deref());
+    let size = size.map_or_else(String::new, |size| format!("{size} bytes, "));
+    let finding = Pending::new(0..0, format!("not linted: the file is {size}larger than the limit of {limit} bytes (--max-file-size)"))
+        .label("this file")
+        .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
+        .help("raise --max-file-size if the file is a legitimate feed");
+    unchecked(named, &FILE_TOO_LARGE, finding, options)
+}
+
+/// The finding for a document whose analysis panicked (a bug in
+/// feedlint): it stands for the whole document, which has no summary.
+pub(crate) fn internal_error(named: Named, panic: &str, options: &Options) -> Outcome {
+    let finding = crate::rules::xml::internal_error(0..0, "the analysis", panic);
+    unchecked(named, &INTERNAL_ERROR, finding, options)
+}
+
+/// A document that was not checked, with the one finding that says why.
+fn unchecked(named: Named, rule: &Rule, finding: Pending, options: &Options) -> Outcome {
+    let Named {
+        name,
+        path,
+        url,
+        canonical,
+        ..
+    } = named;
+    let source = Source::new(String::new());
+    let level = options.levels.level_for(rule, path.as_deref());
     let diagnostics = level
-        .map(|level| {
-            let size = size.map_or_else(String::new, |size| format!("{size} bytes, "));
-            let finding = Pending::new(0..0, format!("not linted: the file is {size}larger than the limit of {limit} bytes (--max-file-size)"))
-                .label("this file")
-                .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
-                .help("raise --max-file-size if the file is a legitimate feed");
-            source.locator().resolve(finding, FILE_TOO_LARGE.id, level)
-        })
+        .map(|level| source.locator().resolve(finding, rule.id, level))
         .into_iter()
         .collect();
     Outcome {
         document: Document {
-            name: named.name,
-            path: named.path,
-            url: named.url,
+            name,
+            path,
+            url,
             aliases: Vec::new(),
             snippets: options.keep_sources.then(|| Snippets::cut("", [START])),
             summary: None,
             suppressions: Vec::new(),
             context: false,
             explicit: true,
-            canonical: named.canonical,
+            canonical,
             placement: None,
             misplaced: None,
             text: None,
+            internal_error: rule.id == INTERNAL_ERROR.id,
         },
         diagnostics,
         unused_level: None,
@@ -114,6 +132,7 @@ pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> O
 }
 
 /// How a document is known: its name in findings, its file, its URL.
+#[derive(Clone)]
 pub(crate) struct Named {
     pub name: String,
     pub path: Option<PathBuf>,
@@ -289,6 +308,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             }
         }
     }
+    let internal_error = findings.iter().any(|(rule, _)| rule.id == INTERNAL_ERROR.id);
     let fixable = bytes_are_text && source.text().len() == file_len;
     let mut locator = source.locator();
     let mut diagnostics: Vec<Diagnostic<DocSpan>> = findings
@@ -348,6 +368,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             placement,
             misplaced: None,
             text: options.keep_texts.then(|| source.text().to_owned()),
+            internal_error,
         },
         diagnostics,
         unused_level,

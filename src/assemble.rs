@@ -102,6 +102,11 @@ pub(crate) fn assemble(
     }
     report.dropped = budget.dropped;
     let mut about_set = check_set(&report, url_spaces, options);
+    for (rule, finding) in &about_set {
+        if rule.id == crate::rules::xml::INTERNAL_ERROR.id {
+            report.documents[finding.primary.doc].internal_error = true;
+        }
+    }
     about_set.extend(extra);
     let set_findings = set_findings_by_document(&report, about_set, options);
     sink.start(&report);

@@ -296,13 +296,32 @@ struct RawOverride {
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
 }
 
-/// The nearest `feedlint.toml` in `start` or a directory above it. One
-/// that is not a regular file (a FIFO would block the run) is skipped, with
-/// a warning.
+/// `path` with its `.` and `..` parts resolved by their names alone (a
+/// `..` past the root stays at the root).
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut normal = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
+}
+
+/// The nearest `feedlint.toml` in `start` or a directory above it, below
+/// the home folder and `/` (a config there would bound every tree below
+/// it, a downloaded one too). One that is not a regular file (a FIFO would
+/// block the run) is skipped, with a warning.
 pub fn discover(start: &Path, warnings: &mut Vec<String>) -> Option<PathBuf> {
     let start = std::path::absolute(start).ok()?;
+    let home = std::env::var_os("HOME").map(|home| lexically_normal(Path::new(&home)));
     start
         .ancestors()
+        .take_while(|dir| dir.parent().is_some() && Some(*dir) != home.as_deref())
         .map(|dir| dir.join(CONFIG_FILE))
         .find(|candidate| match std::fs::metadata(candidate) {
             Ok(metadata) if metadata.is_file() => true,
@@ -474,6 +493,30 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             Err(e) => errors.push(at(Some(glob.span()), &e.replace("--exclude", "exclude"))),
         }
     }
+    // A config travels with the tree it is in (a cloned or downloaded
+    // tree brings its own): its root may name the config's folder or one
+    // below it, never a folder above, or the files there would be read
+    // and quoted by a tree that was only meant to be linted.
+    let base_root = match &raw.root {
+        Some(relative) => {
+            let wanted = lexically_normal(&root.join(relative.get_ref()));
+            let inside = wanted.starts_with(&root)
+                && std::fs::canonicalize(&wanted).map_or(true, |real| {
+                    std::fs::canonicalize(&root).is_ok_and(|folder| real.starts_with(folder))
+                });
+            if !inside {
+                errors.push(at(
+                    Some(relative.span()),
+                    &format!(
+                        "root = \"{}\" is outside the config's folder; a config's root is its folder or one below it (give --root on the command line to lint a larger tree)",
+                        relative.get_ref()
+                    ),
+                ));
+            }
+            wanted
+        }
+        None => root.clone(),
+    };
     let file = settings(raw.rules, &mut errors);
     let selection = Selection {
         select: raw.select.map(|words| selectors(&words, &mut errors)),
@@ -491,10 +534,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     Ok(Config {
         more_bases: Vec::new(),
         warnings: Vec::new(),
-        base_root: Some(match raw.root {
-            Some(relative) => root.join(relative.get_ref()),
-            None => root.clone(),
-        }),
+        base_root: Some(base_root),
         excludes: if exclude.is_empty() {
             Vec::new()
         } else {

@@ -6,6 +6,11 @@
 //! `t`, a missing offset, February 30), and general-purpose parsers either
 //! accept what Atom forbids or reject what RFC 3339 allows (leap seconds,
 //! fractions of any length). Instants are compared, never strings.
+// Text is never sliced at a byte offset that is not checked to be a
+// character boundary (`get`, `split_at_checked`): a wide character there
+// would panic. Where an offset is a boundary by construction (found by
+// `find` of an ASCII character), the slice says so with an `allow`.
+#![warn(clippy::string_slice)]
 
 use std::fmt;
 
@@ -108,7 +113,7 @@ fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError>
 }
 
 fn expect(text: &str, at: usize, wanted: char, context: &str) -> Result<(), DateError> {
-    match text[at..].chars().next() {
+    match text.get(at..).and_then(|rest| rest.chars().next()) {
         Some(c) if c == wanted => Ok(()),
         Some(c) if c.eq_ignore_ascii_case(&wanted) => fail(format!(
             "lowercase '{c}' {context}: Atom requires an uppercase '{wanted}'"
@@ -217,16 +222,16 @@ pub fn w3cdtf_error(text: &str) -> Option<String> {
     let reason = |error: DateError| Some(error.to_string());
     match text.len() {
         4 if digits(text) => None,
-        7 if digits(&text[..4]) && text.as_bytes()[4] == b'-' && digits(&text[5..]) => {
-            let month: u32 = text[5..].parse().ok()?;
+        // Seven bytes are not always seven characters (`123é-0`).
+        7 if text.get(..4).is_some_and(digits) && text.as_bytes()[4] == b'-' && text.get(5..).is_some_and(digits) => {
+            let month: u32 = text.get(5..)?.parse().ok()?;
             (!(1..=12).contains(&month)).then(|| format!("month {month:02} does not exist"))
         }
         10 => parse_rfc3339(&format!("{text}T00:00:00Z")).err().and_then(reason),
         // A time to the minute has no seconds before its zone designator.
         len if len > 16 && text.is_char_boundary(16) && matches!(text.as_bytes()[16], b'Z' | b'+' | b'-') => {
-            parse_rfc3339(&format!("{}:00{}", &text[..16], &text[16..]))
-                .err()
-                .and_then(reason)
+            let (minutes, zone) = text.split_at_checked(16)?;
+            parse_rfc3339(&format!("{minutes}:00{zone}")).err().and_then(reason)
         }
         _ if text.len() > 10 => parse_rfc3339(text).err().and_then(reason),
         _ => Some("it is none of YYYY, YYYY-MM, YYYY-MM-DD or a date and time with a time zone".to_owned()),
@@ -320,15 +325,16 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
     let mut at = 19;
     let mut fraction = "";
     if text.as_bytes().get(at) == Some(&b'.') {
-        let after = &text[at + 1..];
+        let after = text.get(at + 1..).unwrap_or_default();
         let len = after.bytes().take_while(u8::is_ascii_digit).count();
         if len == 0 {
             return fail("a '.' with no fraction digits after the seconds");
         }
-        fraction = &after[..len];
+        fraction = after.get(..len).unwrap_or_default();
         at += 1 + len;
     }
-    let offset = match text[at..].chars().next() {
+    let rest = text.get(at..).unwrap_or_default();
+    let offset = match rest.chars().next() {
         None => return fail("no time zone: add 'Z' for UTC or a numeric offset such as +01:00"),
         Some('Z') if at + 1 == text.len() => 0,
         Some('z') => return fail("lowercase 'z': Atom requires an uppercase 'Z' for UTC"),
@@ -339,7 +345,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
             if at + 6 != text.len() {
                 return fail(format!(
                     "unexpected text after the time zone: \"{}\"",
-                    crate::shown::shorten(&text[at + 6..])
+                    crate::shown::shorten(rest.get(6..).unwrap_or_default())
                 ));
             }
             if hours > 23 || minutes > 59 {
@@ -357,7 +363,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         Some(_) => {
             return fail(format!(
                 "unexpected text after the time: \"{}\"",
-                crate::shown::shorten(&text[at..])
+                crate::shown::shorten(rest)
             ))
         }
     };
@@ -587,8 +593,9 @@ pub fn read_rfc822(text: &str) -> Result<Rfc822Date, DateError> {
             // The name's place in the text, where no comment came before it
             // (the text read was then the text written).
             let leading = original.len() - original.trim_start().len();
-            let at = original[leading..]
-                .starts_with(written)
+            let at = original
+                .get(leading..)
+                .is_some_and(|rest| rest.starts_with(written))
                 .then(|| leading..leading + written.len());
             WrongDay {
                 written: written.to_owned(),

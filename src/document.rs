@@ -47,6 +47,9 @@ pub struct Document {
     /// The whole text, as decoded, where the run keeps it
     /// ([`crate::Options::keep_texts`]).
     pub(crate) text: Option<String>,
+    /// feedlint failed on it (a rule or its analysis panicked, and the
+    /// panic was contained): it was not fully checked, and the run fails.
+    pub internal_error: bool,
 }
 
 /// How the run publishes a document whose self link says otherwise: at

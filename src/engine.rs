@@ -738,7 +738,17 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
             }
         }
     };
-    Ok(analyze::lint_document(named(path), bytes, explicit, options))
+    // A panic in the analysis is this document's internal-error finding;
+    // the others go on.
+    let named = named(path);
+    let kept = named.clone();
+    match crate::contain::contained(|| {
+        crate::contain::panic_if_asked(&named.name);
+        analyze::lint_document(named, bytes, explicit, options)
+    }) {
+        Ok(outcome) => Ok(outcome),
+        Err(panic) => Ok(Some(analyze::internal_error(kept, &panic, options))),
+    }
 }
 
 #[cfg(test)]

@@ -55,6 +55,7 @@
 pub mod analyze;
 pub mod assemble;
 pub mod config;
+pub mod contain;
 pub mod date;
 pub mod diagnostic;
 pub mod discover;

@@ -18,6 +18,8 @@ mod descriptors;
 
 fn main() -> ExitCode {
     alloc::tune();
+    // A panic in a rule is that document's finding, not the run's end.
+    feedlint::contain::install_hook();
     let matches = match Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) if !error.use_stderr() => {

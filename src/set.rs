@@ -190,6 +190,11 @@ impl<'r> FeedSet<'r> {
         self.docs[doc].summary.as_ref().expect("only feeds are linked")
     }
 
+    /// Every document of the run, by [`DocId`].
+    pub fn documents(&self) -> &'r [Document] {
+        self.docs
+    }
+
     pub fn document(&self, doc: DocId) -> &'r Document {
         &self.docs[doc]
     }

@@ -171,7 +171,8 @@ pub(crate) fn use_color(args: &LintArgs) -> bool {
     }
 }
 
-/// The exit status a report gives: 2 if something could not be linted,
+/// The exit status a report gives: 2 if something could not be linted
+/// (or feedlint failed on a document: `internal-error`),
 /// 1 if a finding is at or above `--fail-on` (unless `--exit-zero`).
 pub(crate) fn exit_status(args: &LintArgs, report: &feedlint::Report) -> u8 {
     let fail_on = match args.fail_on {
@@ -182,7 +183,10 @@ pub(crate) fn exit_status(args: &LintArgs, report: &feedlint::Report) -> u8 {
     let failing = [Level::Error, Level::Warning, Level::Info]
         .into_iter()
         .any(|level| level >= fail_on && report.count(level) > 0);
-    if !report.failures.is_empty() {
+    // A document feedlint failed on (a contained panic) was not fully
+    // checked: the run itself failed, whatever else it found.
+    let internal_error = report.documents.iter().any(|document| document.internal_error);
+    if !report.failures.is_empty() || internal_error {
         USAGE_ERROR
     } else {
         u8::from(failing && !args.exit_zero)

@@ -55,7 +55,7 @@ fn add_archive_marker(feed: &FeedDoc) -> Option<Fix> {
     let head = feed.head?;
     let text = feed.xml.input_text();
     let after_start_tag = head.start_tag().end;
-    if text[..after_start_tag].ends_with("/>") {
+    if text.get(..after_start_tag)?.ends_with("/>") {
         return None;
     }
     let marker = match super::prefix_in_scope(text, head, FH_NS) {
@@ -63,12 +63,14 @@ fn add_archive_marker(feed: &FeedDoc) -> Option<Fix> {
         None => format!("<fh:archive xmlns:fh=\"{FH_NS}\"/>"),
     };
     // The whitespace before the head's first child gives the indentation.
-    let gap = &text[after_start_tag..];
-    let gap = &gap[..gap.find(|c: char| !c.is_ascii_whitespace()).unwrap_or(gap.len())];
+    let gap = text.get(after_start_tag..)?;
+    let gap = gap
+        .split_at(gap.find(|c: char| !c.is_ascii_whitespace()).unwrap_or(gap.len()))
+        .0;
     let insert = match gap.rfind(['\n', '\r']) {
         Some(line_end) => {
             let newline = if gap.contains("\r\n") { "\r\n" } else { "\n" };
-            format!("{newline}{}{marker}", &gap[line_end + 1..])
+            format!("{newline}{}{marker}", gap.get(line_end + 1..).unwrap_or_default())
         }
         None => marker,
     };

@@ -300,7 +300,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
         let Some(prefix) = id.value.get(..9).filter(|p| p.eq_ignore_ascii_case("urn:uuid:")) else {
             continue;
         };
-        let uuid = &id.value[prefix.len()..];
+        let uuid = id.value.get(prefix.len()..).unwrap_or_default();
         if crate::syntax::is_uuid(uuid) {
             continue;
         }

@@ -855,10 +855,14 @@ fn itunes_invalid_image(cx: &mut Checker) {
                 let text = Text::of(image);
                 // Written from the text as read, escaped as attribute text.
                 let fix = (!text.value.is_empty() && artwork_error(text.value).is_none()).then(|| {
-                    let name = &input[image.start_tag()][1..];
-                    let name = &name[..name
-                        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
-                        .unwrap_or(name.len())];
+                    let name = input
+                        .get(image.start_tag())
+                        .and_then(|tag| tag.get(1..))
+                        .unwrap_or_default();
+                    let name = name
+                        .split(|c: char| c.is_whitespace() || c == '>' || c == '/')
+                        .next()
+                        .unwrap_or_default();
                     Fix::safe(
                         "Move the URL into href",
                         vec![fix::replace(

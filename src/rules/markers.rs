@@ -93,7 +93,7 @@ fn fh_marker_not_empty(cx: &mut Checker) {
 /// (its attributes, namespace declarations included, kept).
 fn empty_marker(feed: &FeedDoc, node: Node) -> Fix {
     let text = feed.xml.input_text();
-    let tag = &text[start_tag(node)];
+    let tag = text.get(start_tag(node)).unwrap_or_default();
     let open = tag.trim_end_matches('>').trim_end_matches('/').trim_end();
     Fix::safe(
         "Empty the marker",

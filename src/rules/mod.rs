@@ -2,6 +2,12 @@
 //! for document rules, the function that checks it, declared next to that
 //! function. [`RULES`] lists them all; nothing else needs to know a rule.
 
+// Text is never sliced at a byte offset that is not checked to be a
+// character boundary (`get`, `split_at_checked`): a wide character there
+// would panic. Where an offset is a boundary by construction (found by
+// `find` of an ASCII character), the slice says so with an `allow`.
+#![warn(clippy::string_slice)]
+
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -119,6 +125,7 @@ pub static RULES: &[&Rule] = &[
     &xml::NOT_A_FEED,
     &xml::ATOM_WRONG_NAMESPACE,
     &xml::FILE_TOO_LARGE,
+    &xml::INTERNAL_ERROR,
     &markers::FH_MARKER_MISPLACED,
     &markers::FH_MARKER_NOT_EMPTY,
     &markers::FH_MARKER_DUPLICATE,
@@ -372,7 +379,17 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
         if let Some(check) = rule.check {
             self.rule = rule;
             self.folding = Folding::new((self.limit)(rule));
-            check(self);
+            let before = self.found.len();
+            if let Err(panic) = crate::contain::contained(|| check(self)) {
+                // What the rule found before it stopped may be half a
+                // finding's worth: only the internal error stands for it.
+                self.found.truncate(before);
+                self.folding = Folding::new(0);
+                let what = format!("the rule {}", rule.id);
+                self.found
+                    .push((&xml::INTERNAL_ERROR, xml::internal_error(0..0, &what, &panic)));
+                return;
+            }
             let folding = std::mem::replace(&mut self.folding, Folding::new(0));
             self.found.extend(folding.finish(rule.id).map(|fold| (rule, fold)));
         }
@@ -519,11 +536,12 @@ pub(crate) fn prefix_in_scope(text: &str, node: crate::xml::Node, namespace: &st
 
 /// The prefix of an element's name as written (`None`: unprefixed).
 pub(crate) fn written_prefix<'t>(text: &'t str, element: crate::xml::Node) -> Option<&'t str> {
-    let tag = &text[element.start_tag()];
+    let tag = text.get(element.start_tag())?;
     let name = tag.strip_prefix('<')?;
-    let name = &name[..name
-        .find(|c: char| c.is_whitespace() || c == '/' || c == '>')
-        .unwrap_or(name.len())];
+    let name = name
+        .split(|c: char| c.is_whitespace() || c == '/' || c == '>')
+        .next()
+        .unwrap_or_default();
     name.split_once(':').map(|(prefix, _)| prefix)
 }
 
@@ -546,7 +564,24 @@ impl<'s, 'r> SetChecker<'s, 'r> {
     pub fn run(&mut self, rule: &'static Rule) {
         if let Some(check) = rule.set_check {
             self.rule = rule;
-            check(self);
+            let before = self.found.len();
+            if let Err(panic) = crate::contain::contained(|| check(self)) {
+                self.found.truncate(before);
+                // A set rule reads every document: the finding stands at the
+                // start of the first one that is reported.
+                let Some(doc) = self.set.documents().iter().position(|d| !d.context) else {
+                    return;
+                };
+                let start = crate::snippet::Place {
+                    offset: 0,
+                    line: 1,
+                    column: 1,
+                };
+                let at = Location::between(start, start).in_doc(doc);
+                let what = format!("the rule {} (over the set of documents)", rule.id);
+                self.found
+                    .push((&xml::INTERNAL_ERROR, xml::internal_error(at, &what, &panic)));
+            }
         }
     }
 
@@ -593,6 +628,48 @@ impl<'s, 'r> SetChecker<'s, 'r> {
 #[cfg(test)]
 mod registry_tests {
     use super::*;
+
+    fn panics(_: &mut Checker) {
+        panic!("a rule's bug");
+    }
+
+    /// A rule like any other but for its bug.
+    static PANICKING: Rule = rule!(
+        ArchiveMissingCurrent, Error, Doc, Some(panics),
+        groups: ["rfc5005"],
+        summary: "panics",
+        spec: "none",
+    );
+
+    #[test]
+    fn a_panicking_rule_is_one_internal_error_naming_it_and_the_other_rules_report() {
+        crate::contain::install_hook();
+        let text = "<feed xmlns='http://www.w3.org/2005/Atom'><title>t</title><entry><title>e</title></entry></feed>";
+        let xml = crate::xml::parse(text).unwrap();
+        let feed = FeedDoc::new(&xml, crate::feed::DocKind::Atom, None);
+        let no_limit = |_: &'static Rule| 0;
+        let rules: Vec<&'static Rule> = vec![&PANICKING, &atom::ATOM_MISSING_ID];
+        for parallel in [false, true] {
+            let found = check_document(&feed, &rules, parallel, &no_limit);
+            let errors: Vec<&Pending> = found
+                .iter()
+                .filter(|(rule, _)| rule.id == RuleId::InternalError)
+                .map(|(_, pending)| pending)
+                .collect();
+            assert_eq!(errors.len(), 1);
+            assert!(
+                errors[0].message.contains("the rule archive-missing-current stopped"),
+                "{}",
+                errors[0].message
+            );
+            assert!(
+                errors[0].notes[0].contains("a rule's bug (at src/rules/mod.rs:"),
+                "{:?}",
+                errors[0].notes
+            );
+            assert!(found.iter().any(|(rule, _)| rule.id == RuleId::AtomMissingId));
+        }
+    }
 
     #[test]
     fn every_rule_id_has_exactly_one_rule() {

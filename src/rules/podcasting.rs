@@ -909,7 +909,7 @@ fn is_geo(value: &str) -> bool {
     let Some(rest) = value
         .get(..4)
         .filter(|s| s.eq_ignore_ascii_case("geo:"))
-        .map(|_| &value[4..])
+        .and_then(|_| value.get(4..))
     else {
         return false;
     };
@@ -942,14 +942,15 @@ pub(super) fn iso8601_seconds(value: &str) -> Option<i64> {
     let (clock, offset) = if let Some(clock) = time.strip_suffix(['Z', 'z']) {
         (clock, 0)
     } else if let Some(at) = time.rfind(['+', '-']) {
-        let zone = time[at + 1..].replace(':', "");
+        let zone = time.get(at + 1..)?.replace(':', "");
         let sign = if time.as_bytes()[at] == b'-' { -1 } else { 1 };
         let (hours, minutes) = match zone.len() {
             2 => (digits(&zone)?, 0),
-            4 => (digits(&zone[..2])?, digits(&zone[2..])?),
+            // Bytes, not characters: a zone like `1é1` is four bytes long.
+            4 => (digits(zone.get(..2)?)?, digits(zone.get(2..)?)?),
             _ => return None,
         };
-        (&time[..at], sign * (hours * 3600 + minutes * 60))
+        (time.get(..at)?, sign * (hours * 3600 + minutes * 60))
     } else {
         (time, 0)
     };
@@ -1465,7 +1466,9 @@ fn rrule_error(rrule: &str) -> Option<String> {
             "WKST" => ["SU", "MO", "TU", "WE", "TH", "FR", "SA"]
                 .iter()
                 .any(|d| d.eq_ignore_ascii_case(value)),
-            "UNTIL" => value.len() >= 8 && value[..8].bytes().all(|b| b.is_ascii_digit()),
+            "UNTIL" => value
+                .get(..8)
+                .is_some_and(|date| date.bytes().all(|b| b.is_ascii_digit())),
             _ => !value.is_empty(),
         };
         if !valid {

@@ -306,19 +306,18 @@ fn ambiguous_markup(raw: &str) -> Option<&'static str> {
     }
     let markup_after = |text: &str, open: &str| {
         text.match_indices(open).any(|(at, _)| {
-            text[at + open.len()..]
-                .chars()
-                .next()
+            text.get(at + open.len()..)
+                .and_then(|rest| rest.chars().next())
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '/')
         })
     };
     let reference_after = |text: &str, amp: &str| {
         text.match_indices(amp).any(|(at, _)| {
-            let rest = &text[at + amp.len()..];
+            let rest = text.get(at + amp.len()..).unwrap_or_default();
             let name_end = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
                 .unwrap_or(rest.len());
-            name_end > 0 && name_end <= 10 && rest[name_end..].starts_with(';')
+            name_end > 0 && name_end <= 10 && rest.get(name_end..).is_some_and(|after| after.starts_with(';'))
         })
     };
     if markup_after(raw, "&lt;") {
@@ -356,7 +355,7 @@ fn rss_markup_in_plain_text(cx: &mut Checker) {
         if title.children().any(|c| c.is_element()) {
             continue;
         }
-        if let Some(what) = ambiguous_markup(&input[title.content_range()]) {
+        if let Some(what) = input.get(title.content_range()).and_then(ambiguous_markup) {
             findings.push((Text::of(title), what));
         }
     }

@@ -164,7 +164,7 @@ fn atom_invalid_email(cx: &mut Checker) {
             let help = match (text.value.find('<'), text.value.rfind('>')) {
                 (Some(open), Some(close)) if open < close => format!(
                     "write the address alone, <email>{}</email>, and the name in atom:name",
-                    shorten(&text.value[open + 1..close])
+                    shorten(text.value.get(open + 1..close).unwrap_or_default())
                 ),
                 _ => "write the address alone, e.g. <email>jane@example.org</email>".to_owned(),
             };
@@ -204,7 +204,8 @@ fn rss_contact_error(value: &str) -> Option<(String, String)> {
     let shown = shorten(value);
     // A name and an address the other way round: "Jane Doe <jane@example.org>".
     if let (Some(open), Some(close)) = (value.find('<'), value.rfind('>')) {
-        let (name, address) = (value[..open].trim().trim_matches('"'), value[open + 1..close].trim());
+        let name = value.get(..open).unwrap_or_default().trim().trim_matches('"');
+        let address = value.get(open + 1..close).unwrap_or_default().trim();
         if open < close && syntax::addr_spec_error(address).is_none() {
             let rewritten = if name.is_empty() {
                 address.to_owned()
@@ -235,20 +236,23 @@ fn rss_contact_error(value: &str) -> Option<(String, String)> {
         };
         return Some((what, help.to_owned()));
     }
-    let address = match value.find(|c: char| c.is_whitespace()) {
-        Some(space) => {
-            let name = value[space..].trim_start();
+    let address = match value
+        .find(|c: char| c.is_whitespace())
+        .and_then(|space| value.split_at_checked(space))
+    {
+        Some((address, name)) => {
+            let name = name.trim_start();
             if !(name.starts_with('(') && name.ends_with(')')) {
                 return Some((
                     format!(
                         "after the address `{}` comes `{}`, and only a name in parentheses may follow",
-                        shorten(&value[..space]),
+                        shorten(address),
                         shorten(name)
                     ),
                     FORM.to_owned(),
                 ));
             }
-            &value[..space]
+            address
         }
         None => value,
     };
@@ -867,7 +871,7 @@ fn atom_value_whitespace(cx: &mut Checker) {
     }
     for (node, raw, leading, trailing) in findings {
         let name = node.tag_name().name();
-        let written = &input[raw.clone()];
+        let written = input.get(raw.clone()).unwrap_or_default();
         let value = written.trim_matches(|c: char| c.is_ascii() && is_xml_space(c as u8));
         let where_ = match (leading, trailing) {
             (true, true) => "before and after",

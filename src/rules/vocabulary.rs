@@ -638,7 +638,7 @@ fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> cr
         )),
         _ => {
             let std::ops::Range { start: from, end: to } = holder.content_range();
-            let content = &text[from..to];
+            let content = text.get(from..to).unwrap_or_default();
             let fix = (!content.contains("]]>") && from < to).then(|| {
                 crate::fix::Fix::safe(
                     format!("Wrap the content of <{name}> in CDATA"),

@@ -57,6 +57,24 @@ pub static UNUSED_SUPPRESSION: Rule = rule!(
     spec: "feedlint",
 );
 
+pub static INTERNAL_ERROR: Rule = rule!(
+    InternalError, Error, DocAndSet, None,
+    groups: ["xml"],
+    summary: "feedlint failed on this document: a rule (or the analysis) stopped on an internal error, and its findings here are missing",
+    spec: "feedlint",
+);
+
+/// The `internal-error` finding for `what` (a rule, or the analysis) that
+/// panicked with `panic` on a document, at `at` (its start).
+pub fn internal_error<S>(at: S, what: &str, panic: &str) -> Pending<S> {
+    Pending::new(at, format!("internal error: {what} stopped on this document, so its findings here are missing"))
+        .label("this document")
+        // feedlint's own words and place, not the feed's: kept whole, but
+        // bounded (a message may quote a value).
+        .note(format!("what stopped: {}", panic.chars().take(400).collect::<String>()))
+        .help("this is a bug in feedlint, not in the feed: please report it with this document; the other documents and rules were checked")
+}
+
 /// The `unused-suppression` finding for a suppression that matched nothing.
 pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
     if let Some(written) = &suppression.malformed {

@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 /// `~`, nor its `../../private/index.atom` read a file the user never
 /// meant, and quote it in a report.
 ///
-/// For each named path: `--root` (or a config's root) where given; else
-/// the nearest folder above it that holds a `feedlint.toml` or is the root
-/// of a git work tree (`.git`); else the current directory, for a path
+/// For each named path: `--root` (or a config's root, which stays inside
+/// its config's folder) where given; else the nearest folder above it that
+/// holds a `feedlint.toml` or is the root of a git work tree (`.git`),
+/// below the home folder and `/` (a dotfiles repository in `~` is no
+/// project of the feeds below it); else the current directory, for a path
 /// below it (unless it is `/` or the home folder); else the path's own
 /// folder.
 #[derive(Debug, Clone, Default)]
@@ -52,6 +54,7 @@ impl Boundary {
                 };
                 let project = folder
                     .ancestors()
+                    .take_while(|dir| dir.parent().is_some() && Some(*dir) != home.as_deref())
                     .find(|dir| dir.join("feedlint.toml").is_file() || dir.join(".git").exists());
                 let root = match (project, &cwd) {
                     (Some(project), _) => project.to_path_buf(),

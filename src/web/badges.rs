@@ -65,31 +65,62 @@ impl Verdict {
     }
 }
 
-/// Recent verdicts by URL.
-#[derive(Default)]
+/// Recent verdicts by URL. A URL is kept as a 128-bit keyed hash of
+/// itself, never as its text: a URL may be as long as a request line, and
+/// 4,096 of 64 KB each would be half a gigabyte. The keys are drawn once
+/// per server from the system's random source (std's `RandomState`), so no
+/// client can make two URLs share a verdict.
 pub struct Badges {
-    verdicts: HashMap<String, (Instant, Verdict)>,
-    /// URLs in the order their verdicts were made.
-    made: VecDeque<String>,
+    verdicts: HashMap<u128, (Instant, Verdict)>,
+    /// Keys in the order their verdicts were made, with when: the oldest
+    /// first, so expired ones are dropped from the front.
+    made: VecDeque<(u128, Instant)>,
+    keys: [std::hash::RandomState; 2],
+}
+
+impl Default for Badges {
+    fn default() -> Self {
+        Badges {
+            verdicts: HashMap::new(),
+            made: VecDeque::new(),
+            keys: [std::hash::RandomState::new(), std::hash::RandomState::new()],
+        }
+    }
 }
 
 impl Badges {
+    fn key(&self, url: &str) -> u128 {
+        use std::hash::BuildHasher as _;
+        (u128::from(self.keys[0].hash_one(url)) << 64) | u128::from(self.keys[1].hash_one(url))
+    }
+
     /// The verdict for `url`, if one was made within [`TIME_TO_LIVE`].
     pub fn get(&self, url: &str, now: Instant) -> Option<Verdict> {
-        let (made, verdict) = self.verdicts.get(url)?;
+        let (made, verdict) = self.verdicts.get(&self.key(url))?;
         (now.duration_since(*made) < TIME_TO_LIVE).then_some(*verdict)
     }
 
-    pub fn put(&mut self, url: String, verdict: Verdict, now: Instant) {
-        if self.verdicts.insert(url.clone(), (now, verdict)).is_some() {
-            self.made.retain(|made| *made != url);
+    pub fn put(&mut self, url: &str, verdict: Verdict, now: Instant) {
+        let key = self.key(url);
+        if self.verdicts.insert(key, (now, verdict)).is_some() {
+            self.made.retain(|(made, _)| *made != key);
         }
-        self.made.push_back(url);
-        while self.made.len() > MOST_BADGES {
-            if let Some(oldest) = self.made.pop_front() {
-                self.verdicts.remove(&oldest);
+        self.made.push_back((key, now));
+        // Expired verdicts go as new ones come, and past the count the
+        // oldest: the cache never holds more than MOST_BADGES small entries.
+        while let Some(&(oldest, when)) = self.made.front() {
+            if self.made.len() <= MOST_BADGES && now.duration_since(when) < TIME_TO_LIVE {
+                break;
             }
+            self.made.pop_front();
+            self.verdicts.remove(&oldest);
         }
+    }
+
+    /// How many verdicts are kept.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.verdicts.len()
     }
 }
 
@@ -101,15 +132,38 @@ mod tests {
     fn verdicts_last_their_time_and_the_cache_its_size() {
         let mut badges = Badges::default();
         let start = Instant::now();
-        badges.put("https://a.example/feed".into(), Verdict::Valid, start);
+        badges.put("https://a.example/feed", Verdict::Valid, start);
         assert_eq!(badges.get("https://a.example/feed", start), Some(Verdict::Valid));
         assert_eq!(badges.get("https://a.example/feed", start + TIME_TO_LIVE), None);
         for n in 0..MOST_BADGES + 10 {
-            badges.put(format!("https://{n}.example/"), Verdict::Invalid, start);
+            badges.put(&format!("https://{n}.example/"), Verdict::Invalid, start);
         }
         assert_eq!(badges.verdicts.len(), MOST_BADGES);
         assert_eq!(badges.made.len(), MOST_BADGES);
         assert_eq!(badges.get("https://a.example/feed", start), None);
         assert!(Verdict::Unchecked.svg().contains("could not be checked"));
+        // Expired verdicts leave as new ones come.
+        badges.put("https://late.example/", Verdict::Valid, start + TIME_TO_LIVE);
+        assert_eq!(badges.len(), 1);
+    }
+
+    #[test]
+    fn long_urls_cost_the_cache_no_more_than_short_ones() {
+        // 4,200 URLs of 64 KB each once held 551 MB; a verdict is now a
+        // key of 16 bytes, whatever its URL's length.
+        let mut badges = Badges::default();
+        let start = Instant::now();
+        let long = "a".repeat(64 * 1024);
+        for n in 0..4_200 {
+            badges.put(&format!("https://example.org/{n}?{long}"), Verdict::Unchecked, start);
+        }
+        assert_eq!(badges.len(), MOST_BADGES);
+        let bytes = std::mem::size_of::<(u128, (Instant, Verdict))>() * badges.verdicts.capacity()
+            + std::mem::size_of::<(u128, Instant)>() * badges.made.capacity();
+        assert!(bytes < 1024 * 1024, "{bytes} bytes");
+        assert_eq!(
+            badges.get(&format!("https://example.org/4199?{long}"), start),
+            Some(Verdict::Unchecked)
+        );
     }
 }

@@ -81,8 +81,16 @@ pub struct ServeOptions {
     pub min_body_rate: usize,
 }
 
-/// How long a body may take before [`ServeOptions::min_body_rate`] applies.
-pub const BODY_GRACE: Duration = Duration::from_secs(5);
+/// How long a body may take before [`ServeOptions::min_body_rate`] applies:
+/// short against the pool of readers, so a client that announces a body
+/// and sends nothing gives its place back within two seconds.
+pub const BODY_GRACE: Duration = Duration::from_secs(2);
+
+/// The most body readers one client (an IPv4 address, an IPv6 /64) holds
+/// at once: one eighth of the pool, so that no one client can take it.
+fn readers_per_client(body_readers: usize) -> usize {
+    (body_readers / 8).max(1)
+}
 
 impl ServeOptions {
     /// What a server sets of every check's settings, over its config's.
@@ -155,6 +163,8 @@ struct App {
     options: ServeOptions,
     /// Requests whose body is being read.
     reading: Arc<Semaphore>,
+    /// How many of those each client holds.
+    readers: Arc<Mutex<std::collections::HashMap<Client, usize>>>,
     /// Requests in a job or waiting for one.
     admitted: Arc<Semaphore>,
     jobs: Arc<Semaphore>,
@@ -166,6 +176,7 @@ struct App {
 pub fn app(options: ServeOptions) -> Router {
     let app = Arc::new(App {
         reading: Arc::new(Semaphore::new(options.body_readers)),
+        readers: Arc::default(),
         admitted: Arc::new(Semaphore::new(options.jobs + options.queue)),
         jobs: Arc::new(Semaphore::new(options.jobs)),
         runs: Mutex::new(runs::Runs::default()),
@@ -270,20 +281,27 @@ impl Slot {
 /// `Retry-After`. The request then has `time_limit` to finish.
 async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let Ok(reading) = Arc::clone(&app.reading).try_acquire_owned() else {
-        return busy(api, "too many requests are sending their bodies");
+    // A request with no body (a GET, or one that announces none) takes no
+    // reader: only a body can be trickled.
+    let mut request = if announces_body(&request) {
+        let client = client_of(request.extensions().get::<Peer>().copied().map(Extension));
+        let Some(reader) = Reader::take(&app, client) else {
+            return busy(api, "too many requests are sending their bodies");
+        };
+        let (parts, body) = request.into_parts();
+        let body = match read_body(body, app.options.max_body, app.options.min_body_rate).await {
+            Ok(body) => body,
+            Err(BodyError::TooLarge) => {
+                let message = too_large(&parts, app.options.max_body);
+                return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
+            }
+            Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
+        };
+        drop(reader);
+        Request::from_parts(parts, axum::body::Body::from(body))
+    } else {
+        request
     };
-    let (parts, body) = request.into_parts();
-    let body = match read_body(body, app.options.max_body, app.options.min_body_rate).await {
-        Ok(body) => body,
-        Err(BodyError::TooLarge) => {
-            let message = too_large(&parts, app.options.max_body);
-            return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
-        }
-        Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
-    };
-    drop(reading);
-    let mut request = Request::from_parts(parts, axum::body::Body::from(body));
     let Ok(admitted) = Arc::clone(&app.admitted).try_acquire_owned() else {
         return busy(api, "every job and every place in the queue is taken");
     };
@@ -305,6 +323,57 @@ async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
                 app.options.time_limit.as_secs()
             );
             busy(api, &why)
+        }
+    }
+}
+
+/// Whether a request says a body follows: a `Content-Length` over 0, or a
+/// `Transfer-Encoding` (chunked). HTTP/1.1 gives a request with neither
+/// no body (RFC 9112 §6.3).
+fn announces_body(request: &Request) -> bool {
+    let headers = request.headers();
+    headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .is_some_and(|length| length.as_bytes() != b"0")
+}
+
+/// One of the body readers, held by one client: given back when dropped.
+struct Reader {
+    _permit: OwnedSemaphorePermit,
+    client: Client,
+    readers: Arc<Mutex<std::collections::HashMap<Client, usize>>>,
+}
+
+impl Reader {
+    /// A reader for `client`, if the pool has one and the client holds
+    /// fewer than its share.
+    fn take(app: &App, client: Client) -> Option<Reader> {
+        let mut held = app.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = held.entry(client).or_insert(0);
+        // A request that came by no network (the router called in the
+        // process) has no address to share by.
+        if client != Client::UNKNOWN && *count >= readers_per_client(app.options.body_readers) {
+            return None;
+        }
+        let permit = Arc::clone(&app.reading).try_acquire_owned().ok()?;
+        *count += 1;
+        Some(Reader {
+            _permit: permit,
+            client,
+            readers: Arc::clone(&app.readers),
+        })
+    }
+}
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        let mut held = self.readers.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = held.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                held.remove(&self.client);
+            }
         }
     }
 }
@@ -624,7 +693,7 @@ async fn badge(
                 None => {
                     let verdict = badges::Verdict::of(&lint(&app, slot, Work::Url(url)).await.report);
                     let mut badges = app.badges.lock().unwrap_or_else(PoisonError::into_inner);
-                    badges.put(key, verdict, std::time::Instant::now());
+                    badges.put(&key, verdict, std::time::Instant::now());
                     verdict
                 }
             }

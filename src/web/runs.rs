@@ -5,11 +5,16 @@
 //! client (an IPv4 address, an IPv6 /64) has a share: past it, its own
 //! oldest reports go first; past the store's total, the oldest report of
 //! the client holding the most. One client checking feeds in a loop
-//! evicts its own downloads, not everyone's.
+//! evicts its own downloads, not everyone's; and a report is kept at least
+//! [`FLOOR`] before another client's can evict it, so many addresses (256
+//! of one IPv6 /56 are one network's) cannot take a download from the
+//! person who just asked for it: then the newcomer's own is the one that
+//! gives way.
 
 use std::collections::VecDeque;
 use std::io::{Read as _, Write as _};
 use std::net::IpAddr;
+use std::time::{Duration, Instant};
 
 /// At most this many reports are kept, and this many (compressed) bytes.
 const MOST_RUNS: usize = 256;
@@ -17,6 +22,8 @@ const MOST_BYTES: usize = 64 * 1024 * 1024;
 /// One client's share of the store.
 const MOST_RUNS_PER_CLIENT: usize = MOST_RUNS / 8;
 const MOST_BYTES_PER_CLIENT: usize = MOST_BYTES / 8;
+/// How long a report is kept before another client's report can evict it.
+pub const FLOOR: Duration = Duration::from_secs(15 * 60);
 
 /// Who a run was made for, as far as sharing the store goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,6 +48,7 @@ impl Client {
 pub struct Run {
     id: String,
     client: Client,
+    kept_at: Instant,
     pub json: Vec<u8>,
     pub sarif: Vec<u8>,
     /// The document with its safe fixes applied, where one was checked
@@ -65,9 +73,21 @@ impl Runs {
     /// its id, 128 bits from the operating system's random source (a
     /// pasted document is nobody else's business).
     pub fn keep(&mut self, client: Client, json: &[u8], sarif: &[u8], fixed: Option<(String, &[u8])>) -> String {
+        self.keep_at(Instant::now(), client, json, sarif, fixed)
+    }
+
+    fn keep_at(
+        &mut self,
+        now: Instant,
+        client: Client,
+        json: &[u8],
+        sarif: &[u8],
+        fixed: Option<(String, &[u8])>,
+    ) -> String {
         let run = Run {
             id: random_id(),
             client,
+            kept_at: now,
             json: compress(json),
             sarif: compress(sarif),
             fixed: fixed.map(|(name, bytes)| (name, compress(bytes))),
@@ -78,11 +98,16 @@ impl Runs {
         while self.count_of(client) > MOST_RUNS_PER_CLIENT
             || self.bytes_of(client) > MOST_BYTES_PER_CLIENT && self.count_of(client) > 1
         {
-            self.remove_oldest_of(client);
+            self.remove_oldest_of(client, |_| true);
         }
         while self.kept.len() > MOST_RUNS || self.bytes > MOST_BYTES && self.kept.len() > 1 {
-            let Some(largest) = self.largest_client() else { break };
-            self.remove_oldest_of(largest);
+            // Another client's run younger than the floor is not evictable;
+            // the newcomer's own runs always are (so this ends).
+            let evictable = |run: &Run| run.client == client || now.duration_since(run.kept_at) >= FLOOR;
+            let Some(largest) = self.largest_client(evictable) else {
+                break;
+            };
+            self.remove_oldest_of(largest, evictable);
         }
         id
     }
@@ -105,9 +130,9 @@ impl Runs {
 
     /// The client whose runs take the most bytes (the store holds at most
     /// [`MOST_RUNS`], so the scan is short).
-    fn largest_client(&self) -> Option<Client> {
+    fn largest_client(&self, evictable: impl Fn(&Run) -> bool) -> Option<Client> {
         let mut totals: Vec<(Client, usize)> = Vec::new();
-        for run in &self.kept {
+        for run in self.kept.iter().filter(|run| evictable(run)) {
             match totals.iter_mut().find(|(client, _)| *client == run.client) {
                 Some((_, bytes)) => *bytes += run.bytes(),
                 None => totals.push((run.client, run.bytes())),
@@ -119,8 +144,8 @@ impl Runs {
             .map(|(client, _)| client)
     }
 
-    fn remove_oldest_of(&mut self, client: Client) {
-        if let Some(at) = self.kept.iter().position(|run| run.client == client) {
+    fn remove_oldest_of(&mut self, client: Client, evictable: impl Fn(&Run) -> bool) {
+        if let Some(at) = self.kept.iter().position(|run| run.client == client && evictable(run)) {
             if let Some(run) = self.kept.remove(at) {
                 self.bytes -= run.bytes();
             }
@@ -189,6 +214,27 @@ mod tests {
         }
         assert!(runs.kept.len() <= MOST_RUNS);
         assert!(runs.get(&small).is_some(), "the smallest client's run was evicted");
+    }
+
+    #[test]
+    fn many_addresses_cannot_evict_a_fresh_run() {
+        // 256 addresses of one IPv6 /56 (a /64 each, so 256 clients), one
+        // check each, seconds after someone else's: that run stays; past
+        // the floor, it may go.
+        let mut runs = Runs::default();
+        let start = Instant::now();
+        let mine = runs.keep_at(start, address("192.0.2.1"), b"{\"mine\": 1}", b"{}", None);
+        for n in 0..2 * MOST_RUNS {
+            let attacker = address(&format!("2001:db8:0:{:x}::1", n % 256));
+            runs.keep_at(start + Duration::from_secs(7), attacker, b"{}", b"{}", None);
+        }
+        assert!(runs.get(&mine).is_some(), "a fresh run was evicted");
+        assert!(runs.kept.len() <= MOST_RUNS);
+        for n in 0..MOST_RUNS {
+            let attacker = address(&format!("2001:db8:1:{:x}::1", n % 256));
+            runs.keep_at(start + FLOOR + Duration::from_secs(8), attacker, b"{}", b"{}", None);
+        }
+        assert!(runs.get(&mine).is_none(), "past the floor, the oldest goes");
     }
 
     #[test]

@@ -17,6 +17,7 @@ const STAGES: &[(&str, &[&str])] = &[
         "foundations, knowing nothing of feeds",
         &[
             "alloc",
+            "contain",
             "descriptors",
             "exclude",
             "fix",

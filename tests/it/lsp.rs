@@ -561,3 +561,31 @@ fn assert_an_open_feed_is_linted(client: &mut Client, dir: &std::path::Path) {
         "{diagnostics:#?}"
     );
 }
+
+#[test]
+fn a_document_feedlint_fails_on_is_one_internal_error_and_the_session_goes_on() {
+    // A debug build panics in the analysis of a document named
+    // feedlint-test-panic.*: the panic is that document's finding, and the
+    // next document of the session is linted as ever.
+    let dir = scratch("lsp-internal-error");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let broken = client.open(&dir.join("feedlint-test-panic.atom"), &feed("prev"));
+    let diagnostics = client.diagnostics(&broken);
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(diagnostics[0]["code"], "internal-error");
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("internal error: the analysis stopped on this document"),
+        "{diagnostics:#?}"
+    );
+    let uri = client.open(&dir.join("next.atom"), &feed("prev"));
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    client.finish();
+}

@@ -17,6 +17,7 @@ mod fixes;
 mod formats;
 mod lsp;
 mod media;
+mod mutation;
 mod pipeline;
 mod security;
 mod site;

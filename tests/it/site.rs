@@ -479,18 +479,25 @@ fn a_feed_saved_alone_to_a_folder_makes_no_site_of_it() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-#[test]
-fn a_downloaded_feed_never_makes_feedlint_read_outside_its_folder() {
-    // `HOME/Downloads/evil/feed.atom`, whose self link places HOME as the
-    // site (its path ends with the file's), beside a private feed in
-    // HOME; and links to it by relative path and by `file:` URL.
-    let home = scratch("boundary-home");
+/// `HOME/private/index.atom`, a feed whose id (`PRIVATE-ID`) no report of a
+/// tree elsewhere may quote.
+fn private_feed_in(home: &std::path::Path) -> std::path::PathBuf {
     let private = home.join("private/index.atom");
     write(
         &private,
         &atom("https://example.org/private/index.atom", &[], false)
             .replace("tag:example.org,2024:feed", "tag:secret,2024:PRIVATE-ID"),
     );
+    private
+}
+
+#[test]
+fn a_downloaded_feed_never_makes_feedlint_read_outside_its_folder() {
+    // `HOME/Downloads/evil/feed.atom`, whose self link places HOME as the
+    // site (its path ends with the file's), beside a private feed in
+    // HOME; and links to it by relative path and by `file:` URL.
+    let home = scratch("boundary-home");
+    let private = private_feed_in(&home);
     let evil = home.join("Downloads/evil/feed.atom");
     let private_url = url::Url::from_file_path(&private).unwrap();
     write(
@@ -533,6 +540,61 @@ fn a_downloaded_feed_never_makes_feedlint_read_outside_its_folder() {
         "{}",
         stderr(&output)
     );
+    let _ = std::fs::remove_dir_all(home);
+    let _ = std::fs::remove_dir_all(elsewhere);
+}
+
+#[test]
+fn neither_a_dotfiles_repository_nor_a_tree_s_own_config_widens_the_boundary() {
+    // HOME is a git work tree (a dotfiles repository) and holds a private
+    // feed; a downloaded tree below it links to that feed, and brings a
+    // feedlint.toml whose root is HOME, or `/`.
+    let home = scratch("boundary-dotfiles");
+    std::fs::create_dir_all(home.join(".git")).unwrap();
+    private_feed_in(&home);
+    let evil = home.join("Downloads/evil/feed.atom");
+    write(
+        &evil,
+        &atom(
+            "https://evil.example/user/Downloads/evil/feed.atom",
+            &[("prev-archive", "../../private/index.atom")],
+            true,
+        ),
+    );
+    let elsewhere = scratch("boundary-dotfiles-cwd");
+    let run = |cwd: &std::path::Path| {
+        Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["--format", "json", evil.to_str().unwrap()])
+            .current_dir(cwd)
+            .env("HOME", &home)
+            .output()
+            .unwrap()
+    };
+    for cwd in [&home, &elsewhere] {
+        let output = run(cwd);
+        assert!(!stdout(&output).contains("PRIVATE-ID"), "{}", stdout(&output));
+        assert_eq!(json(&output)["summary"]["context"], 0, "{}", stdout(&output));
+    }
+    for root in ["../..", "/", "../../private/.."] {
+        std::fs::write(
+            home.join("Downloads/evil/feedlint.toml"),
+            format!("root = \"{root}\"\n"),
+        )
+        .unwrap();
+        let output = run(&elsewhere);
+        assert!(!stdout(&output).contains("PRIVATE-ID"), "{}", stdout(&output));
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!("root = \"{root}\" is outside the config's folder")),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // A root below the config's folder is its own business.
+    std::fs::create_dir_all(home.join("Downloads/evil/public")).unwrap();
+    std::fs::write(home.join("Downloads/evil/feedlint.toml"), "root = \"public\"\n").unwrap();
+    let output = run(&elsewhere);
+    assert_ne!(output.status.code(), Some(2), "{}", stderr(&output));
     let _ = std::fs::remove_dir_all(home);
     let _ = std::fs::remove_dir_all(elsewhere);
 }

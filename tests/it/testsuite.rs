@@ -320,7 +320,7 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 18] = [
+const TESTED_ELSEWHERE: [(&str, &str); 19] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("artwork-not-rgb", "tests/it/media.rs"),
     ("artwork-not-square", "tests/it/media.rs"),
@@ -330,6 +330,7 @@ const TESTED_ELSEWHERE: [(&str, &str); 18] = [
     ("fetch-failed", "tests/it/fetch.rs"),
     ("fetch-limit-reached", "tests/it/fetch.rs"),
     ("file-too-large", "tests/hostile.rs"),
+    ("internal-error", "tests/it/mutation.rs"),
     ("media-head-refused", "tests/it/media.rs"),
     ("media-length-mismatch", "tests/it/media.rs"),
     ("media-limit-reached", "tests/it/media.rs"),

@@ -1541,3 +1541,110 @@ fn repeats_are_grouped_and_counted_whole() {
     assert!(page.contains("150 errors"), "{page}");
     assert!(!visible_text(&page).contains("--"));
 }
+
+#[test]
+fn an_upload_feedlint_fails_on_shows_the_internal_error_and_the_other_files() {
+    // A debug build panics in the analysis of a document named
+    // feedlint-test-panic.*: the page shows that document's internal error
+    // and the other file's findings, and the server goes on serving.
+    let served = Served::start(&[]);
+    let ordinary = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/archive-missing-current/fail-no-current.atom"),
+    )
+    .unwrap();
+    let files = [
+        ("feedlint-test-panic.atom".to_owned(), ordinary.clone()),
+        ("ordinary.atom".to_owned(), ordinary),
+    ];
+    let (content_type, body) = multipart(&files);
+    for _ in 0..2 {
+        let (status, page) = raw_post(&served.base, "/upload", &content_type, &body);
+        let page = String::from_utf8_lossy(&page);
+        assert_eq!(status, 200, "{page}");
+        assert!(page.contains("internal-error"), "{page}");
+        assert!(page.contains("archive-missing-current"), "{page}");
+    }
+}
+
+/// A connection to `base` from the loopback address `source` (a second
+/// client on one machine: 127.0.0.2 is loopback as 127.0.0.1 is).
+fn connect_from(source: &str, base: &str) -> TcpStream {
+    let address: std::net::SocketAddr = base.trim_start_matches("http://").parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{source}:0").parse().unwrap()).unwrap();
+        socket.connect(address).await.unwrap().into_std().unwrap()
+    });
+    stream.set_nonblocking(false).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    stream
+}
+
+/// The status of a response read from `stream` (0: none).
+fn status_of(stream: &mut TcpStream) -> u16 {
+    use std::io::Read as _;
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    std::str::from_utf8(&response[..12.min(response.len())])
+        .ok()
+        .and_then(|line| line.get(9..12))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn silent_bodies_from_one_address_leave_the_readers_to_everyone_else() {
+    // 64 connections from one address announce a body and send nothing:
+    // that address holds its share of the 64 body readers, the rest are
+    // refused at once, and another client's paste and a check by URL (no
+    // body, no reader) are answered as ever. Before, the 64 held every
+    // reader and every other request was answered 503.
+    let served = Served::start(&[]);
+    let address = served.base.trim_start_matches("http://").to_owned();
+    let head = format!(
+        "POST /api/lint HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/atom+xml\r\nContent-Length: 100000\r\n\r\n"
+    );
+    let mut silent: Vec<TcpStream> = (0..64)
+        .map(|_| {
+            let mut stream = connect_from("127.0.0.1", &served.base);
+            stream.write_all(head.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    let feed = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/archive-missing-current/fail-no-current.atom"),
+    )
+    .unwrap();
+    let mut paste = connect_from("127.0.0.2", &served.base);
+    let post = format!(
+        "POST /api/lint?name=feed.atom HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/atom+xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        feed.len()
+    );
+    paste.write_all(post.as_bytes()).unwrap();
+    paste.write_all(&feed).unwrap();
+    assert_eq!(status_of(&mut paste), 200, "another client's paste");
+    let mut by_url = connect_from("127.0.0.1", &served.base);
+    let get = format!("GET /api/lint?url=http%3A%2F%2F127.0.0.1%3A9%2Ffeed.atom HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+    by_url.write_all(get.as_bytes()).unwrap();
+    assert_ne!(status_of(&mut by_url), 503, "a check by URL takes no body reader");
+    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
+    // The flooding address got its share (cut after the grace, 408); the
+    // others were refused at once.
+    let statuses: Vec<u16> = silent.iter_mut().map(status_of).collect();
+    assert_eq!(
+        statuses.iter().filter(|&&status| status == 503).count(),
+        56,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&status| status == 408).count(),
+        8,
+        "{statuses:?}"
+    );
+}
