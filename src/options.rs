@@ -80,12 +80,15 @@ pub trait MediaCheck: std::fmt::Debug + Send + Sync {
 }
 
 /// What a walk over URLs tells the media check: its deadline, which the
-/// check shares, and the URLs it started from, whose address space the
-/// check may reach as the walk could.
+/// check shares, and the URLs it started from with the addresses their
+/// hosts resolved to when the walk began (resolved once a run: the check
+/// may reach the address space the walk could, and no second answer of a
+/// name server can widen it).
 #[derive(Debug, Clone)]
 pub struct Walked {
     pub deadline: std::time::Instant,
     pub start: Vec<Url>,
+    pub start_addresses: Vec<Vec<std::net::IpAddr>>,
 }
 
 impl Default for Options {

@@ -292,9 +292,12 @@ impl Client {
     /// on a start origin under `--same-origin`. The address is checked when
     /// the hop connects.
     fn next_hop(&self, from: &Url, location: &str) -> Result<Url, FetchError> {
-        let next = from
-            .join(location)
-            .map_err(|e| FetchError::Other(format!("the redirect to \"{location}\" is not a valid URL: {e}")))?;
+        let next = from.join(location).map_err(|e| {
+            // The location as the server wrote it, its password masked:
+            // no URL parser accepted it, so the text is masked as text.
+            let location = crate::secret::mask_text(location);
+            FetchError::Other(format!("the redirect to \"{location}\" is not a valid URL: {e}"))
+        })?;
         let mut next = self.credentials.mask(&next);
         next.set_fragment(None);
         if !matches!(next.scheme(), "http" | "https") {

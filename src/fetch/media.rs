@@ -96,10 +96,11 @@ impl crate::options::MediaCheck for MediaChecker {
         let start: &[Url] = walk.map_or(&[], |walk| &walk.start);
         // The start URLs open their address space as they do to the walk's
         // links; a stranger's (the server's) open nothing.
-        let policy = if self.limits.trust_start && !start.is_empty() {
-            AddressPolicy::for_start(start, self.limits.allow_private_addresses)
-        } else {
-            AddressPolicy::new(self.limits.allow_private_addresses)
+        let policy = match walk {
+            Some(walk) if self.limits.trust_start => {
+                AddressPolicy::for_start(&walk.start_addresses, self.limits.allow_private_addresses)
+            }
+            _ => AddressPolicy::new(self.limits.allow_private_addresses),
         };
         // Media is where the feed names it, on other origins (a content
         // delivery network) as often as not: --same-origin keeps the walk

@@ -141,11 +141,13 @@ pub fn lint_urls(
     let deadline = Instant::now() + limits.max_time;
     let credentials = Credentials::default();
     let start: Vec<Url> = start.iter().map(|url| credentials.mask(url)).collect();
-    let policy = if limits.trust_start {
-        AddressPolicy::for_start(&start, limits.allow_private_addresses)
+    // The start hosts are resolved once, for the walk and the media check.
+    let start_addresses: Vec<Vec<std::net::IpAddr>> = if limits.trust_start {
+        start.iter().map(policy::addresses_of).collect()
     } else {
-        AddressPolicy::new(limits.allow_private_addresses)
+        Vec::new()
     };
+    let policy = AddressPolicy::for_start(&start_addresses, limits.allow_private_addresses);
     let client = Client::new(limits, policy, &start, credentials);
     let mut walk = Walk {
         queue: start
@@ -165,6 +167,7 @@ pub fn lint_urls(
     walk.run.walked = Some(crate::options::Walked {
         deadline,
         start: start.clone(),
+        start_addresses,
     });
     let jobs = limits.jobs.max(1);
     let stopped = AtomicBool::new(false);

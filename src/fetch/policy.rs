@@ -105,6 +105,7 @@ const BLOCKS: &[Block] = &[
     v6(1, 128, Class(Loopback), "RFC 4291: loopback address"),
     v6(0, 96, Embeds(last_32_bits), "RFC 4291 §2.5.5.1: IPv4-compatible (deprecated)"),
     v6(0xFFFF_0000_0000, 96, Embeds(last_32_bits), "RFC 4291: IPv4-mapped address"),
+    v6(0xFFFF_0000_0000_0000, 96, Embeds(last_32_bits), "RFC 2765 §2.1: IPv4-translated address (SIIT)"),
     v6(0x0064_FF9B << 96, 96, Embeds(last_32_bits), "RFC 6052: IPv4-IPv6 translation"),
     v6(0x0064_FF9B_0001 << 80, 48, Class(Private), "RFC 8215: local-use IPv4/IPv6 translation"),
     v6(0x0100 << 112, 64, Class(Reserved), "RFC 6666: discard-only address block"),
@@ -240,14 +241,21 @@ impl AddressPolicy {
         }
     }
 
-    /// The policy for a walk from `start`: the classes the start hosts
-    /// resolve to open that class to their links (link-local and
-    /// non-unicast classes never open).
-    pub fn for_start(start: &[Url], allow_all: bool) -> Self {
+    /// The policy for a walk from start URLs whose hosts resolved to
+    /// `start` (each URL's addresses): a start host opens its class
+    /// (loopback or private) to the links only where every address it
+    /// resolved to is in that class. A name that answers both a public and
+    /// a loopback address is served from either: the feed may come from
+    /// the public one while its links reach the loopback one, so it opens
+    /// nothing. Link-local and non-unicast classes never open.
+    pub fn for_start(start: &[Vec<IpAddr>], allow_all: bool) -> Self {
         let mut policy = AddressPolicy::new(allow_all);
-        for url in start {
-            for ip in addresses_of(url) {
-                policy.open(AddressClass::of(ip));
+        for addresses in start {
+            let mut classes = addresses.iter().map(|&ip| AddressClass::of(ip));
+            if let Some(first) = classes.next() {
+                if classes.all(|class| class == first) {
+                    policy.open(first);
+                }
             }
         }
         policy
@@ -286,7 +294,7 @@ impl AddressPolicy {
 
 /// The addresses a URL's host names now (none when it does not resolve:
 /// the request then fails on its own).
-fn addresses_of(url: &Url) -> Vec<IpAddr> {
+pub(crate) fn addresses_of(url: &Url) -> Vec<IpAddr> {
     let Some(host) = url.host() else {
         return Vec::new();
     };
@@ -513,16 +521,57 @@ mod tests {
             .is_none());
     }
 
+    fn resolved(addresses: &[&str]) -> Vec<IpAddr> {
+        addresses.iter().map(|ip| ip.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn an_ipv4_translated_address_is_its_ipv4_address_s_class() {
+        // ::ffff:0:a.b.c.d (SIIT) carries an IPv4 address as the mapped
+        // form does: loopback, private and link-local are refused.
+        let policy = AddressPolicy::new(false);
+        for ip in ["::ffff:0:127.0.0.1", "::ffff:0:10.0.0.1", "::ffff:0:169.254.169.254"] {
+            assert!(policy.refuses(ip.parse().unwrap()).is_some(), "{ip}");
+        }
+        assert_eq!(class("::ffff:0:127.0.0.1"), AddressClass::Loopback);
+        assert!(policy.refuses("::ffff:0:93.184.216.34".parse().unwrap()).is_none());
+    }
+
+    #[test]
+    fn a_start_host_with_a_public_and_a_loopback_answer_opens_nothing() {
+        // A name that resolves to both: the feed may come from the public
+        // address while its links and media reach the loopback one.
+        for mixed in [
+            &["93.184.216.34", "127.0.0.1"][..],
+            &["127.0.0.1", "93.184.216.34"],
+            &["10.0.0.5", "2606:2800:220:1::1"],
+            &["127.0.0.1", "10.0.0.5"],
+        ] {
+            let policy = AddressPolicy::for_start(&[resolved(mixed)], false);
+            for ip in ["127.0.0.1", "10.0.0.5"] {
+                assert!(policy.refuses(ip.parse().unwrap()).is_some(), "{mixed:?} opened {ip}");
+            }
+        }
+        // Every answer loopback (IPv4 and IPv6 alike): loopback opens.
+        let policy = AddressPolicy::for_start(&[resolved(&["127.0.0.1", "::1"])], false);
+        assert!(policy.refuses("127.0.0.1".parse().unwrap()).is_none());
+        // A second start URL's class is its own decision.
+        let policy = AddressPolicy::for_start(&[resolved(&["93.184.216.34"]), resolved(&["10.1.2.3"])], false);
+        assert!(policy.refuses("10.0.0.5".parse().unwrap()).is_none());
+        assert!(policy.refuses("127.0.0.1".parse().unwrap()).is_some());
+    }
+
     #[test]
     fn a_loopback_start_opens_loopback_only() {
-        let policy = AddressPolicy::for_start(&[Url::parse("http://127.0.0.1:8080/feed.atom").unwrap()], false);
+        let start = |url: &str| vec![addresses_of(&Url::parse(url).unwrap())];
+        let policy = AddressPolicy::for_start(&start("http://127.0.0.1:8080/feed.atom"), false);
         assert!(policy.refuses("127.0.0.1".parse().unwrap()).is_none());
         assert!(policy.refuses("127.0.0.2".parse().unwrap()).is_none());
         let metadata = policy.refuses("169.254.169.254".parse().unwrap()).unwrap();
         assert!(metadata.0.contains("link-local"), "{metadata}");
         assert!(policy.refuses("10.0.0.5".parse().unwrap()).is_some());
         // A link-local start opens nothing for its links.
-        let policy = AddressPolicy::for_start(&[Url::parse("http://169.254.169.254/").unwrap()], false);
+        let policy = AddressPolicy::for_start(&start("http://169.254.169.254/"), false);
         assert!(policy.refuses("169.254.169.254".parse().unwrap()).is_some());
     }
 

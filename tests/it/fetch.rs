@@ -667,3 +667,25 @@ fn a_feed_served_as_a_web_page_and_a_web_page_that_names_its_feed() {
         stderr(&output)
     );
 }
+
+#[test]
+fn an_invalid_redirect_is_said_without_its_password() {
+    // No URL parser takes the Location (a space in the host), so it is
+    // echoed as the server wrote it: its password masked all the same.
+    let server = Server::start(|path, base| match path {
+        "/index.atom" => index(&format!("{base}/moved")),
+        _ => Reply {
+            headers: vec![("Location", "http://dave:SECRET@exa mple.org/feed.atom".to_owned())],
+            ..status(302)
+        },
+    });
+    let output = feedlint(&["--format", "json", &server.url("/index.atom")]);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(said.contains("is not a valid URL"), "{said}");
+    assert!(said.contains("dave:"), "{said}");
+    assert!(!said.contains("SECRET"), "{said}");
+}

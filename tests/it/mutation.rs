@@ -8,11 +8,12 @@
 //! no finding may be `internal-error` (the finding a contained panic
 //! becomes).
 //!
-//! `cargo test` runs the systematic pass; the long random run (one value
-//! of one fixture mutated at a time, with several characters) is
+//! `cargo test` runs the systematic pass; the long random run (one to three
+//! characters put in random values of a random fixture, from a wider
+//! alphabet) is, with `FEEDLINT_SEED` to repeat a run,
 //!
 //! ```text
-//! FEEDLINT_MUTATIONS=100000 cargo test --release --test it mutation::random -- --ignored --nocapture
+//! FEEDLINT_MUTATIONS=100000 cargo test --test it mutation::random -- --ignored --nocapture
 //! ```
 
 use std::ops::Range;
