@@ -68,13 +68,6 @@ fn lines_between(text: &str, diagnostic: &Diagnostic<DocSpan>) -> Vec<Place> {
         .collect()
 }
 
-/// The start of a document.
-const START: Place = Place {
-    offset: 0,
-    line: 1,
-    column: 1,
-};
-
 /// The finding for a file over `--max-file-size`: it is not read.
 pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
     let limit = options.max_file_size();
@@ -114,7 +107,7 @@ fn unchecked(named: Named, rule: &Rule, finding: Pending, options: &Options) -> 
             path,
             url,
             aliases: Vec::new(),
-            snippets: options.keep_sources.then(|| Snippets::cut("", [START])),
+            snippets: options.keep_sources.then(|| Snippets::cut("", [Place::START])),
             summary: None,
             suppressions: Vec::new(),
             context: false,

@@ -8,8 +8,7 @@
 //! fractions of any length). Instants are compared, never strings.
 // Text is never sliced at a byte offset that is not checked to be a
 // character boundary (`get`, `split_at_checked`): a wide character there
-// would panic. Where an offset is a boundary by construction (found by
-// `find` of an ASCII character), the slice says so with an `allow`.
+// would panic, and take the document's findings with it.
 #![warn(clippy::string_slice)]
 
 use std::fmt;

@@ -62,6 +62,15 @@ pub struct Place {
     pub column: usize,
 }
 
+impl Place {
+    /// The start of a text.
+    pub const START: Place = Place {
+        offset: 0,
+        line: 1,
+        column: 1,
+    };
+}
+
 impl Snippets {
     /// Cuts the windows around `places` out of `text`. Places close to
     /// each other on a line share a window.

@@ -775,11 +775,7 @@ mod tests {
     }
 
     fn artwork_at(url: &str) -> MediaRef {
-        let place = crate::snippet::Place {
-            offset: 0,
-            line: 1,
-            column: 1,
-        };
+        let place = crate::snippet::Place::START;
         MediaRef {
             url: url.to_owned(),
             at: crate::diagnostic::Location::between(place, place),

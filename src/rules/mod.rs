@@ -4,8 +4,7 @@
 
 // Text is never sliced at a byte offset that is not checked to be a
 // character boundary (`get`, `split_at_checked`): a wide character there
-// would panic. Where an offset is a boundary by construction (found by
-// `find` of an ASCII character), the slice says so with an `allow`.
+// would panic, and take the document's findings with it.
 #![warn(clippy::string_slice)]
 
 use std::ops::Range;
@@ -572,11 +571,7 @@ impl<'s, 'r> SetChecker<'s, 'r> {
                 let Some(doc) = self.set.documents().iter().position(|d| !d.context) else {
                     return;
                 };
-                let start = crate::snippet::Place {
-                    offset: 0,
-                    line: 1,
-                    column: 1,
-                };
+                let start = crate::snippet::Place::START;
                 let at = Location::between(start, start).in_doc(doc);
                 let what = format!("the rule {} (over the set of documents)", rule.id);
                 self.found

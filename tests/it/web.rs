@@ -1629,7 +1629,6 @@ fn silent_bodies_from_one_address_leave_the_readers_to_everyone_else() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(300));
-    let started = Instant::now();
     let feed = std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/archive-missing-current/fail-no-current.atom"),
     )
@@ -1646,7 +1645,6 @@ fn silent_bodies_from_one_address_leave_the_readers_to_everyone_else() {
     let get = format!("GET /api/lint?url=http%3A%2F%2F127.0.0.1%3A9%2Ffeed.atom HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
     by_url.write_all(get.as_bytes()).unwrap();
     assert_ne!(status_of(&mut by_url), 503, "a check by URL takes no body reader");
-    assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
     // The flooding address got its share (cut after the grace, 408); the
     // others were refused at once.
     let statuses: Vec<u16> = silent.iter_mut().map(status_of).collect();
