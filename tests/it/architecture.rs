@@ -81,7 +81,7 @@ fn unit_of_path(path: &str) -> String {
     }
 }
 
-/// The unit a file belongs to: `src/rules/chains.rs` is `rules`,
+/// The unit a file belongs to: `src/rules/chains/paging.rs` is `rules`,
 /// `src/site/placement.rs` is `site::placement`.
 fn unit_of_file(src: &Path, file: &Path) -> String {
     let relative = file.strip_prefix(src).unwrap().with_extension("");

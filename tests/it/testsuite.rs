@@ -607,8 +607,18 @@ fn contributing_names_every_module_that_holds_rules() {
         .flatten()
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
-            let text = fs::read_to_string(entry.path()).ok()?;
-            let module = name.strip_suffix(".rs")?.to_owned();
+            // A module is a file, or a folder of files (its mod.rs and the
+            // parts it is split into).
+            let (module, text) = if entry.path().is_dir() {
+                let parts = fs::read_dir(entry.path()).ok()?.flatten();
+                let text: String = parts.filter_map(|part| fs::read_to_string(part.path()).ok()).collect();
+                (name, text)
+            } else {
+                (
+                    name.strip_suffix(".rs")?.to_owned(),
+                    fs::read_to_string(entry.path()).ok()?,
+                )
+            };
             (module != "mod" && text.contains("= rule!(")).then_some(module)
         })
         .collect();
