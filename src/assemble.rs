@@ -40,6 +40,21 @@ impl FindingBudget {
         }
     }
 
+    /// Whether one more finding at `level` is kept; if not, it is counted.
+    pub(crate) fn keep_one(&mut self, level: Level) -> bool {
+        match self.left.as_mut() {
+            None => true,
+            Some(0) => {
+                self.dropped.add(level, 1);
+                false
+            }
+            Some(left) => {
+                *left -= 1;
+                true
+            }
+        }
+    }
+
     /// Counts what another budget dropped.
     pub(crate) fn absorb(&mut self, dropped: Dropped) {
         for level in [Level::Error, Level::Warning, Level::Info] {

@@ -263,7 +263,7 @@ impl<'o> Run<'o> {
     /// (`extra`: the fetcher's findings about it), its findings given to
     /// `sink` in report order, what failed and what it warns of.
     pub(crate) fn report(
-        self,
+        mut self,
         url_spaces: &[UrlSpace],
         mut extra: Vec<(
             &'static crate::rules::Rule,
@@ -280,7 +280,18 @@ impl<'o> Run<'o> {
                 .filter_map(|(doc, outcome)| Some((doc, outcome.document.summary.as_ref()?.media.as_slice())))
                 .filter(|(_, media)| !media.is_empty())
                 .collect();
-            extra.extend(check.check(&media, self.walked.as_ref()));
+            // Each media finding spends the run's budget as it is made: a
+            // feed naming one file 200,000 times makes 200,000 small places,
+            // not 200,000 findings.
+            let (done, options, budget) = (&self.done, self.options, &mut self.budget);
+            check.check(&media, self.walked.as_ref(), &mut |(rule, finding)| {
+                let path = done[finding.primary.doc].document.path.as_deref();
+                if let Some(level) = options.levels.level_for(rule, path) {
+                    if budget.keep_one(level) {
+                        extra.push((rule, finding));
+                    }
+                }
+            });
         }
         let mut report = assemble::assemble(self.done, url_spaces, extra, self.options, sink);
         for level in [Level::Error, Level::Warning, Level::Info] {

@@ -73,10 +73,17 @@ impl Options {
 /// makes it; a run only hands it what its documents name, once they are
 /// read, and reports what it finds with the other findings.
 pub trait MediaCheck: std::fmt::Debug + Send + Sync {
-    /// The findings about `media`: each linted document's index in the run
-    /// with what it names. `walk`: the deadline and start URLs of the walk
-    /// that fetched the documents, when they were fetched.
-    fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>) -> Vec<(&'static Rule, Pending<Span>)>;
+    /// Gives `found` each finding about `media` (each linted document's
+    /// index in the run with what it names) as it is made, so that the
+    /// run spends its `--max-findings` on them then and keeps none past
+    /// it. `walk`: the deadline and start URLs of the walk that fetched
+    /// the documents, when they were fetched.
+    fn check(
+        &self,
+        media: &[(DocId, &[MediaRef])],
+        walk: Option<&Walked>,
+        found: &mut dyn FnMut((&'static Rule, Pending<Span>)),
+    );
 }
 
 /// What a walk over URLs tells the media check: its deadline, which the

@@ -90,7 +90,7 @@ struct Target<'m> {
 }
 
 impl crate::options::MediaCheck for MediaChecker {
-    fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>) -> Vec<Finding> {
+    fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>, found: &mut dyn FnMut(Finding)) {
         let started = Instant::now();
         let deadline = walk.map_or(started + self.limits.max_time, |walk| walk.deadline);
         let start: &[Url] = walk.map_or(&[], |walk| &walk.start);
@@ -121,7 +121,6 @@ impl crate::options::MediaCheck for MediaChecker {
         let answers = self.ask_all(&client, &targets[..asked], &parsed, deadline, started);
         let by_doc: HashMap<DocId, &[MediaRef]> = media.iter().copied().collect();
         let refs = |doc: DocId, index: usize| by_doc.get(&doc).and_then(|refs| refs.get(index));
-        let mut findings = Vec::new();
         let mut not_asked = Vec::new();
         for ((target, answer), url) in targets.iter().zip(answers).zip(&parsed) {
             let Some(heard) = answer else {
@@ -132,7 +131,10 @@ impl crate::options::MediaCheck for MediaChecker {
                 Ok(url) => url,
                 Err(why) => {
                     let (doc, index) = target.named_at[0];
-                    findings.extend(refs(doc, index).map(|named| not_a_url(named, doc, why)));
+                    refs(doc, index)
+                        .map(|named| not_a_url(named, doc, why))
+                        .into_iter()
+                        .for_each(&mut *found);
                     continue;
                 }
             };
@@ -141,7 +143,9 @@ impl crate::options::MediaCheck for MediaChecker {
             // writes one.
             for (nth, &(doc, index)) in target.named_at.iter().enumerate() {
                 if let Some(named) = refs(doc, index) {
-                    findings.extend(judge(named, url, doc, &heard, nth == 0));
+                    judge(named, url, doc, &heard, nth == 0)
+                        .into_iter()
+                        .for_each(&mut *found);
                 }
             }
         }
@@ -157,7 +161,7 @@ impl crate::options::MediaCheck for MediaChecker {
                         self.limits.max_time.as_secs_f64()
                     )
                 };
-                findings.push((
+                found((
                     &MEDIA_LIMIT_REACHED,
                     Pending::new(
                         named.at.in_doc(doc),
@@ -173,7 +177,6 @@ impl crate::options::MediaCheck for MediaChecker {
                 ));
             }
         }
-        findings
     }
 }
 
