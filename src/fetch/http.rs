@@ -21,6 +21,8 @@ pub(super) enum FetchError {
     Timeout,
     /// `--max-time` ran out before or during the request.
     OutOfTime,
+    /// The client's budget of requests (redirect hops included) is spent.
+    OutOfRequests,
     TooManyRedirects,
     /// The address or origin policy refused a hop.
     Refused(String),
@@ -34,6 +36,7 @@ impl std::fmt::Display for FetchError {
             FetchError::TooLarge => f.write_str("the body is larger than --max-bytes"),
             FetchError::Timeout => f.write_str("no complete answer within --timeout"),
             FetchError::OutOfTime => f.write_str("the walk ran out of --max-time"),
+            FetchError::OutOfRequests => f.write_str("the requests the check may make are spent"),
             FetchError::TooManyRedirects => f.write_str("more redirects than --max-redirects"),
             FetchError::Refused(why) | FetchError::Other(why) => f.write_str(why),
         }
@@ -111,6 +114,9 @@ pub(super) struct Client {
     limits: Limits,
     origins: HashSet<url::Origin>,
     pub credentials: Credentials,
+    /// The requests it may still make, every redirect hop one; `None`:
+    /// bounded by the other limits alone.
+    requests_left: Option<std::sync::atomic::AtomicUsize>,
 }
 
 fn agent(limits: &Limits, policy: Option<Arc<AddressPolicy>>) -> ureq::Agent {
@@ -141,6 +147,34 @@ impl Client {
             limits: limits.clone(),
             origins: start.iter().map(Url::origin).collect(),
             credentials,
+            requests_left: None,
+        }
+    }
+
+    /// The client makes at most `requests` requests, redirect hops
+    /// included: past them, each fails with [`FetchError::OutOfRequests`].
+    pub fn with_request_budget(mut self, requests: usize) -> Self {
+        self.requests_left = Some(std::sync::atomic::AtomicUsize::new(requests));
+        self
+    }
+
+    /// Whether its budget of requests is spent.
+    pub fn requests_spent(&self) -> bool {
+        use std::sync::atomic::Ordering;
+        self.requests_left
+            .as_ref()
+            .is_some_and(|left| left.load(Ordering::Relaxed) == 0)
+    }
+
+    /// Spends one request of the budget, if there is one left.
+    fn spend_request(&self) -> Result<(), FetchError> {
+        use std::sync::atomic::Ordering;
+        match &self.requests_left {
+            Some(left) => left
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                .map(|_| ())
+                .map_err(|_| FetchError::OutOfRequests),
+            None => Ok(()),
         }
     }
 
@@ -256,6 +290,7 @@ impl Client {
             // and running out of it is the walk's limit, not --timeout.
             let cut_by_deadline = left < self.limits.timeout;
             let request_url = self.credentials.unmask(&current);
+            self.spend_request()?;
             let response = match send(agent, &request_url, left.min(self.limits.timeout)) {
                 Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
                 other => other?,

@@ -3,8 +3,10 @@
 //! a ranged GET where HEAD fails or says nothing of byte ranges (artwork:
 //! its first 64 KiB, for the image's real format, size and colour space).
 //! Every request meets the walk's address policy and limits; at most
-//! [`PER_HOST`] go to one origin at once, and at most `max_media` URLs are
-//! asked in a run.
+//! [`PER_HOST`] go to one server at once (one origin, and one address:
+//! forty names of one server are one server), at most `max_media` URLs are
+//! asked in a run, and at most [`REQUESTS_PER_URL`] requests a URL on
+//! average, every redirect hop one.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,6 +30,12 @@ use crate::summary::{MediaKind, MediaRef};
 
 /// The media URLs a run asks by default (`--max-media`).
 pub const DEFAULT_MAX_MEDIA: usize = 200;
+
+/// The requests the check makes for each URL it asks, on average: a HEAD
+/// and a GET. Redirect hops spend them too, so a feed whose files all
+/// redirect six times makes no more requests than one whose files do not:
+/// it gets fewer of them asked.
+pub const REQUESTS_PER_URL: usize = 2;
 
 /// The bytes of artwork read: enough for the image header of a JPEG
 /// behind its metadata (EXIF, a colour profile), in one request.
@@ -110,9 +118,10 @@ impl crate::options::MediaCheck for MediaChecker {
             ..self.limits.clone()
         };
         let credentials = Credentials::default();
-        let client = Client::new(&limits, policy, start, credentials);
         let targets = targets(media);
         let asked = targets.len().min(self.max_media);
+        let client = Client::new(&limits, policy, start, credentials)
+            .with_request_budget(asked.saturating_mul(REQUESTS_PER_URL));
         // Only the URLs asked are parsed.
         let parsed: Vec<Result<Url, String>> = targets[..asked]
             .iter()
@@ -155,6 +164,11 @@ impl crate::options::MediaCheck for MediaChecker {
             if let Some(named) = refs(doc, index) {
                 let why = if asked < targets.len() && not_asked.len() == targets.len() - asked {
                     format!("the media check stopped at {} URLs (--max-media)", self.max_media)
+                } else if client.requests_spent() {
+                    format!(
+                        "the media check made the {} requests its {asked} URLs allow ({REQUESTS_PER_URL} a URL, redirects included)",
+                        asked * REQUESTS_PER_URL
+                    )
                 } else {
                     format!(
                         "the media check ran out of time ({} seconds, --max-time)",
@@ -214,9 +228,9 @@ enum Heard {
     Failed(FetchError),
 }
 
-/// The state the asking threads share: the origins with a free slot (one
+/// The state the asking threads share: the servers with a free slot (one
 /// entry per slot, so that at most [`PER_HOST`] requests go to one), each
-/// origin's URLs not yet asked, and how many requests are in flight.
+/// server's URLs not yet asked, and how many requests are in flight.
 struct Queue {
     ready: VecDeque<usize>,
     waiting: Vec<VecDeque<usize>>,
@@ -224,7 +238,7 @@ struct Queue {
 }
 
 impl MediaChecker {
-    /// Asks every target, `jobs` at once, [`PER_HOST`] to one origin; a
+    /// Asks every target, `jobs` at once, [`PER_HOST`] to one server; a
     /// target left when the deadline passes is `None`.
     fn ask_all(
         &self,
@@ -234,29 +248,29 @@ impl MediaChecker {
         deadline: Instant,
         started: Instant,
     ) -> Vec<Option<Heard>> {
-        let mut origins: HashMap<String, usize> = HashMap::new();
+        let servers = servers(urls, self.limits.jobs.max(1), deadline);
+        // A queue per server (an address, or an origin that did not
+        // resolve), each with at most PER_HOST requests in flight.
+        let mut by_server: HashMap<&str, usize> = HashMap::new();
         let mut waiting: Vec<VecDeque<usize>> = Vec::new();
         let mut heard: Vec<Mutex<Option<Heard>>> = Vec::with_capacity(targets.len());
         for (index, url) in urls.iter().enumerate() {
-            let url = match url {
-                Ok(url) => url,
-                Err(why) => {
-                    heard.push(Mutex::new(Some(Heard::Failed(FetchError::Other(why.clone())))));
-                    continue;
-                }
-            };
+            if let Err(why) = url {
+                heard.push(Mutex::new(Some(Heard::Failed(FetchError::Other(why.clone())))));
+                continue;
+            }
             heard.push(Mutex::new(None));
-            let origin = *origins.entry(url.origin().ascii_serialization()).or_insert_with(|| {
+            let server = *by_server.entry(servers[index].as_str()).or_insert_with(|| {
                 waiting.push(VecDeque::new());
                 waiting.len() - 1
             });
-            waiting[origin].push_back(index);
+            waiting[server].push_back(index);
         }
         let total: usize = waiting.iter().map(VecDeque::len).sum();
         let ready = waiting
             .iter()
             .enumerate()
-            .flat_map(|(origin, urls)| std::iter::repeat_n(origin, urls.len().min(PER_HOST)))
+            .flat_map(|(server, urls)| std::iter::repeat_n(server, urls.len().min(PER_HOST)))
             .collect();
         let queue = Mutex::new(Queue {
             ready,
@@ -268,14 +282,15 @@ impl MediaChecker {
         std::thread::scope(|scope| {
             for _ in 0..self.limits.jobs.max(1).min(total) {
                 scope.spawn(|| {
-                    while let Some((origin, index)) = next(&queue, &freed, deadline) {
+                    while let Some((server, index)) = next(&queue, &freed, deadline) {
                         let answer = match &urls[index] {
                             Ok(url) if targets[index].artwork => ask_artwork(client, url, deadline),
                             Ok(url) => ask_enclosure(client, url, deadline),
                             Err(why) => Heard::Failed(FetchError::Other(why.clone())),
                         };
-                        // A request cut by the deadline is a URL not asked.
-                        if !matches!(answer, Heard::Failed(FetchError::OutOfTime)) {
+                        // A request cut by the deadline or the request
+                        // budget is a URL not asked.
+                        if !matches!(answer, Heard::Failed(FetchError::OutOfTime | FetchError::OutOfRequests)) {
                             *heard[index].lock().unwrap_or_else(PoisonError::into_inner) = Some(answer);
                         }
                         let asked = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -284,8 +299,8 @@ impl MediaChecker {
                         }
                         let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
                         queue.in_flight -= 1;
-                        if !queue.waiting[origin].is_empty() {
-                            queue.ready.push_back(origin);
+                        if !queue.waiting[server].is_empty() {
+                            queue.ready.push_back(server);
                         }
                         freed.notify_all();
                     }
@@ -299,7 +314,56 @@ impl MediaChecker {
     }
 }
 
-/// The next URL to ask and its origin, waiting for a slot while requests
+/// Which server each URL is on, for the cap on requests at once: the first
+/// address its host resolves to (forty names of one server share it), or
+/// its origin where the host does not resolve (the request then fails on
+/// its own). Each host is resolved once, `jobs` at a time; those not
+/// resolved by `deadline` are known by their origin.
+fn servers(urls: &[Result<Url, String>], jobs: usize, deadline: Instant) -> Vec<String> {
+    let host_key = |url: &Url| {
+        (
+            url.host_str().unwrap_or_default().to_owned(),
+            url.port_or_known_default(),
+        )
+    };
+    let mut hosts: Vec<&Url> = Vec::new();
+    let mut host_of: HashMap<(String, Option<u16>), usize> = HashMap::new();
+    for url in urls.iter().flatten() {
+        host_of.entry(host_key(url)).or_insert_with(|| {
+            hosts.push(url);
+            hosts.len() - 1
+        });
+    }
+    let next = AtomicUsize::new(0);
+    let resolved: Vec<Mutex<Option<std::net::IpAddr>>> = hosts.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(hosts.len()) {
+            scope.spawn(|| loop {
+                let at = next.fetch_add(1, Ordering::Relaxed);
+                if at >= hosts.len() || Instant::now() >= deadline {
+                    return;
+                }
+                let address = super::policy::addresses_of(hosts[at]).first().copied();
+                *resolved[at].lock().unwrap_or_else(PoisonError::into_inner) = address;
+            });
+        }
+    });
+    let resolved: Vec<Option<std::net::IpAddr>> = resolved
+        .into_iter()
+        .map(|address| address.into_inner().unwrap_or_else(PoisonError::into_inner))
+        .collect();
+    urls.iter()
+        .map(|url| match url {
+            Ok(url) => match resolved[host_of[&host_key(url)]] {
+                Some(address) => address.to_string(),
+                None => url.origin().ascii_serialization(),
+            },
+            Err(_) => String::new(),
+        })
+        .collect()
+}
+
+/// The next URL to ask and its server, waiting for a slot while requests
 /// are in flight; `None` when nothing is left, or the deadline passed.
 fn next(queue: &Mutex<Queue>, freed: &Condvar, deadline: Instant) -> Option<(usize, usize)> {
     let mut queue = queue.lock().unwrap_or_else(PoisonError::into_inner);
@@ -307,10 +371,10 @@ fn next(queue: &Mutex<Queue>, freed: &Condvar, deadline: Instant) -> Option<(usi
         if Instant::now() >= deadline {
             return None;
         }
-        if let Some(origin) = queue.ready.pop_front() {
-            let index = queue.waiting[origin].pop_front()?;
+        if let Some(server) = queue.ready.pop_front() {
+            let index = queue.waiting[server].pop_front()?;
             queue.in_flight += 1;
-            return Some((origin, index));
+            return Some((server, index));
         }
         if queue.in_flight == 0 {
             return None;

@@ -734,3 +734,78 @@ fn a_url_no_request_can_be_made_of_is_said_so() {
         1
     );
 }
+
+#[test]
+fn two_origins_of_one_address_share_its_two_requests_at_once() {
+    // Two servers on one address (two ports, so two origins): the media
+    // of both is asked at most two at once in all, not two at once each.
+    let busy = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let slow_file = |busy: Arc<AtomicUsize>, most: Arc<AtomicUsize>| {
+        move |seen: &Seen| {
+            let now = busy.fetch_add(1, Ordering::SeqCst) + 1;
+            most.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(100));
+            busy.fetch_sub(1, Ordering::SeqCst);
+            serve_file(seen, &episode_bytes(), "audio/mpeg", WELL)
+        }
+    };
+    let other_file = slow_file(Arc::clone(&busy), Arc::clone(&most));
+    let other = Server::start_seeing(move |seen, _| other_file(seen));
+    let other_base = other.url("");
+    let own_file = slow_file(Arc::clone(&busy), Arc::clone(&most));
+    let server = Server::start_seeing(move |seen, base| {
+        if seen.path == "/feed.xml" {
+            let urls: Vec<String> = (0..6)
+                .map(|n| format!("{base}/ep{n}.mp3"))
+                .chain((0..6).map(|n| format!("{other_base}/ep{n}.mp3")))
+                .collect();
+            let enclosures: Vec<(&str, &str, &str)> = urls.iter().map(|u| (u.as_str(), "audio/mpeg", "5000")).collect();
+            return rss(podcast(base, &format!("{base}/ep0.mp3"), &enclosures));
+        }
+        own_file(seen)
+    });
+    let output = check(&server, &["--jobs", "8"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(!other.seen().is_empty(), "the other origin's media was asked");
+    assert_eq!(most.load(Ordering::SeqCst), 2, "two at once to the address, in all");
+}
+
+#[test]
+fn redirects_spend_the_media_check_s_requests() {
+    // Every file redirects five times before it is served: the check makes
+    // two requests a URL asked, hops included, and says what it left.
+    let server = Server::start_seeing(move |seen, base| {
+        if seen.path == "/feed.xml" {
+            let urls: Vec<String> = (0..5).map(|n| format!("{base}/ep{n}.mp3")).collect();
+            let enclosures: Vec<(&str, &str, &str)> = urls.iter().map(|u| (u.as_str(), "audio/mpeg", "5")).collect();
+            return rss(podcast(base, &format!("{base}/ep0.mp3"), &enclosures));
+        }
+        let hops = seen.path.matches("/r").count();
+        if hops < 5 {
+            return redirect(format!("{base}/r{}", seen.path));
+        }
+        serve_file(seen, &episode_bytes(), "audio/mpeg", WELL)
+    });
+    let output = check(&server, &["--max-media", "6"]);
+    let asked = server.seen().iter().filter(|seen| seen.path != "/feed.xml").count();
+    // Six URLs (the artwork and five episodes; ep0.mp3 twice, as artwork
+    // and as an enclosure) allow twelve requests.
+    assert_eq!(
+        asked,
+        12,
+        "{:?}",
+        server.seen().iter().map(|s| &s.path).collect::<Vec<_>>()
+    );
+    let found = media_findings(&output);
+    assert!(
+        found.iter().any(|(rule, message)| rule == "media-limit-reached"
+            && message.contains("the media check made the 12 requests its 6 URLs allow (2 a URL, redirects included)")),
+        "{found:?}"
+    );
+}
