@@ -270,15 +270,27 @@ struct Linted {
     fixed: Option<(String, Vec<u8>)>,
 }
 
+/// Whether a check makes the fixed document: only a page offers it, and
+/// making it lints the document again once or more.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fixed {
+    Offered,
+    NotOffered,
+}
+
 /// Lints on a blocking thread (linting is CPU work, fetching blocks), with
-/// the request's job slot held until the work ends.
-async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Linted {
+/// the request's job slot held until the work ends; and makes the fixed
+/// document where it is `offered`, within the request's time.
+async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted {
     let options = app.options.clone();
     let held = slot.take();
+    let deadline = std::time::Instant::now() + options.time_limit;
     let linted = tokio::task::spawn_blocking(move || {
         let _held = held;
         let alone = match &work {
-            Work::Documents(documents) | Work::Upload(documents, _) if documents.len() == 1 => {
+            Work::Documents(documents) | Work::Upload(documents, _)
+                if documents.len() == 1 && offered == Fixed::Offered =>
+            {
                 Some(documents[0].clone())
             }
             _ => None,
@@ -296,7 +308,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Linted {
                 crate::engine::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
             }
         };
-        let fixed = alone.and_then(|document| fixed(document, &report, &options.lint));
+        let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
         Linted { report, fixed }
     })
     .await;
@@ -312,7 +324,12 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work) -> Linted {
 /// One document with its fixes applied as `--fix` applies them, where it
 /// has fixes and every one is safe (an unsafe one is for a person to
 /// review): its name and its text.
-fn fixed(document: InMemory, report: &Report, options: &crate::options::Options) -> Option<(String, Vec<u8>)> {
+fn fixed(
+    document: InMemory,
+    report: &Report,
+    options: &crate::options::Options,
+    deadline: std::time::Instant,
+) -> Option<(String, Vec<u8>)> {
     let fixes: Vec<_> = report.diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
     if fixes.is_empty() || fixes.iter().any(|fix| !fix.applies(false)) {
         return None;
@@ -320,11 +337,10 @@ fn fixed(document: InMemory, report: &Report, options: &crate::options::Options)
     let text = std::str::from_utf8(&document.bytes).ok()?;
     // Fixed as the command line fixes: every finding kept, no text kept.
     let options = crate::options::Options {
-        max_findings: crate::options::DEFAULT_MAX_FINDINGS,
         keep_texts: false,
         // The fixed text names the same media, checked already.
         media: None,
-        ..options.clone()
+        ..crate::fix_files::for_fixing(options)
     };
     let lint = |text: &str| {
         let again = InMemory {
@@ -333,7 +349,7 @@ fn fixed(document: InMemory, report: &Report, options: &crate::options::Options)
         };
         lint_in_memory(vec![again], &[], &options).unwrap_or_default()
     };
-    let (text, _) = crate::fix_files::fix_text(text, lint)?;
+    let (text, _) = crate::fix_files::fix_text(text, lint, deadline)?;
     Some((document.name, text.into_bytes()))
 }
 
@@ -446,7 +462,7 @@ async fn api_lint_url(
         return (StatusCode::BAD_REQUEST, api_error("give the URL of a feed: ?url=")).into_response();
     };
     match url_to_check(&text) {
-        Ok((url, _)) => json_response(&lint(&app, slot, Work::Url(url)).await.report),
+        Ok((url, _)) => json_response(&lint(&app, slot, Work::Url(url), Fixed::NotOffered).await.report),
         Err(message) => (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
     }
 }
@@ -470,7 +486,8 @@ async fn badge(
             match cached {
                 Some(verdict) => verdict,
                 None => {
-                    let verdict = badges::Verdict::of(&lint(&app, slot, Work::Url(url)).await.report);
+                    let verdict =
+                        badges::Verdict::of(&lint(&app, slot, Work::Url(url), Fixed::NotOffered).await.report);
                     let mut badges = app.badges.lock().unwrap_or_else(PoisonError::into_inner);
                     badges.put(&key, verdict, std::time::Instant::now());
                     verdict
@@ -517,7 +534,7 @@ async fn check_url(
         }
     };
     let shown = crate::secret::masked(&url).to_string();
-    let linted = lint(&app, slot, Work::Url(url)).await;
+    let linted = lint(&app, slot, Work::Url(url), Fixed::NotOffered).await;
     if query.format.as_deref() == Some("json") {
         return json_response(&linted.report);
     }
@@ -576,7 +593,7 @@ async fn check_text(
         url: Some(url),
         bytes: form.text.clone().into_bytes(),
     };
-    let linted = lint(&app, slot, Work::Documents(vec![document])).await;
+    let linted = lint(&app, slot, Work::Documents(vec![document]), Fixed::Offered).await;
     let retry = page::Retry::Paste {
         text: &form.text,
         published: &published,
@@ -664,7 +681,7 @@ async fn check_upload(
         1 => documents[0].name.clone(),
         n => format!("{n} uploaded files"),
     };
-    let linted = lint(&app, slot, Work::Upload(documents, upload)).await;
+    let linted = lint(&app, slot, Work::Upload(documents, upload), Fixed::Offered).await;
     let about = page::About {
         what: &checked,
         retry: page::Retry::Upload,
@@ -755,7 +772,7 @@ async fn api_lint(
             bytes: body.to_vec(),
         }])
     };
-    let report = lint(&app, slot, work).await.report;
+    let report = lint(&app, slot, work, Fixed::NotOffered).await.report;
     (
         [(header::CONTENT_TYPE, "application/json")],
         render(&report, Format::Json),

@@ -200,3 +200,19 @@ fn a_file_that_is_not_utf8_gets_no_fix() {
     feedlint(&["--fix", path(&file)]);
     assert_eq!(fs::read(&file).unwrap(), bytes);
 }
+
+#[test]
+fn fix_applies_every_fix_of_a_rule_however_many() {
+    // --max-per-rule (100) folds the findings a report shows; a round of
+    // fixing sees every finding, so 1,000 legacy values are 1,000 fixes
+    // (eight rounds of 100 left 200).
+    let dir = scratch("fix-every-legacy-value");
+    let path = dir.join("show.rss");
+    fs::write(&path, common::legacy_explicit_podcast(1000)).unwrap();
+    let output = feedlint(&["--fix", path.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("applied 1000 fixes to 1 file"), "{said}");
+    let fixed = fs::read_to_string(&path).unwrap();
+    assert_eq!(fixed.matches("<itunes:explicit>true</itunes:explicit>").count(), 1000);
+    assert!(!fixed.contains(">yes<"));
+}

@@ -1242,21 +1242,25 @@ fn a_paste_over_the_limit_says_how_large_it_is() {
     );
 }
 
+/// The fixed file a result page offers, downloaded.
+fn fixed_download(served: &Served, page: &str) -> Vec<u8> {
+    let link = page
+        .split("href=\"/runs/")
+        .find(|rest| rest.split('"').next().is_some_and(|href| href.ends_with("/fixed")))
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no download of the fixed file: {page}"));
+    let mut response = agent().get(format!("{}/runs/{link}", served.base)).call().unwrap();
+    response.body_mut().read_to_vec().unwrap()
+}
+
 #[test]
 fn the_fixed_file_is_what_fix_writes() {
     let served = Served::start(&[]);
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/rules/fh-marker-duplicate/fail-twice.atom");
     let text = std::fs::read_to_string(&fixture).unwrap();
     let (_, page) = post_form(&served.base, &[("text", &text)]);
-    let link = page
-        .split("href=\"/runs/")
-        .find(|rest| rest.split('"').next().is_some_and(|href| href.ends_with("/fixed")))
-        .and_then(|rest| rest.split('"').next())
-        .unwrap_or_else(|| panic!("no download of the fixed file: {page}"))
-        .to_owned();
     assert!(page.contains("Download the fixed file"));
-    let mut response = agent().get(format!("{}/runs/{link}", served.base)).call().unwrap();
-    let downloaded = response.body_mut().read_to_vec().unwrap();
+    let downloaded = fixed_download(&served, &page);
     let dir = scratch("web-fixed");
     let copy = dir.join("fail-twice.atom");
     std::fs::write(&copy, &text).unwrap();
@@ -1657,5 +1661,43 @@ fn silent_bodies_from_one_address_leave_the_readers_to_everyone_else() {
         statuses.iter().filter(|&&status| status == 408).count(),
         8,
         "{statuses:?}"
+    );
+}
+
+/// The CPU time the process `pid` has used so far, in clock ticks
+/// (/proc/PID/stat: user and system).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name, which is in parentheses.
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn the_fixed_file_holds_every_fix_and_only_a_page_makes_it() {
+    let served = Served::start(&[]);
+    let feed = common::legacy_explicit_podcast(1000);
+    // The API offers no fixed file, and makes none: it lints once, where
+    // the page lints again to fix (at least twice more), so the page costs
+    // the server well over one and a half times the API's CPU.
+    let before = cpu_ticks(served.child.id());
+    for _ in 0..3 {
+        let (status, _) = raw_post(&served.base, "/api/lint", "application/rss+xml", feed.as_bytes());
+        assert_eq!(status, 200);
+    }
+    let api = cpu_ticks(served.child.id()) - before;
+    let before = cpu_ticks(served.child.id());
+    let mut page = String::new();
+    for _ in 0..3 {
+        page = post_form(&served.base, &[("text", &feed)]).1;
+    }
+    let with_fixed = cpu_ticks(served.child.id()) - before;
+    eprintln!("page {with_fixed} ticks, API {api} ticks");
+    assert!(with_fixed * 2 > api * 3, "page {with_fixed} ticks, API {api} ticks");
+    // And the page's fixed file holds all 1,000 fixes.
+    let downloaded = String::from_utf8(fixed_download(&served, &page)).unwrap();
+    assert_eq!(
+        downloaded.matches("<itunes:explicit>true</itunes:explicit>").count(),
+        1000
     );
 }

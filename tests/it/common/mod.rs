@@ -72,3 +72,15 @@ pub fn finding_keys(report: &Value, field: &str, span_field: &str) -> Vec<(Strin
         })
         .collect()
 }
+
+/// A podcast whose `count` episodes each write a legacy explicit value
+/// (`yes`), each with a safe fix to `true`.
+pub fn legacy_explicit_podcast(count: usize) -> String {
+    let items: String = (0..count)
+        .map(|n| format!("<item><title>Episode {n}</title><itunes:explicit>yes</itunes:explicit></item>\n"))
+        .collect();
+    format!(
+        "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\"><channel>\
+         <title>Show</title><link>https://example.org/</link><description>A show.</description>\n{items}</channel></rss>\n"
+    )
+}
