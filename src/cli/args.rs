@@ -76,6 +76,17 @@ pub(crate) struct ServeArgs {
     /// descriptor limit allows); past it, the oldest idle one is closed.
     #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) max_connections: u64,
+    /// The address people reach the server by (https://feeds.example.org/):
+    /// the badge and result links the page gives to copy are made from it.
+    #[arg(long, value_name = "URL")]
+    pub(crate) public_url: Option<url::Url>,
+    /// The server is behind a reverse proxy that sets X-Forwarded-For,
+    /// -Host and -Proto: the client is the one it names (for the shares of
+    /// body readers and kept reports), and the links to copy use its host
+    /// where no --public-url is given. Never set it without such a proxy:
+    /// a client could then name any address.
+    #[arg(long)]
+    pub(crate) trust_proxy: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -18,6 +18,15 @@ pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
     options.connections.header_timeout = std::time::Duration::from_secs(args.header_timeout);
     options.limits.allow_private_addresses = args.allow_private_addresses;
     options.max_body = args.max_body;
+    options.trust_proxy = args.trust_proxy;
+    if let Some(url) = &args.public_url {
+        if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
+            return fail(&format!(
+                "--public-url {url}: give the http or https address the server is reached by"
+            ));
+        }
+        options.public_url = Some(url.clone());
+    }
     if let Some(jobs) = args.jobs.filter(|jobs| *jobs > 0) {
         options.jobs = jobs;
         options.queue = 4 * jobs;

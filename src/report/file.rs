@@ -2,8 +2,9 @@
 //! feed. Into a new temporary file beside the target (created exclusively,
 //! so never through a planted link), renamed over the name once whole: a
 //! symbolic link committed at the name (a pull request's `feedlint.sarif`
-//! pointing at a file the runner can write) is refused, and a run that
-//! fails leaves no half report. A device or a pipe (`-o /dev/null`,
+//! pointing at a file the runner can write) is refused, and so is one
+//! committed as a folder on the way to it (`reports/` pointing at the
+//! runner's home); a run that fails leaves no half report. A device or a pipe (`-o /dev/null`,
 //! `-o >(…)`) is written in place, with no `fsync`, which they refuse.
 
 use std::fs::File;
@@ -43,16 +44,26 @@ impl ReportFile {
             Err(error) if error.kind() == io::ErrorKind::NotFound => 0o644,
             Err(error) => return Err(error),
         };
+        if let Some(link) = linked_folder_on_the_way(path) {
+            return Err(io::Error::other(format!(
+                "{} is a symbolic link, and a report is never written through one (name the folder it points to)",
+                link.display()
+            )));
+        }
+        // The folder is resolved once: the temporary file and the name it
+        // replaces are in that folder, whatever its path names later.
         let directory = path
             .parent()
             .filter(|parent| !parent.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
+        let directory = std::fs::canonicalize(directory)?;
         let name = path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
+        let path = &directory.join(path.file_name().unwrap_or_default());
         let temporary = tempfile::Builder::new()
             .prefix(&format!(".{name}."))
             .suffix(".feedlint-report")
             .permissions(std::fs::Permissions::from_mode(mode))
-            .tempfile_in(directory)?;
+            .tempfile_in(&directory)?;
         Ok(ReportFile::Replacing {
             temporary,
             path: path.to_owned(),
@@ -78,6 +89,25 @@ impl ReportFile {
             ReportFile::InPlace(file) => file,
         }
     }
+}
+
+/// The first folder on the way to `path`, below the current directory,
+/// that is a symbolic link: what a checked-out tree could have committed.
+/// The folders above the current directory are the machine's own (`/tmp`
+/// may be a link) and are taken as they are.
+fn linked_folder_on_the_way(path: &Path) -> Option<PathBuf> {
+    let here = std::env::current_dir().ok()?;
+    let absolute = std::path::absolute(path).ok()?;
+    let below = absolute.strip_prefix(&here).ok()?;
+    let mut folder = here;
+    let parts: Vec<_> = below.components().collect();
+    for part in parts.iter().take(parts.len().saturating_sub(1)) {
+        folder.push(part);
+        if std::fs::symlink_metadata(&folder).is_ok_and(|metadata| metadata.file_type().is_symlink()) {
+            return Some(folder);
+        }
+    }
+    None
 }
 
 impl Write for ReportFile {

@@ -50,6 +50,22 @@ impl Slot {
 /// `Retry-After`. The request then has `time_limit` to finish.
 pub(super) async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
+    let mut request = request;
+    if app.options.trust_proxy {
+        // The proxy appends the address it took the request from: the
+        // last one listed is the only one a client cannot write.
+        let forwarded = request
+            .headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .next_back()
+            .and_then(|last| last.trim().parse::<std::net::IpAddr>().ok());
+        if let Some(address) = forwarded {
+            request.extensions_mut().insert(Peer(address));
+        }
+    }
     // A request with no body (a GET, or one that announces none) takes no
     // reader: only a body can be trickled.
     let mut request = if announces_body(&request) {

@@ -82,6 +82,12 @@ pub struct ServeOptions {
     /// [`BODY_GRACE`]: a client that trickles its body is cut off, and
     /// never held a job slot.
     pub min_body_rate: usize,
+    /// The address people reach the server by: the links to copy (a
+    /// badge, a result) are made from it.
+    pub public_url: Option<Url>,
+    /// Behind a reverse proxy: a request's client and host are the ones
+    /// its `X-Forwarded-For`, `-Host` and `-Proto` headers name.
+    pub trust_proxy: bool,
 }
 
 impl ServeOptions {
@@ -120,6 +126,8 @@ impl ServeOptions {
             connections: ConnectionLimits::default(),
             body_readers: 64,
             min_body_rate: 16 * 1024,
+            public_url: None,
+            trust_proxy: false,
         }
     }
 }
@@ -540,17 +548,41 @@ async fn check_url(
     }
     let said = said.map(|said| crate::secret::mask_text(&said).into_owned());
     let retry = page::Retry::Url(&shown);
-    let host = headers
-        .get(header::HOST)
-        .and_then(|host| host.to_str().ok())
-        .unwrap_or("localhost");
     let about = page::About {
         what: &shown,
         retry,
         said: said.as_deref(),
-        share: Some(page::Share::of(host, &shown)),
+        share: Some(page::Share::of(&public_base(&app.options, &headers), &shown)),
     };
     result_page(&app, client_of(peer), linted, about).into_response()
+}
+
+/// Where the server is reached, for the links the page gives to copy: the
+/// `--public-url`; else, behind a trusted proxy, the host and scheme it
+/// forwards; else the request's `Host`, over http. No trailing slash.
+fn public_base(options: &ServeOptions, headers: &HeaderMap) -> String {
+    if let Some(url) = &options.public_url {
+        return url.as_str().trim_end_matches('/').to_owned();
+    }
+    let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
+    let forwarded = options
+        .trust_proxy
+        .then(|| header("x-forwarded-host"))
+        .flatten()
+        .map(|host| {
+            let scheme = match header("x-forwarded-proto") {
+                Some("https") => "https",
+                _ => "http",
+            };
+            (scheme, host)
+        });
+    let (scheme, host) = forwarded.unwrap_or(("http", header("host").unwrap_or("localhost")));
+    // A name, a port and nothing else: a header is the client's to write.
+    let host: String = host
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'))
+        .collect();
+    format!("{scheme}://{host}")
 }
 
 #[derive(Deserialize)]

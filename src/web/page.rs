@@ -205,13 +205,11 @@ pub struct Share {
 }
 
 impl Share {
-    /// For the feed at `url`, on the server that `host` names.
-    pub fn of(host: &str, url: &str) -> Share {
+    /// For the feed at `url`, on the server reached at `base` (a scheme
+    /// and host, and the path it is served under, with no trailing slash).
+    pub fn of(base: &str, url: &str) -> Share {
         let query: String = url::form_urlencoded::byte_serialize(url.as_bytes()).collect();
-        let (badge, result) = (
-            format!("http://{host}/badge?url={query}"),
-            format!("http://{host}/check?url={query}"),
-        );
+        let (badge, result) = (format!("{base}/badge?url={query}"), format!("{base}/check?url={query}"));
         Share {
             html: format!("<a href=\"{result}\"><img src=\"{badge}\" alt=\"feed validity\"></a>"),
             markdown: format!("[![feed validity]({badge})]({result})"),

@@ -802,3 +802,57 @@ fn documents_read_as_context_spend_no_findings() {
         total as usize - kept
     );
 }
+
+#[test]
+fn the_report_is_never_written_through_a_linked_folder_of_the_checkout() {
+    // A checkout may hold a committed link as a folder on the way to the
+    // report's name (`reports/` pointing at the runner's home).
+    let dir = scratch("output-linked-folder");
+    let feed = fixable_copy(&dir);
+    let elsewhere = scratch("output-linked-folder-target");
+    std::os::unix::fs::symlink(&elsewhere, dir.join("reports")).unwrap();
+    let output = feedlint_in(
+        &dir,
+        &[
+            "--format",
+            "sarif",
+            "-o",
+            "reports/feedlint.sarif",
+            feed.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("reports is a symbolic link, and a report is never written through one"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing was written through the link"
+    );
+    // The folder itself, named by its real path, takes the report; and a
+    // link above the current directory (the machine's own) is taken as it is.
+    fs::remove_file(dir.join("reports")).unwrap();
+    fs::create_dir(dir.join("reports")).unwrap();
+    let output = feedlint_in(
+        &dir,
+        &[
+            "--format",
+            "sarif",
+            "-o",
+            "reports/feedlint.sarif",
+            feed.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let above = scratch("output-link-above");
+    std::os::unix::fs::symlink(&dir, above.join("checkout")).unwrap();
+    let output = feedlint_in(
+        &above.join("checkout"),
+        &["--format", "sarif", "-o", "reports/again.sarif", feed.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(dir.join("reports/again.sarif").is_file());
+}

@@ -1701,3 +1701,53 @@ fn the_fixed_file_holds_every_fix_and_only_a_page_makes_it() {
         1000
     );
 }
+
+#[test]
+fn the_links_to_copy_name_the_public_url_not_the_host_a_client_sent() {
+    // The badge and result links a page gives are made from --public-url;
+    // a request's Host (or X-Forwarded-Host, unless --trust-proxy) names
+    // nothing in them.
+    let feed = "http%3A%2F%2F127.0.0.1%3A9%2Ffeed.atom";
+    let shared = |served: &Served, headers: &str| {
+        let page = String::from_utf8_lossy(&raw_request(
+            &served.base,
+            &format!("GET /check?url={feed}"),
+            headers,
+            b"",
+        ))
+        .into_owned();
+        let at = page.find("id=\"badge-markdown\"").unwrap_or_else(|| panic!("{page}"));
+        page[at..]
+            .split("value=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    let served = Served::start(&["--public-url", "https://feeds.example.org/validator/"]);
+    let markdown = shared(&served, "X-Forwarded-Host: evil.example\r\n");
+    assert!(
+        markdown.contains(&format!("(https://feeds.example.org/validator/badge?url={feed})")),
+        "{markdown}"
+    );
+    assert!(!markdown.contains("evil"), "{markdown}");
+    // Behind a proxy it trusts, its forwarded host and scheme.
+    let proxied = Served::start(&["--trust-proxy"]);
+    let markdown = shared(
+        &proxied,
+        "X-Forwarded-Host: feeds.example.net\r\nX-Forwarded-Proto: https\r\n",
+    );
+    assert!(markdown.contains("(https://feeds.example.net/badge?url="), "{markdown}");
+    // Without either, the forwarded headers are ignored.
+    let plain = Served::start(&[]);
+    let markdown = shared(&plain, "X-Forwarded-Host: evil.example\r\n");
+    assert!(!markdown.contains("evil"), "{markdown}");
+    // And a public URL that is no http(s) address is refused at start.
+    let output = Command::new(env!("CARGO_BIN_EXE_feedlint"))
+        .args(["serve", "--public-url", "ftp://feeds.example.org/"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+}
