@@ -811,16 +811,19 @@ fn the_report_is_never_written_through_a_linked_folder_of_the_checkout() {
     let feed = fixable_copy(&dir);
     let elsewhere = scratch("output-linked-folder-target");
     std::os::unix::fs::symlink(&elsewhere, dir.join("reports")).unwrap();
-    let output = feedlint_in(
-        &dir,
-        &[
-            "--format",
-            "sarif",
-            "-o",
-            "reports/feedlint.sarif",
-            feed.to_str().unwrap(),
-        ],
-    );
+    let report = || {
+        feedlint_in(
+            &dir,
+            &[
+                "--format",
+                "sarif",
+                "-o",
+                "reports/feedlint.sarif",
+                feed.to_str().unwrap(),
+            ],
+        )
+    };
+    let output = report();
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("reports is a symbolic link, and a report is never written through one"),
@@ -836,16 +839,7 @@ fn the_report_is_never_written_through_a_linked_folder_of_the_checkout() {
     // link above the current directory (the machine's own) is taken as it is.
     fs::remove_file(dir.join("reports")).unwrap();
     fs::create_dir(dir.join("reports")).unwrap();
-    let output = feedlint_in(
-        &dir,
-        &[
-            "--format",
-            "sarif",
-            "-o",
-            "reports/feedlint.sarif",
-            feed.to_str().unwrap(),
-        ],
-    );
+    let output = report();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let above = scratch("output-link-above");
     std::os::unix::fs::symlink(&dir, above.join("checkout")).unwrap();
