@@ -4,8 +4,9 @@
 //! symbolic link committed at the name (a pull request's `feedlint.sarif`
 //! pointing at a file the runner can write) is refused, and so is one
 //! committed as a folder on the way to it (`reports/` pointing at the
-//! runner's home); a run that fails leaves no half report. A device or a pipe (`-o /dev/null`,
-//! `-o >(…)`) is written in place, with no `fsync`, which they refuse.
+//! runner's home); a run that fails leaves no half report. A device or a
+//! pipe (`-o /dev/null`, `-o >(…)`) is written in place, with no `fsync`,
+//! which they refuse.
 
 use std::fs::File;
 use std::io::{self, Write};

@@ -19,7 +19,7 @@ use super::listen::Peer;
 use super::runs::Client;
 use super::{client_of, html, page, words, App};
 
-/// How long a body may take before [`ServeOptions::min_body_rate`] applies:
+/// How long a body may take before [`super::ServeOptions::min_body_rate`] applies:
 /// short against the pool of readers, so a client that announces a body
 /// and sends nothing gives its place back within two seconds.
 pub const BODY_GRACE: Duration = Duration::from_secs(2);
@@ -48,9 +48,8 @@ impl Slot {
 /// `body_readers` places. Then into a job at once, or into the queue to
 /// wait for one; past the queue, or after waiting too long, `503` with
 /// `Retry-After`. The request then has `time_limit` to finish.
-pub(super) async fn admit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+pub(super) async fn admit(State(app): State<Arc<App>>, mut request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
-    let mut request = request;
     if app.options.trust_proxy {
         // The proxy appends the address it took the request from: the
         // last one listed is the only one a client cannot write.
