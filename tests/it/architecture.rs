@@ -265,3 +265,41 @@ fn the_code_compares_rule_ids_never_their_spellings() {
     // The check finds what it looks for.
     assert!(spelled.is_match(r#"if d.rule == "not-a-feed" {"#));
 }
+
+/// The most lines a source file may have. Past it, a file holds parts
+/// that have names of their own: it is split where they are. The XML
+/// parser is one state machine, read as one, and the one exception.
+const MOST_LINES: usize = 1_000;
+const LONGER_BY_DESIGN: &[&str] = &["src/xml/parser/mod.rs"];
+
+/// The files of `files` (relative to `root`) over [`MOST_LINES`], but the
+/// ones long by design.
+fn too_long(root: &Path, files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|file| {
+            let name = file.strip_prefix(root).unwrap_or(file).to_string_lossy().into_owned();
+            let lines = std::fs::read_to_string(file).ok()?.lines().count();
+            (lines > MOST_LINES && !LONGER_BY_DESIGN.contains(&name.as_str())).then(|| format!("{name}: {lines} lines"))
+        })
+        .collect()
+}
+
+#[test]
+fn no_source_file_passes_a_thousand_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    assert!(files.len() > 50, "the files were read: {}", files.len());
+    assert_eq!(
+        too_long(root, &files),
+        Vec::<String>::new(),
+        "split these where their parts have names"
+    );
+    // The check fails where it should: a long file is named.
+    let dir = crate::common::scratch("architecture-long-file");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let long = dir.join("src/long.rs");
+    std::fs::write(&long, "// a line\n".repeat(MOST_LINES + 1)).unwrap();
+    assert_eq!(too_long(&dir, &[long]), ["src/long.rs: 1001 lines"]);
+}
