@@ -28,7 +28,7 @@ pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
 /// terminal or editor shows (see [`hides_itself`]) written as `\u{...}`:
 /// for file names and snippets, which are never shortened.
 pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(hides_itself) {
+    if !needs_escaping(text) {
         return text.into();
     }
     let mut shown = String::with_capacity(text.len() + 8);
@@ -36,6 +36,13 @@ pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
         push_visible(&mut shown, c);
     }
     shown.into()
+}
+
+/// Whether a character of `text` hides itself. Printable ASCII, which most
+/// texts of findings are, is told by its bytes alone (a loop the compiler
+/// vectorizes); only other text is read character by character.
+fn needs_escaping(text: &str) -> bool {
+    !text.bytes().all(|byte| matches!(byte, 0x20..=0x7E)) && text.chars().any(hides_itself)
 }
 
 /// Pushes `c`, or its `\u{...}` escape if it hides itself.
@@ -71,7 +78,13 @@ pub const MAX_TEXT: usize = 1000;
 /// it was, and writes every character that hides itself as `\u{...}` (see
 /// [`visible`]).
 pub fn showable_text(text: &mut std::borrow::Cow<'static, str>) {
-    if text.len() > MAX_TEXT || text.chars().any(hides_itself) {
+    // A borrowed text is one of feedlint's own literals (a rule's note or
+    // help): it shows as it is, and no literal is longer than MAX_TEXT
+    // (tested).
+    if let std::borrow::Cow::Borrowed(_) = text {
+        return;
+    }
+    if text.len() > MAX_TEXT || needs_escaping(text) {
         showable(text.to_mut());
     }
 }

@@ -303,3 +303,35 @@ fn no_source_file_passes_a_thousand_lines() {
     std::fs::write(&long, "// a line\n".repeat(MOST_LINES + 1)).unwrap();
     assert_eq!(too_long(&dir, &[long]), ["src/long.rs: 1001 lines"]);
 }
+
+#[test]
+fn the_notes_helps_and_labels_written_in_the_code_show_as_they_are() {
+    // A finding's borrowed texts are the code's own literals, and are shown
+    // without a look at their characters (shown::showable_text): none may
+    // be longer than a finding's text may be, nor hold a character that
+    // hides itself (written as an escape in the source).
+    let literal = regex::Regex::new(r#"\.(?:note|help|label)\(\s*"((?:[^"\\]|\\.)*)""#).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut read = 0;
+    let mut wrong = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for found in literal.captures_iter(&text) {
+            read += 1;
+            let written = &found[1];
+            // Escapes that make a control or a \u{...} character; a quoted
+            // quote or backslash shows as it is.
+            let unescaped = written.replace("\\\\", "");
+            let escapes = ["\\n", "\\r", "\\t", "\\0", "\\x", "\\u{"]
+                .iter()
+                .any(|escape| unescaped.contains(escape));
+            if written.len() > feedlint::shown::MAX_TEXT || escapes {
+                wrong.push(format!("{}: {}", file.display(), &written[..written.len().min(80)]));
+            }
+        }
+    }
+    assert!(read > 300, "the literals were read: {read}");
+    assert_eq!(wrong, Vec::<String>::new());
+}
