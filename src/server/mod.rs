@@ -117,7 +117,16 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
+    // The folder whose config applies, read again whenever it changes.
+    let config_root = root.clone();
     let (options, mut told) = options_for(root.as_deref());
+    let mut config_marked = marked_files(&told);
+    if watches_files(&initialize) {
+        connection
+            .sender
+            .send(Message::Request(watch_configs()))
+            .map_err(|e| e.to_string())?;
+    }
     // A root that is no project (the whole file system, a kernel file
     // system) is not walked: only the open documents are linted.
     let root = match root {
@@ -140,13 +149,17 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
             .map_err(|e| e.to_string())?;
     }
     let state = Arc::new(Mutex::new(State::default()));
+    // The settings, read again when the config changes.
+    let settings = Arc::new(Mutex::new(options));
     let (lint_requests, lint_queue) = mpsc::channel::<()>();
     let linter = {
         let (state, sender) = (Arc::clone(&state), connection.sender.clone());
+        let (root, settings) = (root.clone(), Arc::clone(&settings));
         std::thread::spawn(move || {
             while lint_queue.recv().is_ok() {
                 // Edits in quick succession make one lint.
                 while lint_queue.recv_timeout(DEBOUNCE).is_ok() {}
+                let options = settings.lock().unwrap_or_else(PoisonError::into_inner).clone();
                 for notification in lint_open_documents(&state, root.as_ref(), &options) {
                     if sender.send(Message::Notification(notification)).is_err() {
                         return;
@@ -201,6 +214,27 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
                     Ended::WithoutShutdown
                 };
             }
+            Message::Notification(notification) if names_a_config(&notification) => {
+                // The config is read again: its mistakes are told (and the
+                // ones fixed cleared), and every open document linted anew.
+                let (options, told) = options_for(config_root.as_deref());
+                *settings.lock().unwrap_or_else(PoisonError::into_inner) = options;
+                let marked = marked_files(&told);
+                let cleared = config_marked
+                    .iter()
+                    .filter(|uri| !marked.contains(uri))
+                    .map(|uri| cleared(uri));
+                for notification in told.into_iter().chain(cleared.collect::<Vec<_>>()) {
+                    connection
+                        .sender
+                        .send(Message::Notification(notification))
+                        .map_err(|e| e.to_string())?;
+                }
+                config_marked = marked;
+                if let Some(requests) = &lint_requests {
+                    let _ = requests.send(());
+                }
+            }
             Message::Notification(notification) => {
                 if document_changed(&state, notification) {
                     if let Some(requests) = &lint_requests {
@@ -214,6 +248,59 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
     drop(lint_requests);
     linter.join().map_err(|_| "the linting thread panicked".to_owned())?;
     Ok(ended)
+}
+
+/// Whether a notification says that a `feedlint.toml` was saved in the
+/// editor or changed on disk (`workspace/didChangeWatchedFiles`).
+fn names_a_config(notification: &Notification) -> bool {
+    let is_config = |uri: &serde_json::Value| {
+        uri.as_str()
+            .is_some_and(|uri| uri.rsplit('/').next() == Some(crate::config::CONFIG_FILE))
+    };
+    match notification.method.as_str() {
+        DidSaveTextDocument::METHOD => is_config(&notification.params["textDocument"]["uri"]),
+        lsp_types::notification::DidChangeWatchedFiles::METHOD => notification.params["changes"]
+            .as_array()
+            .is_some_and(|changes| changes.iter().any(|change| is_config(&change["uri"]))),
+        _ => false,
+    }
+}
+
+/// Whether the client lets the server ask it to watch files.
+fn watches_files(initialize: &serde_json::Value) -> bool {
+    initialize["capabilities"]["workspace"]["didChangeWatchedFiles"]["dynamicRegistration"] == true
+}
+
+/// The request that asks the client to tell of every `feedlint.toml`
+/// created, changed or deleted in the workspace.
+fn watch_configs() -> lsp_server::Request {
+    let registration = serde_json::json!({
+        "registrations": [{
+            "id": "feedlint-config",
+            "method": lsp_types::notification::DidChangeWatchedFiles::METHOD,
+            "registerOptions": { "watchers": [{ "globPattern": format!("**/{}", crate::config::CONFIG_FILE) }] },
+        }]
+    });
+    lsp_server::Request::new(
+        lsp_server::RequestId::from("feedlint-watch-config".to_owned()),
+        "client/registerCapability".to_owned(),
+        registration,
+    )
+}
+
+/// The files that notifications publish diagnostics for (a config's
+/// mistakes), by URI.
+fn marked_files(told: &[Notification]) -> Vec<String> {
+    told.iter()
+        .filter(|notification| notification.method == PublishDiagnostics::METHOD)
+        .filter_map(|notification| Some(notification.params["uri"].as_str()?.to_owned()))
+        .collect()
+}
+
+/// The notification that clears the diagnostics of `uri`.
+fn cleared(uri: &str) -> Notification {
+    let params = serde_json::json!({ "uri": uri, "diagnostics": [] });
+    Notification::new(PublishDiagnostics::METHOD.to_owned(), params)
 }
 
 /// Whether a workspace root may be walked: not `/`, and not in a kernel

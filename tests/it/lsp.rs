@@ -589,3 +589,47 @@ fn a_document_feedlint_fails_on_is_one_internal_error_and_the_session_goes_on() 
     );
     client.finish();
 }
+
+#[test]
+fn a_config_fixed_on_disk_or_saved_is_read_again_without_a_restart() {
+    let dir = scratch("lsp-config-read-again");
+    let config = dir.join("feedlint.toml");
+    std::fs::write(&config, "[rules]\narchive-orphan = \"loud\"\n").unwrap();
+    let config_uri = url::Url::from_file_path(std::fs::canonicalize(&config).unwrap())
+        .unwrap()
+        .to_string();
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let uri = client.open(&path, &feed("prev"));
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    // Fixed on disk (and told by the client's file watcher): the mistake's
+    // diagnostic is cleared, and the new settings apply at once.
+    std::fs::write(&config, "[rules]\npaging-prev-alias = \"off\"\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": config_uri, "type": 2 }] }),
+    );
+    assert_eq!(
+        client.diagnostics(&config_uri),
+        Vec::<Value>::new(),
+        "the mistake is cleared"
+    );
+    let diagnostics = client.diagnostics(&uri);
+    assert!(
+        !diagnostics.iter().any(|d| d["code"] == "paging-prev-alias"),
+        "{diagnostics:#?}"
+    );
+    // Broken again and saved in the editor: told again, at the mistake.
+    std::fs::write(&config, "[rules]\npaging-prev-alias = \"loud\"\n").unwrap();
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": config_uri } }));
+    let marked = client.diagnostics(&config_uri);
+    assert_eq!(marked.len(), 1, "{marked:#?}");
+    assert!(marked[0]["message"].as_str().unwrap().contains("loud"), "{marked:#?}");
+    client.finish();
+}
