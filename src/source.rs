@@ -151,10 +151,6 @@ impl Source {
         &self.text
     }
 
-    pub fn into_text(self) -> String {
-        self.text
-    }
-
     /// A new [`Locator`] of this text. Each keeps its own marks: one per
     /// pass over the document (the summary's, the findings'), each asked
     /// in document order, so each scans the text about once.

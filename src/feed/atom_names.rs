@@ -1,8 +1,8 @@
 //! The Atom element names a document uses, found once, and the parts of an
 //! Atom document the core rules read.
 
-#[allow(unused_imports)]
-use super::*;
+use super::{FeedDoc, ATOM_NS};
+use crate::xml::{Node, NodeList, Tree};
 
 /// The Atom elements the core rules look for among an element's children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,12 +91,6 @@ impl AtomNames {
             indices[name as usize] = xml.name_index_of(Some(ATOM_NS), name.local());
         }
         AtomNames(indices)
-    }
-
-    /// The number of the Atom element `name` in the document's table of
-    /// names, if the document has one.
-    pub fn index_of(&self, name: AtomName) -> Option<usize> {
-        self.0[name as usize]
     }
 
     /// Whether `node` is the Atom element `name`.

@@ -1,7 +1,8 @@
 //! An entry of a feed, with its id and update time read when asked.
 
-#[allow(unused_imports)]
-use super::*;
+use super::{DocKind, Text, ATOM_NS};
+use crate::date::{self, Instant};
+use crate::xml::{Node, NodeId, Tree};
 
 /// An Atom entry or an RSS item, with its identity and update time.
 /// A feed keeps one per entry while it is checked, so the id and update

@@ -1,7 +1,13 @@
 //! The links, IRIs and names gathered in one walk over a document.
 
-#[allow(unused_imports)]
-use super::*;
+use std::borrow::Cow;
+use std::ops::Range;
+
+use url::Url;
+
+use super::{start_tag, Rel, ATOM_NS, AT_NS, FH_NS, PODCAST_NS, XML_NS};
+use crate::iri;
+use crate::xml::{Attribute, ExpandedName, Node, NodeList, Tree};
 
 /// One `atom:link`, with what the rules need of it.
 #[derive(Debug, Clone)]

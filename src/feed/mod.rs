@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::xml::{Attribute, ExpandedName, Node, NodeId, NodeList, Tree};
+use crate::xml::{Node, NodeId, Tree};
 use url::Url;
 
-use crate::date::{self, Instant};
+use crate::date;
 use crate::hash::FastMap;
 use crate::iri;
 

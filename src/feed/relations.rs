@@ -1,8 +1,8 @@
 //! Link relations as RFC 5005 and the feed-history draft name them, and
 //! the kinds of document.
 
-#[allow(unused_imports)]
-use super::*;
+use super::{ATOM_NS, AT_NS};
+use crate::xml::Node;
 
 /// Prefix that makes a relation an IRI naming a registered relation.
 pub(crate) const IANA_RELATION_PREFIX: &str = "http://www.iana.org/assignments/relation/";

@@ -1,7 +1,12 @@
 //! Text values with where they are written, and `xml:base` as it applies.
 
-#[allow(unused_imports)]
-use super::*;
+use std::ops::Range;
+use std::sync::Arc;
+
+use url::Url;
+
+use super::start_tag;
+use crate::xml::Node;
 
 /// The base URI in scope for an element: the document URL, then every
 /// `xml:base` from the root down (XML Base §4.2).

@@ -348,12 +348,7 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
     Ok(())
 }
 
-/// `FILE:LINE:COL: LEVEL[RULE] MESSAGE`, one line a diagnostic.
-pub fn write_concise(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    write_concise_findings(report, &report.diagnostics, false, out)
-}
-
-/// The concise lines of `findings`, the level coloured as the text format
+/// The concise lines of `findings` (`FILE:LINE:COL: LEVEL[RULE] MESSAGE`), the level coloured as the text format
 /// colours it when `color` is on.
 fn write_concise_findings(
     report: &Report,

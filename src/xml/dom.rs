@@ -564,10 +564,6 @@ impl<'a, 'input> Node<'a, 'input> {
         self.data().start as usize..self.data().end as usize
     }
 
-    pub fn is_root(&self) -> bool {
-        self.data().tag() == ROOT
-    }
-
     pub fn is_element(&self) -> bool {
         self.data().tag() == ELEMENT
     }
@@ -578,10 +574,6 @@ impl<'a, 'input> Node<'a, 'input> {
 
     pub fn is_comment(&self) -> bool {
         matches!(self.data().tag(), COMMENT_INPUT | COMMENT_ARENA)
-    }
-
-    pub fn is_pi(&self) -> bool {
-        self.data().tag() == PROCESSING_INSTRUCTION
     }
 
     /// An element's name; empty for other nodes.
@@ -728,11 +720,6 @@ impl<'a, 'input> Node<'a, 'input> {
 
     pub fn next_sibling(&self) -> Option<Node<'a, 'input>> {
         (self.data().next_sibling != NONE).then(|| self.doc.node(self.data().next_sibling))
-    }
-
-    /// This node, then the siblings after it.
-    pub fn next_siblings(&self) -> impl Iterator<Item = Node<'a, 'input>> + use<'a, 'input> {
-        std::iter::successors(Some(*self), Node::next_sibling)
     }
 
     /// The nodes after this one in document order, its own subtree first.

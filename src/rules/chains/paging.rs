@@ -1,7 +1,13 @@
 //! Paging chains (RFC 5005 §3): pages that name each other with next,
 //! previous, first and last, and what the pages of one paged podcast share.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::{dissenters, named_by, report_asymmetries, report_cycles};
+use crate::diagnostic::DocId;
+use crate::feed::Relation;
+use crate::rules::{rule, Rule, SetChecker};
+use crate::set::{FeedSet, PAGING_RELATIONS};
 
 pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
     PagingChainAsymmetric, Warning, Set, None, set: Some(paging_chain_asymmetric),

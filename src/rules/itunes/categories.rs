@@ -1,7 +1,12 @@
 //! Apple's categories (`itunes:category`): the list Apple keeps, and the
 //! categories it has retired with the ones that replace them.
 
-use super::*;
+use super::{itunes_head, ITUNES_NS};
+use crate::diagnostic::shorten;
+use crate::feed::FeedDoc;
+use crate::fix::{self, Fix};
+use crate::rules::{rule, Checker, Rule};
+use crate::xml::Node;
 
 /// Apple's categories, each with its subcategories, as Apple writes them
 /// (podcasters.apple.com, support article 1691).

@@ -1,6 +1,8 @@
 //! `podcast:person`: roles and groups by the Podcast Taxonomy Project.
 
-use super::*;
+use super::elements_of;
+use crate::diagnostic::shorten;
+use crate::rules::{rule, Checker, Rule};
 
 pub static PODCAST_UNKNOWN_PERSON_ROLE: Rule = rule!(
     PodcastUnknownPersonRole, Warning, Doc, Some(podcast_unknown_person_role),

@@ -1,7 +1,11 @@
 //! Times: live items' start and end, and `podcast:updateFrequency`'s
 //! recurrence rules (ISO 8601, RFC 5545).
 
-use super::*;
+use std::ops::Range;
+
+use super::elements_of;
+use crate::diagnostic::shorten;
+use crate::rules::{rule, Checker, Rule};
 
 /// An ISO 8601 date (`2021-09-26`) or date and time
 /// (`2021-09-26T07:30:00.000-0600`, `...Z`, `...+06:00`), as seconds since

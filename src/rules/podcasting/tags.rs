@@ -1,7 +1,7 @@
 //! The Podcasting 2.0 tags as their documents define them, one entry per
 //! tag, and the registered lists their values point to.
 
-use super::*;
+use super::{optional, required, Format, NodeValue, Parent, Tag, CHANNEL, CHANNEL_OR_ITEM, ITEM};
 
 /// The registered lists the tags point to (`serviceslugs.txt`,
 /// `chatprotocols.txt`, `socialprotocols.txt`, `valueslugs.txt`).
