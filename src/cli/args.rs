@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use feedlint::report::Format;
 use url::Url;
 
 /// A strict linter for paged, archived and tombstoned feeds (RFC 5005, RFC 6721).
@@ -95,8 +96,8 @@ pub(crate) struct LintArgs {
     /// Any file name the system allows, UTF-8 or not.
     pub(crate) paths: Vec<OsString>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Text)]
-    pub(crate) format: OutputFormat,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub(crate) format: Format,
     /// When to colour the text output (auto: on a terminal, unless NO_COLOR is set).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub(crate) color: ColorChoice,
@@ -217,22 +218,6 @@ pub(crate) struct LintArgs {
     /// if there is any.
     #[arg(long, conflicts_with = "fix")]
     pub(crate) diff: bool,
-}
-
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub(crate) enum OutputFormat {
-    /// Source snippets with labels, notes and help.
-    Text,
-    /// One line a finding: FILE:LINE:COL: LEVEL[RULE] MESSAGE.
-    Concise,
-    /// One JSON object with every finding and its spans.
-    Json,
-    /// One JSON object a line, then a summary line.
-    JsonLines,
-    /// SARIF 2.1.0, for code-scanning dashboards (GitHub code scanning).
-    Sarif,
-    /// GitHub Actions workflow commands: annotations on the pull request.
-    Github,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -9,7 +9,7 @@ use feedlint::Options;
 use url::Url;
 
 use super::args::LintArgs;
-use super::output::{fail, finish, output_format};
+use super::output::{fail, finish};
 
 /// `feedlint URL...`: fetch, follow, lint.
 pub(crate) fn fetch_and_lint(
@@ -40,7 +40,7 @@ pub(crate) fn fetch_and_lint(
         return fail("--fix and --diff change files on disk; a fetched document has none");
     }
     let limits = limits(args);
-    let format = output_format(args);
+    let format = args.format;
     let show_progress = shows_progress(args);
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {

@@ -12,12 +12,12 @@ use feedlint::report::file::ReportFile;
 use feedlint::report::{self, Format};
 use feedlint::{FrontDoor, Input, Level, Options, Overrides, Resolved};
 
-use super::args::{LintArgs, OutputFormat};
+use super::args::LintArgs;
 use super::fetching::{fetch_and_lint, media_check};
 use super::fixing::fix_files;
 use super::output::{
-    exit_status, exit_without_freeing, fail, fail_lines, finish, output_among, output_format, refuse_output_onto_input,
-    say, say_concise_totals, say_warnings_and_failures, use_color, Output,
+    exit_status, exit_without_freeing, fail, fail_lines, finish, output_among, refuse_output_onto_input, say,
+    say_concise_totals, say_warnings_and_failures, use_color, Output,
 };
 
 /// The config file's settings: the one named, else those of the nearest
@@ -69,16 +69,16 @@ pub(crate) fn overrides(args: &LintArgs, matches: &ArgMatches, door: FrontDoor) 
         max_file_size: files.then_some(args.max_file_size),
         max_per_rule: Some(args.max_per_rule),
         max_findings: Some(args.max_findings),
-        keep_sources: output_format(args) == Format::Text,
+        keep_sources: args.format == Format::Text,
         keep_texts: false,
     }
 }
 
 pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
-    if args.statistics && matches!(args.format, OutputFormat::Sarif | OutputFormat::Github) {
+    if args.statistics && matches!(args.format, Format::Sarif | Format::Github) {
         return fail(&format!(
             "--statistics counts findings by rule in the text, concise, json and json-lines formats; {} has no place for it (drop one of the two)",
-            if matches!(args.format, OutputFormat::Sarif) { "--format sarif" } else { "--format github" }
+            if matches!(args.format, Format::Sarif) { "--format sarif" } else { "--format github" }
         ));
     }
     let paths = if args.paths.is_empty() {
@@ -164,13 +164,13 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             return refuse_output_onto_input(input);
         }
     }
-    let format = output_format(&args);
+    let format = args.format;
     if args.fix || args.diff {
         return fix_files(&args, format, &inputs, &options);
     }
-    match report::LineWriter::new(format, use_color(&args)) {
-        Some(writer) if !args.statistics => stream(&args, inputs, &options, writer),
-        _ => {
+    match format.streams() && !args.statistics {
+        true => stream(&args, inputs, &options, format.emitter(use_color(&args))),
+        false => {
             let report = feedlint::lint(inputs, &options);
             let status = finish(&args, format, &report);
             exit_without_freeing(report);
@@ -180,7 +180,12 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
 }
 
 /// Lints, writing the findings as they are assembled (the line formats).
-pub(crate) fn stream(args: &LintArgs, inputs: Vec<Input>, options: &Options, writer: report::LineWriter) -> ExitCode {
+pub(crate) fn stream(
+    args: &LintArgs,
+    inputs: Vec<Input>,
+    options: &Options,
+    writer: Box<dyn report::Emitter>,
+) -> ExitCode {
     let refused: std::cell::Cell<Option<PathBuf>> = std::cell::Cell::new(None);
     let open = |report: &feedlint::Report| -> io::Result<Output> {
         let Some(path) = &args.output_file else {

@@ -10,7 +10,7 @@ use feedlint::report::file::ReportFile;
 use feedlint::report::{self, Format};
 use feedlint::Level;
 
-use super::args::{ColorChoice, FailOn, LintArgs, OutputFormat};
+use super::args::{ColorChoice, FailOn, LintArgs};
 
 pub(crate) const USAGE_ERROR: u8 = 2;
 
@@ -105,7 +105,7 @@ pub(crate) fn exit_without_freeing(report: feedlint::Report) {
 /// part of the report: if they cannot be written, the run fails, as for
 /// the findings, with `status` otherwise.
 pub(crate) fn say_concise_totals(args: &LintArgs, report: &feedlint::Report, status: ExitCode) -> ExitCode {
-    if matches!(args.format, OutputFormat::Concise) && !args.quiet && !args.statistics {
+    if matches!(args.format, Format::Concise) && !args.quiet && !args.statistics {
         if let Err(error) = try_say(report::concise_totals(report)) {
             if error.kind() != io::ErrorKind::BrokenPipe {
                 return ExitCode::from(USAGE_ERROR);
@@ -144,17 +144,6 @@ impl Output {
             Output::File(out) => out.into_inner().map_err(io::IntoInnerError::into_error)?.commit(),
             Output::Stdout(mut out) => out.flush(),
         }
-    }
-}
-
-pub(crate) fn output_format(args: &LintArgs) -> Format {
-    match args.format {
-        OutputFormat::Text => Format::Text,
-        OutputFormat::Concise => Format::Concise,
-        OutputFormat::Json => Format::Json,
-        OutputFormat::JsonLines => Format::JsonLines,
-        OutputFormat::Sarif => Format::Sarif,
-        OutputFormat::Github => Format::Github,
     }
 }
 

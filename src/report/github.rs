@@ -61,14 +61,26 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn write_github(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let paths = annotation_paths(report);
-    write_github_findings(&paths, &report.diagnostics, out)?;
-    write_github_end(report, out)
+/// The GitHub format, with the documents' paths as annotations name them,
+/// made once every document is known.
+#[derive(Default)]
+pub struct Github {
+    paths: Option<Vec<String>>,
+}
+
+impl super::Emitter for Github {
+    fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+        let paths = self.paths.get_or_insert_with(|| annotation_paths(report));
+        write_github_findings(paths, findings, out)
+    }
+
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        write_github_end(report, out)
+    }
 }
 
 /// Each document's path as annotations name it.
-pub(super) fn annotation_paths(report: &Report) -> Vec<String> {
+fn annotation_paths(report: &Report) -> Vec<String> {
     let root = repository_root();
     report
         .documents
@@ -78,7 +90,7 @@ pub(super) fn annotation_paths(report: &Report) -> Vec<String> {
 }
 
 /// One workflow command a finding; `paths` are [`annotation_paths`].
-pub(super) fn write_github_findings(paths: &[String], findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+fn write_github_findings(paths: &[String], findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
     for diagnostic in findings {
         let span = diagnostic.primary();
         let command = match diagnostic.level {
@@ -109,7 +121,7 @@ pub(super) fn write_github_findings(paths: &[String], findings: &[Diagnostic], o
 }
 
 /// A notice for the annotations GitHub would not show.
-pub(super) fn write_github_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn write_github_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let hidden: usize = [Level::Error, Level::Warning, Level::Info]
         .into_iter()
         .map(|level| report.count(level).saturating_sub(SHOWN_PER_LEVEL))

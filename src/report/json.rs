@@ -250,7 +250,7 @@ fn diagnostic<'a>(report: &'a Report, diagnostic: &'a Diagnostic) -> JsonDiagnos
     }
 }
 
-pub fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn write_json(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     #[derive(Serialize)]
     struct Head {
         version: u32,
@@ -400,17 +400,34 @@ impl serde_json::ser::Formatter for Pretty {
     }
 }
 
-pub fn write_json_lines(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    write_json_lines_findings(report, &report.diagnostics, out)?;
-    write_json_lines_end(report, out)
+/// The JSON format: one document, written whole at the end.
+pub struct Json;
+
+impl super::Emitter for Json {
+    fn findings(&mut self, _report: &Report, _findings: &[Diagnostic], _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        write_json(report, &mut super::SeparatorsEscaped::new(out))
+    }
+}
+
+/// JSON Lines: one object a finding, then the summary's.
+pub struct JsonLines;
+
+impl super::Emitter for JsonLines {
+    fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+        write_json_lines_findings(report, findings, &mut super::SeparatorsEscaped::new(out))
+    }
+
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        write_json_lines_end(report, &mut super::SeparatorsEscaped::new(out))
+    }
 }
 
 /// One JSON object a line, a finding each.
-pub(super) fn write_json_lines_findings(
-    report: &Report,
-    findings: &[Diagnostic],
-    out: &mut dyn Write,
-) -> io::Result<()> {
+fn write_json_lines_findings(report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
     for d in findings {
         serde_json::to_writer(&mut *out, &diagnostic(report, d))?;
         writeln!(out)?;
@@ -419,7 +436,7 @@ pub(super) fn write_json_lines_findings(
 }
 
 /// The last line: the summary and what could not be linted.
-pub(super) fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     #[derive(Serialize)]
     struct Last<'a> {
         summary: Summary,

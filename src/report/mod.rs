@@ -14,16 +14,18 @@ use crate::document::Document;
 use crate::rule_id::RuleId;
 use crate::rules;
 
+mod concise;
 pub mod file;
 mod github;
 mod json;
 mod sarif;
 mod text;
 
-pub use github::write_github;
-pub use json::{write_json, write_json_lines};
-pub use sarif::write_sarif;
-pub use text::write_text;
+pub use concise::Concise;
+pub use github::Github;
+pub use json::{Json, JsonLines};
+pub use sarif::Sarif;
+pub use text::Text;
 
 /// Everything a run found.
 #[derive(Debug, Default)]
@@ -107,27 +109,63 @@ impl Report {
     }
 }
 
-/// The output formats users can choose.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The output formats users can choose (`--format`), one file each in
+/// `report/`, each an [`Emitter`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Source snippets with labels, notes and help.
     Text,
+    /// One line a finding: FILE:LINE:COL: LEVEL[RULE] MESSAGE.
     Concise,
+    /// One JSON object with every finding and its spans.
     Json,
+    /// One JSON object a line, then a summary line.
     JsonLines,
+    /// SARIF 2.1.0, for code-scanning dashboards (GitHub code scanning).
     Sarif,
+    /// GitHub Actions workflow commands: annotations on the pull request.
     Github,
 }
 
-/// Writes the report in `format`. `color` only matters for `text`.
-pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    match format {
-        Format::Text => write_text(report, color, out),
-        Format::Concise => write_concise_findings(report, &report.diagnostics, color, out),
-        Format::Json => write_json(report, &mut SeparatorsEscaped::new(out)),
-        Format::JsonLines => write_json_lines(report, &mut SeparatorsEscaped::new(out)),
-        Format::Sarif => write_sarif(report, &mut SeparatorsEscaped::new(out)),
-        Format::Github => write_github(report, out),
+impl Format {
+    /// The format's emitter. `color` only matters for `text` and `concise`.
+    pub fn emitter(self, color: bool) -> Box<dyn Emitter> {
+        match self {
+            Format::Text => Box::new(Text { color }),
+            Format::Concise => Box::new(Concise { color }),
+            Format::Json => Box::new(Json),
+            Format::JsonLines => Box::new(JsonLines),
+            Format::Sarif => Box::new(Sarif),
+            Format::Github => Box::new(Github::default()),
+        }
     }
+
+    /// Whether the format is written as its findings come (one line or one
+    /// snippet each), not as one document that holds them all.
+    pub fn streams(self) -> bool {
+        !matches!(self, Format::Json | Format::Sarif)
+    }
+}
+
+/// How an output format writes a report: each chunk of findings as the
+/// run assembles it, in report order, then what follows them (a summary,
+/// a notice). A format whose document holds every finding (JSON, SARIF)
+/// writes nothing for the chunks and the whole document at the end; it is
+/// written only from a whole report (see [`Format::streams`]).
+pub trait Emitter {
+    /// Writes the next findings of `report`.
+    fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()>;
+
+    /// Writes what follows the findings.
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Writes the whole report in `format`. `color` only matters for `text`
+/// and `concise`.
+pub fn write(report: &Report, format: Format, color: bool, out: &mut dyn Write) -> io::Result<()> {
+    let mut emitter = format.emitter(color);
+    emitter.findings(report, &report.diagnostics, out)?;
+    emitter.end(report, out)
 }
 
 /// Writes JSON through to `out` with the line and paragraph separators
@@ -179,75 +217,21 @@ impl Write for SeparatorsEscaped<'_> {
     }
 }
 
-/// Writes a report in a line format as its findings come, then its end
-/// (the summary line, the JSON Lines summary, GitHub's notice).
-pub enum LineWriter {
-    Text {
-        color: bool,
-    },
-    Concise {
-        color: bool,
-    },
-    JsonLines,
-    /// With GitHub's paths of the documents, made once they are all known.
-    Github {
-        paths: Option<Vec<String>>,
-    },
-}
-
-impl LineWriter {
-    /// A writer for `format`, if it is one written as the findings come.
-    pub fn new(format: Format, color: bool) -> Option<LineWriter> {
-        match format {
-            Format::Text => Some(LineWriter::Text { color }),
-            Format::Concise => Some(LineWriter::Concise { color }),
-            Format::JsonLines => Some(LineWriter::JsonLines),
-            Format::Github => Some(LineWriter::Github { paths: None }),
-            Format::Json | Format::Sarif => None,
-        }
-    }
-
-    /// Writes the next findings of `report`, in report order.
-    pub fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
-        match self {
-            LineWriter::Text { color } => text::write_text_findings(report, findings, *color, out),
-            LineWriter::Concise { color } => write_concise_findings(report, findings, *color, out),
-            LineWriter::JsonLines => {
-                json::write_json_lines_findings(report, findings, &mut SeparatorsEscaped::new(out))
-            }
-            LineWriter::Github { paths } => {
-                let paths = paths.get_or_insert_with(|| github::annotation_paths(report));
-                github::write_github_findings(paths, findings, out)
-            }
-        }
-    }
-
-    /// Writes what follows the findings.
-    pub fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
-        match self {
-            LineWriter::Text { .. } => text::write_text_end(report, out),
-            // The totals go to standard error (see `concise_totals`).
-            LineWriter::Concise { .. } => Ok(()),
-            LineWriter::JsonLines => json::write_json_lines_end(report, &mut SeparatorsEscaped::new(out)),
-            LineWriter::Github { .. } => github::write_github_end(report, out),
-        }
-    }
-}
-
 /// A [`Sink`] that writes each chunk of findings as it is assembled, with
-/// a [`LineWriter`], so that a run's findings are never all held. The
+/// an [`Emitter`] of a format that [streams](Format::streams), so that a
+/// run's findings are never all held. The
 /// output is opened by `open` once every document is known (a caller may
 /// refuse then, with an error, and nothing is written); the first error
 /// stops the writing and is kept for [`Streaming::finish`].
 pub struct Streaming<W, F> {
-    writer: LineWriter,
+    writer: Box<dyn Emitter>,
     open: Option<F>,
     out: Option<W>,
     error: Option<io::Error>,
 }
 
 impl<W: Write, F: FnOnce(&Report) -> io::Result<W>> Streaming<W, F> {
-    pub fn new(writer: LineWriter, open: F) -> Self {
+    pub fn new(writer: Box<dyn Emitter>, open: F) -> Self {
         Streaming {
             writer,
             open: Some(open),
@@ -343,36 +327,6 @@ pub fn write_statistics(report: &Report, json: bool, out: &mut dyn Write) -> io:
             out,
             "{findings} findings suppressed by {} suppressions: {reasoned} with a reason, {bare} without",
             reasoned + bare
-        )?;
-    }
-    Ok(())
-}
-
-/// The concise lines of `findings` (`FILE:LINE:COL: LEVEL[RULE] MESSAGE`), the level coloured as the text format
-/// colours it when `color` is on.
-fn write_concise_findings(
-    report: &Report,
-    findings: &[Diagnostic],
-    color: bool,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    for diagnostic in findings {
-        let span = diagnostic.primary();
-        let (on, off) = match (color, diagnostic.level) {
-            (false, _) => ("", ""),
-            (true, Level::Error) => ("\x1b[1;31m", "\x1b[0m"),
-            (true, Level::Warning) => ("\x1b[1;33m", "\x1b[0m"),
-            (true, Level::Info) => ("\x1b[1;36m", "\x1b[0m"),
-        };
-        writeln!(
-            out,
-            "{}:{}:{}: {on}{}[{}]{off} {}",
-            file_of(report, span),
-            span.line_start,
-            span.column_start,
-            diagnostic.level,
-            diagnostic.rule,
-            diagnostic.message
         )?;
     }
     Ok(())

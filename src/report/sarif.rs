@@ -160,7 +160,25 @@ struct Run<R> {
     tool: Value,
 }
 
-pub fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+/// SARIF 2.1.0: one document, written whole at the end.
+pub struct Sarif;
+
+impl super::Emitter for Sarif {
+    fn findings(
+        &mut self,
+        _report: &Report,
+        _findings: &[crate::diagnostic::Diagnostic],
+        _out: &mut dyn Write,
+    ) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        write_sarif(report, &mut super::SeparatorsEscaped::new(out))
+    }
+}
+
+fn write_sarif(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let uris: Vec<String> = report.documents.iter().map(artifact_uri).collect();
     let mut seen = std::collections::HashMap::new();
     let results = report.diagnostics.iter().map(|diagnostic| {

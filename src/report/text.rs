@@ -20,18 +20,23 @@ fn severity(level: Level) -> Severity {
     }
 }
 
-pub fn write_text(report: &Report, color: bool, out: &mut dyn Write) -> io::Result<()> {
-    write_text_findings(report, &report.diagnostics, color, out)?;
-    write_text_end(report, out)
+/// The text format, coloured where `color` is on.
+pub struct Text {
+    pub color: bool,
+}
+
+impl super::Emitter for Text {
+    fn findings(&mut self, report: &Report, findings: &[Diagnostic], out: &mut dyn Write) -> io::Result<()> {
+        write_text_findings(report, findings, self.color, out)
+    }
+
+    fn end(&mut self, report: &Report, out: &mut dyn Write) -> io::Result<()> {
+        write_text_end(report, out)
+    }
 }
 
 /// The findings, each with its snippets, written one by one.
-pub(super) fn write_text_findings(
-    report: &Report,
-    findings: &[Diagnostic],
-    color: bool,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+fn write_text_findings(report: &Report, findings: &[Diagnostic], color: bool, out: &mut dyn Write) -> io::Result<()> {
     if color {
         write_findings(report, findings, &mut termcolor::Ansi::new(&mut *out))
     } else {
@@ -40,7 +45,7 @@ pub(super) fn write_text_findings(
 }
 
 /// The summary line.
-pub(super) fn write_text_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+fn write_text_end(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
         "feedlint: {}: {}",

@@ -445,7 +445,7 @@ fn text_renderings_match_their_snapshots() {
         }
         count += 1;
         let mut rendered = Vec::new();
-        report::write_text(&lint_fixture(&path, true), false, &mut rendered).unwrap();
+        report::write(&lint_fixture(&path, true), report::Format::Text, false, &mut rendered).unwrap();
         let rendered = String::from_utf8(rendered).unwrap();
         if bless {
             fs::write(&snapshot, &rendered).unwrap();
