@@ -231,44 +231,50 @@ pub const MAX_CONFIG_FILE: u64 = 1024 * 1024;
 /// A config file that cannot be used: every mistake found in it, a line
 /// each, naming the file and line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError(pub Vec<String>);
+pub struct ConfigError(pub Vec<Mistake>);
+
+/// One mistake in a config: its file, the 1-based line where the mistake
+/// has one (a file that cannot be read has none), and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mistake {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Mistake {
+    /// `PATH:LINE: MESSAGE`, or the message alone where it has no line
+    /// (it names its file itself).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
 
 impl ConfigError {
-    fn one(line: String) -> ConfigError {
-        ConfigError(vec![line])
+    fn one(mistake: Mistake) -> ConfigError {
+        ConfigError(vec![mistake])
     }
 
     /// The mistakes, a line each.
-    pub fn lines(&self) -> &[String] {
-        &self.0
+    pub fn lines(&self) -> Vec<String> {
+        self.0.iter().map(Mistake::to_string).collect()
     }
 
-    /// Each mistake's file, 1-based line and message, where it names them
-    /// (`PATH:LINE: MESSAGE`; a file that cannot be read names no line).
+    /// Each mistake's file, 1-based line and message, where it has a line.
     pub fn places(&self) -> Vec<(PathBuf, usize, &str)> {
         self.0
             .iter()
-            .filter_map(|line| {
-                // The message follows the first ":N: " (a path may hold ':').
-                let mut search = 0;
-                while let Some(colon) = line[search..].find(':').map(|at| search + at) {
-                    let rest = &line[colon + 1..];
-                    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-                    if digits > 0 && rest[digits..].starts_with(": ") {
-                        let number = rest[..digits].parse().ok()?;
-                        return Some((PathBuf::from(&line[..colon]), number, &rest[digits + 2..]));
-                    }
-                    search = colon + 1;
-                }
-                None
-            })
+            .filter_map(|mistake| Some((mistake.path.clone(), mistake.line?, mistake.message.as_str())))
             .collect()
     }
 }
 
 impl std::fmt::Display for ConfigError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.join("\n"))
+        f.write_str(&self.lines().join("\n"))
     }
 }
 
@@ -384,7 +390,13 @@ pub fn for_paths(paths: &[PathBuf]) -> Result<Config, ConfigError> {
 
 /// Reads a config file.
 pub fn load(path: &Path) -> Result<Config, ConfigError> {
-    let cannot = |why: &str| ConfigError::one(format!("cannot read {}: {why}", path.display()));
+    let cannot = |why: &str| {
+        ConfigError::one(Mistake {
+            path: path.to_owned(),
+            line: None,
+            message: format!("cannot read {}: {why}", path.display()),
+        })
+    };
     let bytes = crate::exclude::read_regular_file(path, MAX_CONFIG_FILE)
         .map_err(|why| cannot(&why))?
         .ok_or_else(|| cannot("No such file or directory"))?;
@@ -395,13 +407,19 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
 /// Parses a config file's text; `path` names it in errors and anchors the
 /// override globs.
 pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-    let at = |span: Option<std::ops::Range<usize>>, message: &str| {
-        let line = span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        format!("{}:{line}: {message}", path.display())
+    let at = |span: Option<std::ops::Range<usize>>, message: &str| Mistake {
+        path: path.to_owned(),
+        line: Some(span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1)),
+        message: message.to_owned(),
+    };
+    let unplaced = |message: String| Mistake {
+        path: path.to_owned(),
+        line: None,
+        message,
     };
     let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::one(at(e.span(), e.message().trim())))?;
     // Every mistake past the syntax is collected, and all are said at once.
-    let mut errors: Vec<String> = Vec::new();
+    let mut errors: Vec<Mistake> = Vec::new();
     let base_url = raw.base_url.and_then(|value| match Url::parse(value.get_ref()) {
         Ok(url) => Some(crate::secret::masked(&url).into()),
         Err(e) => {
@@ -415,7 +433,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             None
         }
     });
-    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>, errors: &mut Vec<String>| -> Settings {
+    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>, errors: &mut Vec<Mistake>| -> Settings {
         let mut settings = Settings::default();
         for (id, level) in table {
             let rule: RuleId = match id.get_ref().parse() {
@@ -443,7 +461,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         }
         settings
     };
-    let selectors = |words: &[Spanned<String>], errors: &mut Vec<String>| -> Vec<Selector> {
+    let selectors = |words: &[Spanned<String>], errors: &mut Vec<Mistake>| -> Vec<Selector> {
         words
             .iter()
             .filter_map(|word| match Selector::parse(word.get_ref()) {
@@ -459,7 +477,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let root = std::path::absolute(directory).map_err(|e| ConfigError::one(e.to_string()))?;
+    let root = std::path::absolute(directory).map_err(|e| ConfigError::one(unplaced(e.to_string())))?;
     let mut overrides = Vec::new();
     for raw_override in raw.overrides {
         let mut files = GlobSetBuilder::new();
@@ -483,7 +501,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let rules = settings(raw_override.rules, &mut errors);
         match files.build() {
             Ok(files) => overrides.push(Override { files, rules }),
-            Err(e) => errors.push(e.to_string()),
+            Err(e) => errors.push(unplaced(e.to_string())),
         }
     }
     let mut exclude = Vec::with_capacity(raw.exclude.len());
@@ -523,12 +541,8 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         ignore: selectors(&raw.ignore, &mut errors),
     };
     if !errors.is_empty() {
-        // In the order of the file's lines (each starts "PATH:LINE: ").
-        let line_of = |error: &String| -> usize {
-            let rest = error.strip_prefix(&format!("{}:", path.display())).unwrap_or_default();
-            rest.split(':').next().and_then(|n| n.parse().ok()).unwrap_or(0)
-        };
-        errors.sort_by_key(line_of);
+        // In the order of the file's lines.
+        errors.sort_by_key(|mistake| mistake.line.unwrap_or(0));
         return Err(ConfigError(errors));
     }
     Ok(Config {
@@ -639,7 +653,8 @@ mod tests {
     fn every_mistake_is_said_at_once_and_warn_is_a_level() {
         let text = "base-url = \"example.org\"\nselect = [\"rfc5006\"]\n[rules]\nnope = \"off\"\narchive-order = \"fatal\"\narchive-orphan = \"warn\"\n";
         let error = parse(text, Path::new("feedlint.toml")).unwrap_err();
-        let lines: Vec<&str> = error.lines().iter().map(|l| &l[..l.find(' ').unwrap()]).collect();
+        let said = error.lines();
+        let lines: Vec<&str> = said.iter().map(|l| &l[..l.find(' ').unwrap()]).collect();
         assert_eq!(
             lines,
             [

@@ -98,7 +98,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     let config = match config(&args) {
         Ok(config) => config,
         // Every mistake of the config at once, a line each.
-        Err(error) => return fail_lines(error.lines()),
+        Err(error) => return fail_lines(&error.0),
     };
     let resolved = Options::resolve(config, overrides(&args, matches, door), door);
     let mut options = match resolved {
