@@ -148,23 +148,73 @@ const PODCAST_GROUPS: &[&str] = &["podcast", "itunes"];
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.
+///
+/// Four named steps over values: the bytes are decoded ([`decode`]), the
+/// text parsed ([`parse`]: what it is, as a [`Parsed`]), a feed checked by
+/// every enabled rule ([`check_feed`]), and the findings located in the
+/// text ([`locate`]), whose tree is then dropped.
 pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, options: &Options) -> Option<Outcome> {
-    let Named {
-        name,
-        path,
-        mut url,
-        charset,
-        media_type,
-        canonical,
-        learning,
-        context,
-    } = named;
-    let mut placement = None;
+    let mut named = named;
     // Fixes are byte edits of the file: offered only where the text is the
     // file's bytes (UTF-8 or US-ASCII without a byte order mark, read from
     // a file rather than fetched).
     let file_len = bytes.len();
-    let bytes_are_text = source::may_be_its_own_text(&bytes) && charset.is_none();
+    let bytes_are_text = source::may_be_its_own_text(&bytes) && named.charset.is_none();
+    let (source, decode_error, charset_note) = decode(bytes, named.charset.take());
+    if !explicit && !root_name_is_feed(source.text()) {
+        return None;
+    }
+    // Every rule's level for this document, looked up once; then by id,
+    // in constant time per finding.
+    let levels = options.levels.levels_for(named.path.as_deref());
+    let level_of = |rule: &Rule| levels[rule.id];
+    let served_as_html = named.media_type.as_deref() == Some("text/html");
+    let mut checked = Checked::default();
+    if let Some(note) = charset_note {
+        checked
+            .findings
+            .push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
+    }
+    match parse(&source, decode_error, explicit, served_as_html) {
+        Parsed::Undecodable(error) => checked
+            .findings
+            .push((&XML_MALFORMED, malformed(&source, error.offset, error.message))),
+        Parsed::WebPage => checked.findings.push((&NOT_A_FEED, web_page(&source))),
+        Parsed::Malformed(error) => checked
+            .findings
+            .push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
+        Parsed::Xml(xml) => {
+            // What the parse read past is reported, and the document is
+            // checked as if it were not there.
+            for recovered in xml.recovered() {
+                checked
+                    .findings
+                    .push((&XML_MALFORMED, read_past(source.text(), recovered)));
+            }
+            match DocKind::of_root(xml.root_element()) {
+                None => checked.findings.push(no_feed_checked(&xml, explicit)?),
+                Some(kind) => {
+                    if served_as_html {
+                        checked
+                            .findings
+                            .push((&UNEXPECTED_CONTENT_TYPE, served_as_web_page(&xml, kind)));
+                    }
+                    check_feed(&xml, kind, &source, &mut named, &mut checked, &level_of, options);
+                }
+            }
+        }
+    }
+    let fixable = bytes_are_text && source.text().len() == file_len;
+    Some(locate(named, explicit, source, checked, fixable, &level_of, options))
+}
+
+/// The text of a document's bytes (decoded by the `charset` its transport
+/// named, else by its own declaration), why it could not be decoded whole,
+/// and where the transport's charset and the document disagree.
+fn decode(
+    bytes: Vec<u8>,
+    charset: Option<String>,
+) -> (Source, Option<source::DecodeError>, Option<source::CharsetNote>) {
     let (decoded, charset_note) = match charset {
         Some(charset) => source::decode_transported(bytes, &charset),
         None => (source::decode(bytes), None),
@@ -173,136 +223,171 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         Ok(text) => (text, None),
         Err((text, error)) => (text, Some(error)),
     };
-    if !explicit && !root_name_is_feed(&text) {
-        return None;
-    }
-    // Every rule's level for this document, looked up once; then by id,
-    // in constant time per finding.
-    let levels = options.levels.levels_for(path.as_deref());
-    let level_of = |rule: &Rule| levels[rule.id];
-    let source = Source::new(text);
-    let mut findings: Vec<(&'static Rule, Pending)> = Vec::new();
-    let mut summary = None;
-    let mut suppressions = Vec::new();
-    let served_as_html = media_type.as_deref() == Some("text/html");
-    if let Some(note) = charset_note {
-        findings.push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
-    }
+    (Source::new(text), decode_error, charset_note)
+}
+
+/// What a document's text is, as far as parsing tells.
+// One value a document, matched at once: the tree is not worth a box.
+#[allow(clippy::large_enum_variant)]
+enum Parsed<'t> {
+    /// It is not text in the encoding it names.
+    Undecodable(source::DecodeError),
+    /// A web page where a feed was expected: said to be one, not taken
+    /// apart as broken XML.
+    WebPage,
+    /// It is not well-formed XML.
+    Malformed(xml::XmlError),
+    /// Well-formed XML (past what recovery read over, which it lists).
+    Xml(xml::Tree<'t>),
+}
+
+fn parse(
+    source: &Source,
+    decode_error: Option<source::DecodeError>,
+    explicit: bool,
+    served_as_html: bool,
+) -> Parsed<'_> {
     if let Some(error) = decode_error {
-        findings.push((&XML_MALFORMED, malformed(&source, error.offset, error.message)));
-    } else {
-        let mut checked = None;
-        match xml::parse_recovering(source.text()) {
-            // A web page where a feed was expected is said to be one, not
-            // taken apart as broken XML.
-            Err(_) if explicit && (served_as_html || crate::html::web_page_start(source.text()).is_some()) => {
-                findings.push((&NOT_A_FEED, web_page(&source)));
-            }
-            Err(error) => findings.push((&XML_MALFORMED, malformed(&source, error.at, error.message))),
-            Ok(xml) if !xml.recovered().is_empty() => {
-                // What the parse read past is reported, and the document
-                // is checked as if it were not there.
-                for recovered in xml.recovered() {
-                    findings.push((&XML_MALFORMED, read_past(source.text(), recovered)));
-                }
-                checked = Some(xml);
-            }
-            Ok(xml) => checked = Some(xml),
+        return Parsed::Undecodable(error);
+    }
+    match xml::parse_recovering(source.text()) {
+        Err(_) if explicit && (served_as_html || crate::html::web_page_start(source.text()).is_some()) => {
+            Parsed::WebPage
         }
-        if let Some(xml) = checked {
-            match DocKind::of_root(xml.root_element()) {
-                None => match atom_wrong_namespace(&xml, explicit) {
-                    Some(finding) => findings.push((&ATOM_WRONG_NAMESPACE, finding)),
-                    // An RSS 1.0 document is a feed, walked or named: it is
-                    // said not to be checked, never passed over silently.
-                    None if is_rss_10(&xml) => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
-                    None if !explicit => return None,
-                    None if is_encrypted(&xml) => findings.push((&UNKNOWN_DOCUMENT, unknown_document(&xml))),
-                    // Named as a feed, it is read as one, and every reader
-                    // fails on it.
-                    None => findings.push((&NOT_A_FEED, not_a_feed(&xml))),
-                },
-                Some(kind) => {
-                    if served_as_html {
-                        findings.push((&UNEXPECTED_CONTENT_TYPE, served_as_web_page(&xml, kind)));
-                    }
-                    // Where the self link says the file is published: its
-                    // URL, unless one is given (relative references
-                    // resolve against it).
-                    placement = canonical.as_deref().and_then(|canonical| {
-                        let mut target = FeedDoc::self_target(&xml, kind, url.as_ref())?;
-                        target.set_fragment(None);
-                        let placed = placement::placement(&target, canonical)?;
-                        if learning.takes(&target) {
-                            url = Some(target);
-                        }
-                        Some(placed)
-                    });
-                    // A document with no URL at all (standard input without
-                    // --url) is where its absolute self link says: relative
-                    // references resolve against it, as a reader that
-                    // subscribed by the self link would resolve them.
-                    if url.is_none() {
-                        url = FeedDoc::self_target(&xml, kind, None)
-                            .filter(|target| !target.cannot_be_a_base())
-                            .map(|mut target| {
-                                target.set_fragment(None);
-                                target
-                            });
-                    }
-                    let mut feed = FeedDoc::new(&xml, kind, url.as_ref());
-                    if options.levels.selects_groups_for(PODCAST_GROUPS, path.as_deref()) {
-                        feed.check_as_podcast();
-                    }
-                    let enabled: Vec<&'static Rule> = rules::RULES
-                        .iter()
-                        .copied()
-                        .filter(|rule| level_of(rule).is_some())
-                        .collect();
-                    let large = source.text().len() >= LARGE_DOCUMENT;
-                    suppressions = suppress::gather(feed.everywhere.suppressions.iter());
-                    // A rule that a suppression names is folded only once
-                    // the suppressions have met its findings (in the report).
-                    let mut named = RuleMap::filled(false);
-                    for suppression in &suppressions {
-                        if let Ok(rule) = suppression.rule {
-                            named[rule] = true;
-                        }
-                    }
-                    // A rule keeps at most --max-per-rule findings, and never
-                    // more than --max-findings: the rest are counted as they
-                    // come, not built (a rule reports in document order, so
-                    // those past the run's cap could never be shown). So the
-                    // cap bounds memory inside a document too.
-                    let per_rule = match (options.max_per_rule, options.max_findings) {
-                        (0, cap) | (cap, 0) => cap,
-                        (fold, cap) => fold.min(cap),
-                    };
-                    let limit = |rule: &'static Rule| if named[rule.id] { 0 } else { per_rule };
-                    let (found, mut summarized) = if context {
-                        (Vec::new(), DocSummary::of(&feed, &source))
-                    } else {
-                        feed::both(
-                            large,
-                            || rules::check_document(&feed, &enabled, large, &limit),
-                            || DocSummary::of(&feed, &source),
-                        )
-                    };
-                    if !context && options.checks_media() {
-                        summarized.media = crate::summary::MediaRef::gather(&feed, &source);
-                    }
-                    findings.extend(found);
-                    findings.extend(
-                        xml.unread_entity()
-                            .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
-                    );
-                    summary = Some(summarized);
-                }
-            }
+        Err(error) => Parsed::Malformed(error),
+        Ok(xml) => Parsed::Xml(xml),
+    }
+}
+
+/// The one finding for well-formed XML that is no feed feedlint checks;
+/// `None` for a walked file of another vocabulary, skipped silently.
+fn no_feed_checked(xml: &xml::Tree, explicit: bool) -> Option<(&'static Rule, Pending)> {
+    Some(match atom_wrong_namespace(xml, explicit) {
+        Some(finding) => (&ATOM_WRONG_NAMESPACE, finding),
+        // An RSS 1.0 document is a feed, walked or named: it is said not to
+        // be checked, never passed over silently.
+        None if is_rss_10(xml) => (&UNKNOWN_DOCUMENT, unknown_document(xml)),
+        None if !explicit => return None,
+        None if is_encrypted(xml) => (&UNKNOWN_DOCUMENT, unknown_document(xml)),
+        // Named as a feed, it is read as one, and every reader fails on it.
+        None => (&NOT_A_FEED, not_a_feed(xml)),
+    })
+}
+
+/// What the checks of a document made: its findings (not yet located),
+/// its summary, its suppression comments, and where its self link places
+/// its folder.
+#[derive(Default)]
+struct Checked {
+    findings: Vec<(&'static Rule, Pending)>,
+    summary: Option<DocSummary>,
+    suppressions: Vec<crate::suppress::Suppression>,
+    placement: Option<crate::site::placement::Placement>,
+}
+
+/// Checks a feed of `kind`: its URL settled from its self link where
+/// `named` allows, its enabled rules run (none for a document read as
+/// context), its summary made.
+fn check_feed(
+    xml: &xml::Tree,
+    kind: DocKind,
+    source: &Source,
+    named: &mut Named,
+    checked: &mut Checked,
+    level_of: &dyn Fn(&Rule) -> Option<Level>,
+    options: &Options,
+) {
+    // Where the self link says the file is published: its URL, unless one
+    // is given (relative references resolve against it).
+    checked.placement = named.canonical.as_deref().and_then(|canonical| {
+        let mut target = FeedDoc::self_target(xml, kind, named.url.as_ref())?;
+        target.set_fragment(None);
+        let placed = placement::placement(&target, canonical)?;
+        if named.learning.takes(&target) {
+            named.url = Some(target);
+        }
+        Some(placed)
+    });
+    // A document with no URL at all (standard input without --url) is
+    // where its absolute self link says: relative references resolve
+    // against it, as a reader that subscribed by the self link would
+    // resolve them.
+    if named.url.is_none() {
+        named.url = FeedDoc::self_target(xml, kind, None)
+            .filter(|target| !target.cannot_be_a_base())
+            .map(|mut target| {
+                target.set_fragment(None);
+                target
+            });
+    }
+    let mut feed = FeedDoc::new(xml, kind, named.url.as_ref());
+    if options.levels.selects_groups_for(PODCAST_GROUPS, named.path.as_deref()) {
+        feed.check_as_podcast();
+    }
+    let enabled: Vec<&'static Rule> = rules::RULES
+        .iter()
+        .copied()
+        .filter(|rule| level_of(rule).is_some())
+        .collect();
+    let large = source.text().len() >= LARGE_DOCUMENT;
+    checked.suppressions = suppress::gather(feed.everywhere.suppressions.iter());
+    // A rule that a suppression names is folded only once the suppressions
+    // have met its findings (in the report).
+    let mut suppressed = RuleMap::filled(false);
+    for suppression in &checked.suppressions {
+        if let Ok(rule) = suppression.rule {
+            suppressed[rule] = true;
         }
     }
+    // A rule keeps at most --max-per-rule findings, and never more than
+    // --max-findings: the rest are counted as they come, not built (a rule
+    // reports in document order, so those past the run's cap could never
+    // be shown). So the cap bounds memory inside a document too.
+    let per_rule = match (options.max_per_rule, options.max_findings) {
+        (0, cap) | (cap, 0) => cap,
+        (fold, cap) => fold.min(cap),
+    };
+    let limit = |rule: &'static Rule| if suppressed[rule.id] { 0 } else { per_rule };
+    let (found, mut summary) = if named.context {
+        (Vec::new(), DocSummary::of(&feed, source))
+    } else {
+        feed::both(
+            large,
+            || rules::check_document(&feed, &enabled, large, &limit),
+            || DocSummary::of(&feed, source),
+        )
+    };
+    if !named.context && options.checks_media() {
+        summary.media = crate::summary::MediaRef::gather(&feed, source);
+    }
+    checked.findings.extend(found);
+    checked.findings.extend(
+        xml.unread_entity()
+            .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
+    );
+    checked.summary = Some(summary);
+}
+
+/// The document as the run keeps it: its findings located in its text (a
+/// fix kept only where the text is the file's bytes), suppressed, sorted
+/// and folded; its suppressions located; windows of its lines where the
+/// run shows snippets.
+fn locate(
+    named: Named,
+    explicit: bool,
+    source: Source,
+    checked: Checked,
+    fixable: bool,
+    level_of: &dyn Fn(&Rule) -> Option<Level>,
+    options: &Options,
+) -> Outcome {
+    let Checked {
+        findings,
+        summary,
+        mut suppressions,
+        placement,
+    } = checked;
     let internal_error = findings.iter().any(|(rule, _)| rule.id == INTERNAL_ERROR.id);
-    let fixable = bytes_are_text && source.text().len() == file_len;
     let mut locator = source.locator();
     let mut diagnostics: Vec<Diagnostic<DocSpan>> = findings
         .into_iter()
@@ -346,18 +431,18 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             places.chain(summary_places).chain(suppression_places).chain(gaps),
         )
     });
-    Some(Outcome {
+    Outcome {
         document: Document {
-            name,
-            path,
-            url,
+            name: named.name,
+            path: named.path,
+            url: named.url,
             aliases: Vec::new(),
             snippets,
             summary,
             suppressions,
             context: false,
             explicit,
-            canonical,
+            canonical: named.canonical,
             placement,
             misplaced: None,
             text: options.keep_texts.then(|| source.text().to_owned()),
@@ -366,7 +451,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         diagnostics,
         unused_level,
         dropped: Default::default(),
-    })
+    }
 }
 
 /// The finding for a feed served as a web page (`Content-Type: text/html`):
