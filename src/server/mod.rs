@@ -103,29 +103,12 @@ pub fn run() -> Result<Ended, String> {
 /// it sends `exit` or closes the connection. Requests after `shutdown` are
 /// answered with an error, as LSP says.
 pub fn serve(connection: Connection) -> Result<Ended, String> {
-    let capabilities = ServerCapabilities {
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::FULL),
-            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-            ..TextDocumentSyncOptions::default()
-        })),
-        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        ..ServerCapabilities::default()
-    };
-    let capabilities = serde_json::to_value(capabilities).map_err(|e| e.to_string())?;
+    let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
-    // The folder whose config applies, read again whenever it changes.
-    let config_root = root.clone();
-    let (options, mut told) = options_for(root.as_deref());
-    let mut config_marked = marked_files(&told);
+    let (mut settings, mut told) = Settings::read(root.clone());
     if watches_files(&initialize) {
-        connection
-            .sender
-            .send(Message::Request(watch_configs()))
-            .map_err(|e| e.to_string())?;
+        send(&connection, Message::Request(watch_configs()))?;
     }
     // A root that is no project (the whole file system, a kernel file
     // system) is not walked: only the open documents are linted.
@@ -143,31 +126,11 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
         root => root,
     };
     for notification in told {
-        connection
-            .sender
-            .send(Message::Notification(notification))
-            .map_err(|e| e.to_string())?;
+        send(&connection, Message::Notification(notification))?;
     }
     let state = Arc::new(Mutex::new(State::default()));
-    // The settings, read again when the config changes.
-    let settings = Arc::new(Mutex::new(options));
     let (lint_requests, lint_queue) = mpsc::channel::<()>();
-    let linter = {
-        let (state, sender) = (Arc::clone(&state), connection.sender.clone());
-        let (root, settings) = (root.clone(), Arc::clone(&settings));
-        std::thread::spawn(move || {
-            while lint_queue.recv().is_ok() {
-                // Edits in quick succession make one lint.
-                while lint_queue.recv_timeout(DEBOUNCE).is_ok() {}
-                let options = settings.lock().unwrap_or_else(PoisonError::into_inner).clone();
-                for notification in lint_open_documents(&state, root.as_ref(), &options) {
-                    if sender.send(Message::Notification(notification)).is_err() {
-                        return;
-                    }
-                }
-            }
-        })
-    };
+    let linter = spawn_linter(&state, &connection, root, Arc::clone(&settings.options), lint_queue);
     let mut lint_requests = Some(lint_requests);
     let mut shut_down = false;
     let ended = loop {
@@ -179,33 +142,26 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
                 Ended::WithoutShutdown
             };
         };
-        match message {
+        let lint_again = match message {
             Message::Request(request) if shut_down => {
                 let response = Response::new_err(
                     request.id,
                     lsp_server::ErrorCode::InvalidRequest as i32,
                     "the server is shut down: only the exit notification is accepted now".to_owned(),
                 );
-                connection
-                    .sender
-                    .send(Message::Response(response))
-                    .map_err(|e| e.to_string())?;
+                send(&connection, Message::Response(response))?;
+                false
             }
             Message::Request(request) if request.method == lsp_types::request::Shutdown::METHOD => {
                 shut_down = true;
                 // No lint starts after shutdown.
                 lint_requests = None;
-                connection
-                    .sender
-                    .send(Message::Response(Response::new_ok(request.id, ())))
-                    .map_err(|e| e.to_string())?;
+                send(&connection, Message::Response(Response::new_ok(request.id, ())))?;
+                false
             }
             Message::Request(request) => {
-                let response = respond(&state, request);
-                connection
-                    .sender
-                    .send(Message::Response(response))
-                    .map_err(|e| e.to_string())?;
+                send(&connection, Message::Response(respond(&state, request)))?;
+                false
             }
             Message::Notification(notification) if notification.method == lsp_types::notification::Exit::METHOD => {
                 break if shut_down {
@@ -217,37 +173,103 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
             Message::Notification(notification) if names_a_config(&notification) => {
                 // The config is read again: its mistakes are told (and the
                 // ones fixed cleared), and every open document linted anew.
-                let (options, told) = options_for(config_root.as_deref());
-                *settings.lock().unwrap_or_else(PoisonError::into_inner) = options;
-                let marked = marked_files(&told);
-                let cleared = config_marked
-                    .iter()
-                    .filter(|uri| !marked.contains(uri))
-                    .map(|uri| cleared(uri));
-                for notification in told.into_iter().chain(cleared.collect::<Vec<_>>()) {
-                    connection
-                        .sender
-                        .send(Message::Notification(notification))
-                        .map_err(|e| e.to_string())?;
+                for notification in settings.read_again() {
+                    send(&connection, Message::Notification(notification))?;
                 }
-                config_marked = marked;
-                if let Some(requests) = &lint_requests {
-                    let _ = requests.send(());
-                }
+                true
             }
-            Message::Notification(notification) => {
-                if document_changed(&state, notification) {
-                    if let Some(requests) = &lint_requests {
-                        let _ = requests.send(());
-                    }
-                }
-            }
-            Message::Response(_) => {}
+            Message::Notification(notification) => document_changed(&state, notification),
+            Message::Response(_) => false,
+        };
+        if let (true, Some(requests)) = (lint_again, &lint_requests) {
+            let _ = requests.send(());
         }
     };
     drop(lint_requests);
     linter.join().map_err(|_| "the linting thread panicked".to_owned())?;
     Ok(ended)
+}
+
+/// What the server says it can do.
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::FULL),
+            save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+            ..TextDocumentSyncOptions::default()
+        })),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+fn send(connection: &Connection, message: Message) -> Result<(), String> {
+    connection.sender.send(message).map_err(|e| e.to_string())
+}
+
+/// The thread that lints the open documents each time `lint_queue` says
+/// so (edits in quick succession make one lint), with the settings as
+/// they are then.
+fn spawn_linter(
+    state: &Arc<Mutex<State>>,
+    connection: &Connection,
+    root: Option<PathBuf>,
+    settings: Arc<Mutex<Options>>,
+    lint_queue: mpsc::Receiver<()>,
+) -> std::thread::JoinHandle<()> {
+    let (state, sender) = (Arc::clone(state), connection.sender.clone());
+    std::thread::spawn(move || {
+        while lint_queue.recv().is_ok() {
+            while lint_queue.recv_timeout(DEBOUNCE).is_ok() {}
+            let options = settings.lock().unwrap_or_else(PoisonError::into_inner).clone();
+            for notification in lint_open_documents(&state, root.as_ref(), &options) {
+                if sender.send(Message::Notification(notification)).is_err() {
+                    return;
+                }
+            }
+        }
+    })
+}
+
+/// The workspace's settings, read from its `feedlint.toml` at the start
+/// and again whenever the config changes, and the files whose mistakes the
+/// editor was last shown.
+struct Settings {
+    /// The folder whose config applies.
+    root: Option<PathBuf>,
+    /// Shared with the linting thread.
+    options: Arc<Mutex<Options>>,
+    marked: Vec<String>,
+}
+
+impl Settings {
+    fn read(root: Option<PathBuf>) -> (Settings, Vec<Notification>) {
+        let (options, told) = options_for(root.as_deref());
+        let settings = Settings {
+            root,
+            options: Arc::new(Mutex::new(options)),
+            marked: marked_files(&told),
+        };
+        (settings, told)
+    }
+
+    /// Reads the config again: what the editor is told of it, the
+    /// diagnostics of mistakes since fixed cleared.
+    fn read_again(&mut self) -> Vec<Notification> {
+        let (options, mut told) = options_for(self.root.as_deref());
+        *self.options.lock().unwrap_or_else(PoisonError::into_inner) = options;
+        let marked = marked_files(&told);
+        told.extend(
+            self.marked
+                .iter()
+                .filter(|uri| !marked.contains(uri))
+                .map(|uri| cleared(uri)),
+        );
+        self.marked = marked;
+        told
+    }
 }
 
 /// Whether a notification says that a `feedlint.toml` was saved in the
