@@ -407,143 +407,53 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
 /// Parses a config file's text; `path` names it in errors and anchors the
 /// override globs.
 pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-    let at = |span: Option<std::ops::Range<usize>>, message: &str| Mistake {
-        path: path.to_owned(),
-        line: Some(span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1)),
-        message: message.to_owned(),
+    let mut mistakes = Mistakes {
+        text,
+        path,
+        found: Vec::new(),
     };
-    let unplaced = |message: String| Mistake {
-        path: path.to_owned(),
-        line: None,
-        message,
-    };
-    let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::one(at(e.span(), e.message().trim())))?;
+    let raw: RawConfig =
+        toml::from_str(text).map_err(|e| ConfigError::one(mistakes.at(e.span(), e.message().trim())))?;
     // Every mistake past the syntax is collected, and all are said at once.
-    let mut errors: Vec<Mistake> = Vec::new();
     let base_url = raw.base_url.and_then(|value| match Url::parse(value.get_ref()) {
         Ok(url) => Some(crate::secret::masked(&url).into()),
         Err(e) => {
-            errors.push(at(
-                Some(value.span()),
-                &format!(
-                    "base-url \"{}\" is not an absolute URL ({e})",
-                    crate::secret::mask_text(value.get_ref())
-                ),
-            ));
+            let message = format!(
+                "base-url \"{}\" is not an absolute URL ({e})",
+                crate::secret::mask_text(value.get_ref())
+            );
+            mistakes.push(Some(value.span()), &message);
             None
         }
     });
-    let settings = |table: BTreeMap<Spanned<String>, Spanned<String>>, errors: &mut Vec<Mistake>| -> Settings {
-        let mut settings = Settings::default();
-        for (id, level) in table {
-            let rule: RuleId = match id.get_ref().parse() {
-                Ok(rule) => rule,
-                Err(e) => {
-                    errors.push(at(Some(id.span()), &UnknownRule::to_string(&e)));
-                    continue;
-                }
-            };
-            settings[rule] = match level.get_ref().as_str() {
-                "off" => Some(None),
-                // As on the command line: --warn.
-                "warn" => Some(Some(Level::Warning)),
-                word => match Level::parse(word) {
-                    Some(level) => Some(Some(level)),
-                    None => {
-                        errors.push(at(
-                            Some(level.span()),
-                            &format!("invalid level '{word}' for rule '{rule}'; accepted: {LEVEL_WORDS}"),
-                        ));
-                        continue;
-                    }
-                },
-            };
-        }
-        settings
-    };
-    let selectors = |words: &[Spanned<String>], errors: &mut Vec<Mistake>| -> Vec<Selector> {
-        words
-            .iter()
-            .filter_map(|word| match Selector::parse(word.get_ref()) {
-                Ok(selector) => Some(selector),
-                Err(e) => {
-                    errors.push(at(Some(word.span()), &e.to_string()));
-                    None
-                }
-            })
-            .collect()
-    };
     let directory = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let root = std::path::absolute(directory).map_err(|e| ConfigError::one(unplaced(e.to_string())))?;
-    let mut overrides = Vec::new();
-    for raw_override in raw.overrides {
-        let mut files = GlobSetBuilder::new();
-        if raw_override.files.get_ref().is_empty() {
-            errors.push(at(
-                Some(raw_override.files.span()),
-                "an override needs at least one glob in files",
-            ));
-        }
-        for glob in raw_override.files.get_ref() {
-            match Glob::new(glob.get_ref()) {
-                Ok(parsed) => {
-                    files.add(parsed);
-                }
-                Err(e) => errors.push(at(
-                    Some(glob.span()),
-                    &format!("invalid glob \"{}\": {}", glob.get_ref(), e.kind()),
-                )),
-            }
-        }
-        let rules = settings(raw_override.rules, &mut errors);
-        match files.build() {
-            Ok(files) => overrides.push(Override { files, rules }),
-            Err(e) => errors.push(unplaced(e.to_string())),
-        }
-    }
+    let root = std::path::absolute(directory).map_err(|e| ConfigError::one(mistakes.unplaced(e.to_string())))?;
+    let overrides: Vec<Override> = raw
+        .overrides
+        .into_iter()
+        .filter_map(|raw| an_override(raw, &mut mistakes))
+        .collect();
     let mut exclude = Vec::with_capacity(raw.exclude.len());
     for glob in raw.exclude {
         match crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref())) {
             Ok(()) => exclude.push(glob.into_inner()),
-            Err(e) => errors.push(at(Some(glob.span()), &e.replace("--exclude", "exclude"))),
+            Err(e) => mistakes.push(Some(glob.span()), &e.replace("--exclude", "exclude")),
         }
     }
-    // A config travels with the tree it is in (a cloned or downloaded
-    // tree brings its own): its root may name the config's folder or one
-    // below it, never a folder above, or the files there would be read
-    // and quoted by a tree that was only meant to be linted.
-    let base_root = match &raw.root {
-        Some(relative) => {
-            let wanted = lexically_normal(&root.join(relative.get_ref()));
-            let inside = wanted.starts_with(&root)
-                && std::fs::canonicalize(&wanted).map_or(true, |real| {
-                    std::fs::canonicalize(&root).is_ok_and(|folder| real.starts_with(folder))
-                });
-            if !inside {
-                errors.push(at(
-                    Some(relative.span()),
-                    &format!(
-                        "root = \"{}\" is outside the config's folder; a config's root is its folder or one below it (give --root on the command line to lint a larger tree)",
-                        relative.get_ref()
-                    ),
-                ));
-            }
-            wanted
-        }
-        None => root.clone(),
-    };
-    let file = settings(raw.rules, &mut errors);
+    let base_root = base_root(raw.root.as_ref(), &root, &mut mistakes);
+    let file = settings(raw.rules, &mut mistakes);
     let selection = Selection {
-        select: raw.select.map(|words| selectors(&words, &mut errors)),
-        ignore: selectors(&raw.ignore, &mut errors),
+        select: raw.select.map(|words| selectors(&words, &mut mistakes)),
+        ignore: selectors(&raw.ignore, &mut mistakes),
     };
-    if !errors.is_empty() {
+    if !mistakes.found.is_empty() {
         // In the order of the file's lines.
-        errors.sort_by_key(|mistake| mistake.line.unwrap_or(0));
-        return Err(ConfigError(errors));
+        let mut found = mistakes.found;
+        found.sort_by_key(|mistake| mistake.line.unwrap_or(0));
+        return Err(ConfigError(found));
     }
     Ok(Config {
         more_bases: Vec::new(),
@@ -565,6 +475,133 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
             ..Levels::default()
         },
     })
+}
+
+/// The mistakes found in one config's text, each at its line.
+struct Mistakes<'t> {
+    text: &'t str,
+    path: &'t Path,
+    found: Vec<Mistake>,
+}
+
+impl Mistakes<'_> {
+    /// A mistake at `span` of the text (its first line where none).
+    fn at(&self, span: Option<std::ops::Range<usize>>, message: &str) -> Mistake {
+        let text = self.text;
+        Mistake {
+            path: self.path.to_owned(),
+            line: Some(span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1)),
+            message: message.to_owned(),
+        }
+    }
+
+    /// A mistake of the file, at no line of it.
+    fn unplaced(&self, message: String) -> Mistake {
+        Mistake {
+            path: self.path.to_owned(),
+            line: None,
+            message,
+        }
+    }
+
+    fn push(&mut self, span: Option<std::ops::Range<usize>>, message: &str) {
+        let mistake = self.at(span, message);
+        self.found.push(mistake);
+    }
+}
+
+/// A `[rules]` table's levels by rule.
+fn settings(table: BTreeMap<Spanned<String>, Spanned<String>>, mistakes: &mut Mistakes) -> Settings {
+    let mut settings = Settings::default();
+    for (id, level) in table {
+        let rule: RuleId = match id.get_ref().parse() {
+            Ok(rule) => rule,
+            Err(e) => {
+                mistakes.push(Some(id.span()), &UnknownRule::to_string(&e));
+                continue;
+            }
+        };
+        settings[rule] = match level.get_ref().as_str() {
+            "off" => Some(None),
+            // As on the command line: --warn.
+            "warn" => Some(Some(Level::Warning)),
+            word => match Level::parse(word) {
+                Some(level) => Some(Some(level)),
+                None => {
+                    let message = format!("invalid level '{word}' for rule '{rule}'; accepted: {LEVEL_WORDS}");
+                    mistakes.push(Some(level.span()), &message);
+                    continue;
+                }
+            },
+        };
+    }
+    settings
+}
+
+/// The rule ids and groups of `select` or `ignore`.
+fn selectors(words: &[Spanned<String>], mistakes: &mut Mistakes) -> Vec<Selector> {
+    words
+        .iter()
+        .filter_map(|word| match Selector::parse(word.get_ref()) {
+            Ok(selector) => Some(selector),
+            Err(e) => {
+                mistakes.push(Some(word.span()), &e.to_string());
+                None
+            }
+        })
+        .collect()
+}
+
+/// One `[[overrides]]` entry: its globs and its levels.
+fn an_override(raw: RawOverride, mistakes: &mut Mistakes) -> Option<Override> {
+    let mut files = GlobSetBuilder::new();
+    if raw.files.get_ref().is_empty() {
+        mistakes.push(Some(raw.files.span()), "an override needs at least one glob in files");
+    }
+    for glob in raw.files.get_ref() {
+        match Glob::new(glob.get_ref()) {
+            Ok(parsed) => {
+                files.add(parsed);
+            }
+            Err(e) => {
+                let message = format!("invalid glob \"{}\": {}", glob.get_ref(), e.kind());
+                mistakes.push(Some(glob.span()), &message);
+            }
+        }
+    }
+    let rules = settings(raw.rules, mistakes);
+    match files.build() {
+        Ok(files) => Some(Override { files, rules }),
+        Err(e) => {
+            let mistake = mistakes.unplaced(e.to_string());
+            mistakes.found.push(mistake);
+            None
+        }
+    }
+}
+
+/// The folder the config's `root` names (its own folder where it names
+/// none). A config travels with the tree it is in (a cloned or downloaded
+/// tree brings its own): its root may name the config's folder or one
+/// below it, never a folder above, or the files there would be read and
+/// quoted by a tree that was only meant to be linted.
+fn base_root(relative: Option<&Spanned<String>>, root: &Path, mistakes: &mut Mistakes) -> PathBuf {
+    let Some(relative) = relative else {
+        return root.to_owned();
+    };
+    let wanted = lexically_normal(&root.join(relative.get_ref()));
+    let inside = wanted.starts_with(root)
+        && std::fs::canonicalize(&wanted).map_or(true, |real| {
+            std::fs::canonicalize(root).is_ok_and(|folder| real.starts_with(folder))
+        });
+    if !inside {
+        let message = format!(
+            "root = \"{}\" is outside the config's folder; a config's root is its folder or one below it (give --root on the command line to lint a larger tree)",
+            relative.get_ref()
+        );
+        mistakes.push(Some(relative.span()), &message);
+    }
+    wanted
 }
 
 #[cfg(test)]
