@@ -94,6 +94,24 @@ impl FindingBudget {
     }
 }
 
+/// The next documents to finish together, in report order: a bounded
+/// number of documents and findings, and documents that share a name (a
+/// URL and a file may) in one chunk, since their findings sort together.
+fn next_chunk(work: &mut std::iter::Peekable<std::vec::IntoIter<Finishing>>, documents: &[Document]) -> Vec<Finishing> {
+    let mut chunk: Vec<Finishing> = Vec::new();
+    let mut chunk_findings = 0;
+    while let Some(next) = work.next_if(|next| {
+        (chunk.len() < FINISHED_TOGETHER && chunk_findings < FINDINGS_FINISHED_TOGETHER)
+            || chunk
+                .last()
+                .is_some_and(|last| documents[last.doc].name == documents[next.doc].name)
+    }) {
+        chunk_findings += next.own.len() + next.set.len() + next.suppressions.len();
+        chunk.push(next);
+    }
+    chunk
+}
+
 /// The documents' findings, then the set rules' and `extra` findings
 /// about the set (the fetcher's), met by each document's suppressions
 /// and merged in report order, given to `sink` as they are assembled,
@@ -147,20 +165,7 @@ pub(crate) fn assemble(
     let mut work = work.into_iter().peekable();
     let mut left = (options.max_findings > 0).then_some(options.max_findings);
     loop {
-        // Documents that share a name (a URL and a file may) go in one
-        // chunk: their findings are sorted together.
-        let documents = &report.documents;
-        let mut chunk: Vec<Finishing> = Vec::new();
-        let mut chunk_findings = 0;
-        while let Some(next) = work.next_if(|next| {
-            (chunk.len() < FINISHED_TOGETHER && chunk_findings < FINDINGS_FINISHED_TOGETHER)
-                || chunk
-                    .last()
-                    .is_some_and(|last| documents[last.doc].name == documents[next.doc].name)
-        }) {
-            chunk_findings += next.own.len() + next.set.len() + next.suppressions.len();
-            chunk.push(next);
-        }
+        let chunk = next_chunk(&mut work, &report.documents);
         if chunk.is_empty() {
             break;
         }

@@ -249,42 +249,122 @@ pub struct DocSummary {
     /// The `ref` of every tombstone that is a child of the feed: a range of
     /// `id_text` (one allocation per document, as the entries' ids), and
     /// where the value is written.
-    tombstone_refs: Vec<((u32, u32), Location)>,
+    tombstone_refs: Vec<TombstoneRef>,
     /// The media the document names, gathered only when the run checks
     /// them ([`crate::Options::media`]).
     pub media: Vec<MediaRef>,
+}
+
+/// The links a chain check follows, each with its relation and place.
+fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::source::Locator<'_>) -> Vec<NavLink> {
+    feed.links
+        .iter()
+        .filter_map(|l| {
+            let rel = l.rel.followed_as()?;
+            Some(NavLink {
+                rel,
+                target: l.target.clone(),
+                span: at.locate(l.span()),
+                file_href: l
+                    .href
+                    .and_then(|href| href.trim_start().get(..5))
+                    .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),
+            })
+        })
+        .collect()
+}
+
+/// When the feed says it was last updated (Atom's `updated`, RSS's
+/// `lastBuildDate`), where it says it is a date.
+fn feed_updated(feed: &FeedDoc<'_, '_>, at: &mut crate::source::Locator<'_>) -> Option<Located<date::Instant>> {
+    let head = feed.head?;
+    let (text, instant) = match feed.kind {
+        DocKind::Rss => {
+            let text = child_text(head, None, "lastBuildDate")?;
+            let instant = date::parse_rfc822(text.value).ok()?;
+            (text, instant)
+        }
+        _ => {
+            let text = child_text(head, Some(ATOM_NS), "updated")?;
+            let instant = date::parse_rfc3339(text.value).ok()?;
+            (text, instant)
+        }
+    };
+    Some(Located {
+        value: instant,
+        span: at.locate(text.range),
+    })
+}
+
+/// A tombstone's ref (its bytes in the summary's id text) and its place.
+type TombstoneRef = ((u32, u32), Location);
+
+/// The tombstones' refs and the entries' ids, kept in one text (the
+/// refs first), with the refs' places and each entry's summary.
+fn ids(
+    feed: &FeedDoc<'_, '_>,
+    hasher: &FastState,
+    at: &mut crate::source::Locator<'_>,
+) -> (String, Vec<TombstoneRef>, Vec<EntrySummary>) {
+    // An Entry Document's entry is published on its own, beside the feeds
+    // that hold it (an AtomPub member): it is no entry of a chain, and no
+    // duplicate of theirs.
+    let in_chains = feed.kind != DocKind::AtomEntry;
+    let tombstone_refs = || {
+        feed.everywhere
+            .tombstones
+            .iter()
+            .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
+            .filter_map(|t| t.attribute_node("ref"))
+    };
+    // Grown as the ids come (each is read once), then trimmed to its
+    // length: a run keeps it to its end.
+    let mut id_text = String::with_capacity(tombstone_refs().map(|r| r.value().len()).sum::<usize>());
+    let mut refs = Vec::with_capacity(tombstone_refs().count());
+    for reference in tombstone_refs() {
+        let start = id_text.len();
+        id_text.push_str(reference.value());
+        refs.push(((small(start), small(id_text.len())), at.locate(reference.range_value())));
+    }
+    let mut entries = Vec::with_capacity(feed.entries.len());
+    let ids = feed
+        .entries
+        .iter()
+        .filter(|_| in_chains)
+        .filter_map(|entry| Some((entry, entry.id()?)));
+    for (entry, id) in ids {
+        let start = id_text.len();
+        id_text.push_str(id.value);
+        entries.push(EntrySummary {
+            id: (small(start), small(id_text.len())),
+            id_hash: hasher.hash_one(id.value),
+            updated: entry.updated_at.clone(),
+            media_hash: (feed.kind == DocKind::Rss)
+                .then(|| entry.node.children().find(|c| c.has_tag_name(None, "enclosure")))
+                .flatten()
+                .and_then(|enclosure| enclosure.attribute("url"))
+                .map(|url| hasher.hash_one(url.trim())),
+            at: at.locate(id.range.clone()),
+        });
+    }
+    id_text.shrink_to_fit();
+    (id_text, refs, entries)
 }
 
 impl DocSummary {
     pub fn of(feed: &FeedDoc<'_, '_>, source: &Source) -> Self {
         // One locator for every span, asked mostly in document order.
         let mut at = source.locator();
-        let mut span = |range| at.locate(range);
-        let root = span(start_tag(feed.root));
-        let archive_marker = feed.archive.first().map(|m| span(start_tag(*m)));
-        let complete_marker = feed.complete.first().map(|m| span(start_tag(*m)));
+        let root = at.locate(start_tag(feed.root));
+        let archive_marker = feed.archive.first().map(|m| at.locate(start_tag(*m)));
+        let complete_marker = feed.complete.first().map(|m| at.locate(start_tag(*m)));
         let self_link = feed.self_link().and_then(|l| {
             Some(Located {
                 value: l.target.clone()?,
-                span: span(l.span()),
+                span: at.locate(l.span()),
             })
         });
-        let links = feed
-            .links
-            .iter()
-            .filter_map(|l| {
-                let rel = l.rel.followed_as()?;
-                Some(NavLink {
-                    rel,
-                    target: l.target.clone(),
-                    span: span(l.span()),
-                    file_href: l
-                        .href
-                        .and_then(|href| href.trim_start().get(..5))
-                        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),
-                })
-            })
-            .collect();
+        let links = nav_links(feed, &mut at);
         // Only a relation that is neither a navigation one nor `self` can
         // misspell one (most links are those, or alternate).
         let misspelt = feed
@@ -293,81 +373,22 @@ impl DocSummary {
             .filter(|l| matches!(l.rel, crate::feed::Rel::Other(_)))
             .filter_map(|l| Relation::of(crate::feed::intended_relation(l.rel.as_str())?))
             .collect();
-        let feed_updated = feed.head.and_then(|head| {
-            let (text, instant) = match feed.kind {
-                DocKind::Rss => {
-                    let text = child_text(head, None, "lastBuildDate")?;
-                    let instant = date::parse_rfc822(text.value).ok()?;
-                    (text, instant)
-                }
-                _ => {
-                    let text = child_text(head, Some(ATOM_NS), "updated")?;
-                    let instant = date::parse_rfc3339(text.value).ok()?;
-                    (text, instant)
-                }
-            };
-            Some(Located {
-                value: instant,
-                span: span(text.range),
-            })
-        });
+        let feed_updated = feed_updated(feed, &mut at);
         let feed_id = feed
             .head
             .filter(|_| feed.kind == DocKind::Atom)
             .and_then(|head| child_text(head, Some(ATOM_NS), "id"))
             .map(|text| Located {
                 value: text.value.to_owned(),
-                span: span(text.range),
+                span: at.locate(text.range),
             });
-        // An Entry Document's entry is published on its own, beside the
-        // feeds that hold it (an AtomPub member): it is no entry of a
-        // chain, and no duplicate of theirs.
-        let in_chains = feed.kind != DocKind::AtomEntry;
-        let ids = || {
-            feed.entries
-                .iter()
-                .filter(|_| in_chains)
-                .filter_map(|entry| Some((entry, entry.id()?)))
-        };
-        let tombstone_refs = || {
-            feed.everywhere
-                .tombstones
-                .iter()
-                .filter(|t| t.parent_element().is_some_and(|p| p.id() == feed.root.id()))
-                .filter_map(|t| t.attribute_node("ref"))
-        };
-        // Grown as the ids come (each is read once), then trimmed to its
-        // length: a run keeps it to its end.
-        let mut id_text = String::with_capacity(tombstone_refs().map(|r| r.value().len()).sum::<usize>());
-        let mut refs = Vec::with_capacity(tombstone_refs().count());
-        for reference in tombstone_refs() {
-            let start = id_text.len();
-            id_text.push_str(reference.value());
-            refs.push(((small(start), small(id_text.len())), span(reference.range_value())));
-        }
-        let mut entries = Vec::with_capacity(feed.entries.len());
         let hasher = FastState::default();
-        for (entry, id) in ids() {
-            let start = id_text.len();
-            id_text.push_str(id.value);
-            entries.push(EntrySummary {
-                id: (small(start), small(id_text.len())),
-                id_hash: hasher.hash_one(id.value),
-                updated: entry.updated_at.clone(),
-                media_hash: (feed.kind == DocKind::Rss)
-                    .then(|| entry.node.children().find(|c| c.has_tag_name(None, "enclosure")))
-                    .flatten()
-                    .and_then(|enclosure| enclosure.attribute("url"))
-                    .map(|url| hasher.hash_one(url.trim())),
-                at: span(id.range.clone()),
-            });
-        }
-        id_text.shrink_to_fit();
+        let (id_text, tombstone_refs, entries) = ids(feed, &hasher, &mut at);
         let channel = feed.head.filter(|_| feed.kind == DocKind::Rss);
         let mut located = |text: crate::feed::Text| SharedValue {
             hash: hasher.hash_one(text.value),
             shown: crate::diagnostic::shorten(text.value).to_string(),
-            span: span(text.range),
+            span: at.locate(text.range),
         };
         let channel_title = channel.and_then(|c| child_text(c, None, "title")).map(&mut located);
         let podcast_guid = channel
@@ -389,7 +410,7 @@ impl DocSummary {
             feed_updated,
             entries,
             id_text,
-            tombstone_refs: refs,
+            tombstone_refs,
             media: Vec::new(),
         }
     }

@@ -134,27 +134,10 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
         return fail("--url names the URL of one document: give exactly one file, or - for standard input");
     }
-    let mut inputs = Vec::with_capacity(paths.len());
-    let mut read_stdin = false;
-    for path in &paths {
-        if path == "-" {
-            if read_stdin {
-                return fail("- (standard input) may be given only once");
-            }
-            read_stdin = true;
-            let mut bytes = Vec::new();
-            if let Err(error) = io::stdin()
-                .lock()
-                .take(args.max_file_size.saturating_add(1))
-                .read_to_end(&mut bytes)
-            {
-                return fail(&format!("cannot read standard input: {error}"));
-            }
-            inputs.push(Input::Stdin(bytes));
-        } else {
-            inputs.push(Input::Path(PathBuf::from(path)));
-        }
-    }
+    let inputs = match inputs_of(&paths, args.max_file_size) {
+        Ok(inputs) => inputs,
+        Err(message) => return fail(&message),
+    };
     if let Some(output) = &args.output_file {
         let named = inputs.iter().filter_map(|input| match input {
             Input::Path(path) => Some(path.as_path()),
@@ -177,6 +160,31 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             status
         }
     }
+}
+
+/// The inputs the paths name: each path, and standard input read (at
+/// most one byte past `--max-file-size`) where `-` is given, once.
+fn inputs_of(paths: &[OsString], max_file_size: u64) -> Result<Vec<Input>, String> {
+    let mut inputs = Vec::with_capacity(paths.len());
+    let mut read_stdin = false;
+    for path in paths {
+        if path == "-" {
+            if read_stdin {
+                return Err("- (standard input) may be given only once".to_owned());
+            }
+            read_stdin = true;
+            let mut bytes = Vec::new();
+            io::stdin()
+                .lock()
+                .take(max_file_size.saturating_add(1))
+                .read_to_end(&mut bytes)
+                .map_err(|error| format!("cannot read standard input: {error}"))?;
+            inputs.push(Input::Stdin(bytes));
+        } else {
+            inputs.push(Input::Path(PathBuf::from(path)));
+        }
+    }
+    Ok(inputs)
 }
 
 /// Lints, writing the findings as they are assembled (the line formats).

@@ -410,25 +410,33 @@ impl Walk<'_> {
             outcome.document.aliases.push(url.clone());
         }
         self.seen.insert(final_url.to_string());
-        if let Some(summary) = &outcome.document.summary {
-            if let Some(self_iri) = summary.self_iri() {
-                self.seen.insert(client.credentials.mask(self_iri).to_string());
-            }
-            for (target, span) in followed_links(summary, doc) {
-                let target = client.credentials.mask(&target);
-                let leaves_origin = limits.same_origin && !client.on_start_origin(&target);
-                if leaves_origin || !self.seen.insert(target.to_string()) {
-                    continue;
-                }
-                self.queue.push(Queued {
-                    url: target,
-                    origin: Some(span),
-                    launched: false,
-                    found_on_page: false,
-                });
-            }
-        }
+        let summary = outcome.document.summary.as_ref();
+        let found: Vec<(Url, Span)> = summary.map(|summary| followed_links(summary, doc)).unwrap_or_default();
+        let self_iri = summary.and_then(|summary| summary.self_iri()).cloned();
+        self.queue_links(self_iri, found, client, limits);
         Ok(())
+    }
+
+    /// Queues the links a document was `found` to follow, each once (its
+    /// own self IRI counts as seen), on the start origin only under
+    /// `--same-origin`.
+    fn queue_links(&mut self, self_iri: Option<Url>, found: Vec<(Url, Span)>, client: &Client, limits: &Limits) {
+        if let Some(self_iri) = self_iri {
+            self.seen.insert(client.credentials.mask(&self_iri).to_string());
+        }
+        for (target, span) in found {
+            let target = client.credentials.mask(&target);
+            let leaves_origin = limits.same_origin && !client.on_start_origin(&target);
+            if leaves_origin || !self.seen.insert(target.to_string()) {
+                continue;
+            }
+            self.queue.push(Queued {
+                url: target,
+                origin: Some(span),
+                launched: false,
+                found_on_page: false,
+            });
+        }
     }
 }
 

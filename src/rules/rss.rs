@@ -263,6 +263,24 @@ fn rss_invalid_schedule(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = rss_channel(feed) else { return };
     let mut findings = Vec::new();
+    ttl_findings(channel, &mut findings);
+    skip_list_findings(channel, &mut findings);
+    skip_value_findings(channel, &mut findings);
+    for (at, message, help) in findings {
+        cx.report(
+            Checker::at(at, message)
+                .label("not a valid value")
+                .note("RSS 2.0: ttl is \"a number of minutes that indicates how long a channel can be cached\"; skipHours holds \"up to 24 <hour> sub-elements whose value is a number between 0 and 23\"; skipDays \"up to seven <day> sub-elements whose value is Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday\"; readers that cannot read them poll at the wrong times")
+                .help(help),
+        );
+    }
+}
+
+/// A schedule finding: its place, its message, its help.
+type ScheduleFinding = (std::ops::Range<usize>, String, &'static str);
+
+/// A `ttl` that is no number of minutes, or none at all.
+fn ttl_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
     for ttl in rss_children(channel, "ttl") {
         let text = Text::of(ttl);
         if text.value.is_empty() || !text.value.bytes().all(|b| b.is_ascii_digit()) {
@@ -285,8 +303,11 @@ fn rss_invalid_schedule(cx: &mut Checker) {
             ));
         }
     }
-    // Each schedule holds at least one value, at most one of each, and so
-    // at most 24 hours and 7 days.
+}
+
+/// Each schedule holds at least one value, at most one of each, and so at
+/// most 24 hours and 7 days.
+fn skip_list_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
     for (list, item) in [("skipHours", "hour"), ("skipDays", "day")] {
         for schedule in rss_children(channel, list) {
             let values: Vec<Node> = rss_children(schedule, item).collect();
@@ -326,6 +347,10 @@ fn rss_invalid_schedule(cx: &mut Checker) {
             // place: one finding per cause, not a count besides.
         }
     }
+}
+
+/// Hours that are no hour of the day, days that are no day's name.
+fn skip_value_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
     for hour in rss_children(channel, "skipHours").flat_map(|s| rss_children(s, "hour")) {
         let text = Text::of(hour);
         let valid = !text.value.is_empty()
@@ -355,14 +380,6 @@ fn rss_invalid_schedule(cx: &mut Checker) {
                 "write the day's English name, capitalized, e.g. <day>Saturday</day>",
             ));
         }
-    }
-    for (at, message, help) in findings {
-        cx.report(
-            Checker::at(at, message)
-                .label("not a valid value")
-                .note("RSS 2.0: ttl is \"a number of minutes that indicates how long a channel can be cached\"; skipHours holds \"up to 24 <hour> sub-elements whose value is a number between 0 and 23\"; skipDays \"up to seven <day> sub-elements whose value is Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday\"; readers that cannot read them poll at the wrong times")
-                .help(help),
-        );
     }
 }
 
