@@ -272,36 +272,20 @@ fn without_duplicates(jobs: Vec<Job>) -> Vec<Job> {
     kept
 }
 
-/// Walks a directory: the files found, as jobs (at most `most`).
-fn walk(
+/// The ignore files in force as a walk goes, shared with its filter.
+type IgnoreFilesShared = std::sync::Arc<std::sync::Mutex<crate::exclude::IgnoreFiles>>;
+
+/// The walker of `root` (canonical: `canonical`), and the ignore files
+/// it reads as it goes: ripgrep's and ruff's, hidden files and directories
+/// skipped, and what `.gitignore` and `.ignore` files say (in a git work
+/// tree or not), but not the user's global gitignore, so that the same
+/// tree lints the same on every machine; `--exclude` and the nearest
+/// config's `exclude` applied. An invalid glob is the error.
+fn walker(
     root: &Path,
+    canonical: Option<&Path>,
     options: &Options,
-    published: Option<&Published>,
-    emit: &mut dyn FnMut(Job),
-    failures: &mut Vec<Failure>,
-    warnings: &mut Vec<String>,
-    most: usize,
-) {
-    let mut found = 0;
-    // The root is made canonical once; files below it get their URLs by
-    // joining their path segments (a realpath per file costs more than
-    // parsing small feeds).
-    let canonical = std::fs::canonicalize(root).ok();
-    if canonical.as_deref().is_some_and(is_kernel_path) {
-        warnings.push(format!(
-            "{} is in a kernel file system (/proc, /sys or /dev): it is not walked (name a file there to lint it)",
-            crate::shown::shown_path(root)
-        ));
-        return;
-    }
-    let root_url = canonical
-        .as_deref()
-        .and_then(|canonical| url_of_canonical(canonical, published))
-        .map(as_directory);
-    // The walker ripgrep and ruff use: hidden files and directories are
-    // skipped, and so is what `.gitignore` and `.ignore` files say (in a
-    // git work tree or not), but not the user's global gitignore: the same
-    // tree lints the same on every machine.
+) -> Result<(ignore::WalkBuilder, IgnoreFilesShared), String> {
     let mut builder = ignore::WalkBuilder::new(root);
     builder
         .hidden(true)
@@ -329,27 +313,55 @@ fn walk(
         });
     }
     // --exclude, and the exclude list of the config nearest above the root.
-    let from_config = canonical
-        .as_deref()
-        .and_then(|root| deepest_above(root, &options.config_excludes, |(dir, _)| dir));
+    let from_config = canonical.and_then(|root| deepest_above(root, &options.config_excludes, |(dir, _)| dir));
     let globs: Vec<String> = options
         .exclude
         .iter()
         .chain(from_config.into_iter().flat_map(|(_, globs)| globs))
         .cloned()
         .collect();
-    match crate::exclude::overrides(root, &globs) {
-        Ok(overrides) => {
-            builder.overrides(overrides);
-        }
-        Err(error) => {
+    let overrides =
+        crate::exclude::overrides(root, &globs).map_err(|error| format!("invalid --exclude glob: {error}"))?;
+    builder.overrides(overrides);
+    Ok((builder, ignore_files))
+}
+
+/// Walks a directory: the files found, as jobs (at most `most`).
+fn walk(
+    root: &Path,
+    options: &Options,
+    published: Option<&Published>,
+    emit: &mut dyn FnMut(Job),
+    failures: &mut Vec<Failure>,
+    warnings: &mut Vec<String>,
+    most: usize,
+) {
+    let mut found = 0;
+    // The root is made canonical once; files below it get their URLs by
+    // joining their path segments (a realpath per file costs more than
+    // parsing small feeds).
+    let canonical = std::fs::canonicalize(root).ok();
+    if canonical.as_deref().is_some_and(is_kernel_path) {
+        warnings.push(format!(
+            "{} is in a kernel file system (/proc, /sys or /dev): it is not walked (name a file there to lint it)",
+            crate::shown::shown_path(root)
+        ));
+        return;
+    }
+    let root_url = canonical
+        .as_deref()
+        .and_then(|canonical| url_of_canonical(canonical, published))
+        .map(as_directory);
+    let (builder, ignore_files) = match walker(root, canonical.as_deref(), options) {
+        Ok(walker) => walker,
+        Err(message) => {
             failures.push(Failure::Unwalkable {
                 path: root.to_owned(),
-                message: format!("invalid --exclude glob: {error}"),
+                message,
             });
             return;
         }
-    }
+    };
     for entry in builder.build() {
         if found >= most {
             break;

@@ -259,58 +259,65 @@ impl<'a, 'input> Gathered<'a, 'input> {
                 NameClass::Other => {}
             }
             // Only these elements can carry an attribute that must be an IRI.
-            if !(is_link || is_tombstone || node.has_xml_base()) {
-                continue;
-            }
-            let mut link = LinkAttributes {
-                href: ABSENT,
-                rel: ABSENT,
-                alternate: true,
-            };
-            for (index, attribute) in node.indexed_attributes() {
-                let (carries_iri, is_base) = match (attribute.namespace(), attribute.name()) {
-                    (Some(XML_NS), "base") => (true, true),
-                    (None, "href") => {
-                        if is_link && link.href == ABSENT {
-                            link.href = index;
-                        }
-                        (is_link, false)
-                    }
-                    (None, "ref") => (is_tombstone, false),
-                    (None, "rel") => {
-                        link.rel = index;
-                        // Only a value ending in "alternate" can name it.
-                        let value = attribute.value().as_bytes();
-                        link.alternate = value.len() >= 9
-                            && value[value.len() - 9..].eq_ignore_ascii_case(b"alternate")
-                            && Rel::of(Some(attribute.value())).as_str() == "alternate";
-                        (false, false)
-                    }
-                    (None, name @ ("type" | "length" | "hreflang")) if is_link => {
-                        let kind = match name {
-                            "type" => LinkValue::Type,
-                            "length" => LinkValue::Length,
-                            _ => LinkValue::Hreflang,
-                        };
-                        gathered.link_values.push((index, kind));
-                        (false, false)
-                    }
-                    _ => (false, false),
-                };
-                if carries_iri {
-                    gathered.iri_elements.push(node);
-                    gathered.iri_places.push(IriPlace {
-                        attribute: index,
-                        valid: iri::check_iri_reference(attribute.value()).is_ok(),
-                        is_base,
-                    });
-                }
-            }
-            if is_link {
-                gathered.link_attributes.push(link);
+            if is_link || is_tombstone || node.has_xml_base() {
+                gathered.gather_attributes(node, is_link, is_tombstone);
             }
         }
         gathered
+    }
+
+    /// The attributes of a link, a tombstone or an element with an
+    /// `xml:base` that the rules read: each that must be an IRI (checked
+    /// once, here), and a link's href, rel, type, length and hreflang.
+    #[inline]
+    fn gather_attributes(&mut self, node: Node<'a, 'input>, is_link: bool, is_tombstone: bool) {
+        let mut link = LinkAttributes {
+            href: ABSENT,
+            rel: ABSENT,
+            alternate: true,
+        };
+        for (index, attribute) in node.indexed_attributes() {
+            let (carries_iri, is_base) = match (attribute.namespace(), attribute.name()) {
+                (Some(XML_NS), "base") => (true, true),
+                (None, "href") => {
+                    if is_link && link.href == ABSENT {
+                        link.href = index;
+                    }
+                    (is_link, false)
+                }
+                (None, "ref") => (is_tombstone, false),
+                (None, "rel") => {
+                    link.rel = index;
+                    // Only a value ending in "alternate" can name it.
+                    let value = attribute.value().as_bytes();
+                    link.alternate = value.len() >= 9
+                        && value[value.len() - 9..].eq_ignore_ascii_case(b"alternate")
+                        && Rel::of(Some(attribute.value())).as_str() == "alternate";
+                    (false, false)
+                }
+                (None, name @ ("type" | "length" | "hreflang")) if is_link => {
+                    let kind = match name {
+                        "type" => LinkValue::Type,
+                        "length" => LinkValue::Length,
+                        _ => LinkValue::Hreflang,
+                    };
+                    self.link_values.push((index, kind));
+                    (false, false)
+                }
+                _ => (false, false),
+            };
+            if carries_iri {
+                self.iri_elements.push(node);
+                self.iri_places.push(IriPlace {
+                    attribute: index,
+                    valid: iri::check_iri_reference(attribute.value()).is_ok(),
+                    is_base,
+                });
+            }
+        }
+        if is_link {
+            self.link_attributes.push(link);
+        }
     }
 }
 

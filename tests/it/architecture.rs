@@ -335,3 +335,68 @@ fn the_notes_helps_and_labels_written_in_the_code_show_as_they_are() {
     assert!(read > 300, "the literals were read: {read}");
     assert_eq!(wrong, Vec::<String>::new());
 }
+
+/// The most lines a function may have: past it, it does several things,
+/// each of which has a name. The page's templates (maud markup, read as
+/// the page it makes) are the exception.
+const MOST_FUNCTION_LINES: usize = 100;
+const TEMPLATES: &[&str] = &["src/web/page.rs"];
+
+/// The functions of `text` longer than [`MOST_FUNCTION_LINES`]: each
+/// `fn` with a body, to the brace that closes it (braces in strings,
+/// characters and comments not counted).
+fn long_functions(text: &str) -> Vec<(usize, usize, String)> {
+    let starts_fn = regex::Regex::new(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?fn\s+\w+").unwrap();
+    let strings = regex::Regex::new(r#""(\\.|[^"\\])*"|'(\\.|[^'\\])'"#).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < lines.len() {
+        if !starts_fn.is_match(lines[at]) || lines[at].trim_end().ends_with(';') {
+            at += 1;
+            continue;
+        }
+        let (mut depth, mut opened, mut end) = (0i64, false, at);
+        while end < lines.len() {
+            let code = strings.replace_all(lines[end], "\"\"");
+            let code = code.split("//").next().unwrap_or_default();
+            depth += code.matches('{').count() as i64 - code.matches('}').count() as i64;
+            opened |= code.contains('{');
+            if opened && depth <= 0 {
+                break;
+            }
+            end += 1;
+        }
+        let length = end - at + 1;
+        if length > MOST_FUNCTION_LINES {
+            found.push((at + 1, length, lines[at].trim().to_owned()));
+        }
+        at = if opened { end + 1 } else { at + 1 };
+    }
+    found
+}
+
+#[test]
+fn no_function_passes_a_hundred_lines() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut long = Vec::new();
+    for file in &files {
+        let name = file.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        if TEMPLATES.contains(&name.as_str()) {
+            continue;
+        }
+        for (line, length, head) in long_functions(&std::fs::read_to_string(file).unwrap()) {
+            long.push(format!("{name}:{line}: {length} lines: {head}"));
+        }
+    }
+    assert_eq!(long, Vec::<String>::new(), "split these where their parts have names");
+    // The check fails where it should: a long function is named.
+    let body = "    let x = 1;\n".repeat(MOST_FUNCTION_LINES);
+    let text = format!("fn short() {{\n}}\n\npub(crate) fn long() {{\n{body}}}\n");
+    assert_eq!(
+        long_functions(&text),
+        [(4, MOST_FUNCTION_LINES + 2, "pub(crate) fn long() {".to_owned())]
+    );
+}
