@@ -104,8 +104,8 @@ pub fn types_agree(declared: &str, served: &str) -> bool {
         return true;
     }
     match (
-        super::podcast::family_by_type(declared),
-        super::podcast::family_by_type(served),
+        super::podcast_vocabulary::family_by_type(declared),
+        super::podcast_vocabulary::family_by_type(served),
     ) {
         (Some(one), Some(other)) => one == other,
         _ => false,

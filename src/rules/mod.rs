@@ -31,6 +31,7 @@ mod markers;
 pub mod media;
 mod paging;
 mod podcast;
+mod podcast_vocabulary;
 mod podcasting;
 mod profile;
 mod rss;

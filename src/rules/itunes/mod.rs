@@ -2,38 +2,18 @@
 //! by the values Apple's "A Podcaster's Guide to RSS" and PSP-1 give them,
 //! wherever the tags stand: group `itunes`.
 
+use super::podcast_vocabulary::{
+    family_by_type, itunes_elements, media_format_by_url, podcast_channel, podcast_enclosures, Family,
+};
 use super::{rule, Checker, Rule};
 use crate::diagnostic::shorten;
-use crate::feed::{DocKind, FeedDoc, Text, ITUNES_NS};
+use crate::feed::{FeedDoc, Text, ITUNES_NS};
 use crate::fix::{self, Fix};
 use crate::xml::Node;
 
 mod categories;
 
 pub use categories::{ITUNES_RETIRED_CATEGORY, ITUNES_UNKNOWN_CATEGORY};
-
-/// Where the iTunes tags of the show stand: the RSS channel, or the Atom
-/// feed (Apple's tags are read in Atom podcasts too); the episodes' stand
-/// in its items or entries.
-fn itunes_head<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Option<Node<'a, 'i>> {
-    feed.head.filter(|_| matches!(feed.kind, DocKind::Rss | DocKind::Atom))
-}
-
-/// The iTunes elements named `local` among the children of the channel (or
-/// Atom feed) and of its items (or entries), in document order, matched by
-/// the name's number.
-pub(super) fn itunes_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>, local: &str) -> Vec<Node<'a, 'i>> {
-    let Some(channel) = itunes_head(feed) else {
-        return Vec::new();
-    };
-    let Some(name) = feed.xml.name_index_of(Some(ITUNES_NS), local) else {
-        return Vec::new();
-    };
-    std::iter::once(channel)
-        .chain(feed.entries.iter().map(|item| item.node))
-        .flat_map(|parent| parent.children().filter(move |child| child.name_index() == Some(name)))
-        .collect()
-}
 
 /// The texts of the iTunes elements named `local` that `check` finds
 /// wrong, each with why.
@@ -462,8 +442,7 @@ const APPLE_TYPES: &[&str] = &[
 ];
 
 /// The type Apple lists for a family.
-fn apple_type(family: super::podcast::Family) -> &'static str {
-    use super::podcast::Family;
+fn apple_type(family: Family) -> &'static str {
     match family {
         Family::Mp3 => "audio/mpeg",
         Family::QuickTime => "video/quicktime",
@@ -473,7 +452,6 @@ fn apple_type(family: super::podcast::Family) -> &'static str {
 }
 
 fn itunes_unsupported_enclosure(cx: &mut Checker) {
-    use super::podcast::{family_by_type, media_format_by_url, podcast_enclosures};
     let feed = cx.feed;
     let input = feed.xml.input_text();
     let mut findings = Vec::new();
@@ -567,7 +545,7 @@ const COUNTRY_FOR_LANGUAGE: &[(&str, &str)] = &[
 
 fn itunes_invalid_language(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(channel) = super::podcast::podcast_channel(feed) else {
+    let Some(channel) = podcast_channel(feed) else {
         return;
     };
     let codes: Vec<&str> = ISO_639_1.split(' ').collect();
