@@ -1,4 +1,4 @@
--- Run by tests/editors.rs in a headless Neovim, after the plugin
+-- Run by tests/it/editors.rs in a headless Neovim, after the plugin
 -- (editors/neovim/feedlint.lua) and the feed are loaded: waits for the
 -- feedlint server's diagnostics, writes them to $FEEDLINT_NVIM_OUT a line
 -- each (line:column:code), and quits, with status 1 if none came.

@@ -17,7 +17,7 @@ fn testsuite() -> PathBuf {
 
 /// Single-document fixtures: every file outside `testsuite/sets/`,
 /// `testsuite/hostile/` (which `tests/hostile.rs` runs) and
-/// `testsuite/sites/` (whole trees, which `tests/cli.rs` runs).
+/// `testsuite/sites/` (whole trees, which `tests/it/cli.rs` runs).
 fn fixtures() -> Vec<PathBuf> {
     let sets = testsuite().join("sets");
     let hostile = testsuite().join("hostile");
