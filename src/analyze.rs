@@ -4,22 +4,19 @@
 //! enabled rule; its tree is dropped at the end, and only the summary the
 //! set checks need (and, for the text format, windows of its lines) kept.
 
-use crate::diagnostic::shorten;
 use std::path::PathBuf;
 
 use url::Url;
 
 use crate::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
 use crate::document::Document;
-use crate::feed::ATOM_NS;
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::fix::{self, Fix};
 use crate::options::Options;
 use crate::rule_id::RuleMap;
-use crate::rules::fetching::{CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
+use crate::rules::fetching::{charset_mismatch, served_as_web_page, CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
 use crate::rules::xml::{
-    ATOM_WRONG_NAMESPACE, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE, INTERNAL_ERROR, NOT_A_FEED, UNKNOWN_DOCUMENT,
-    UNUSED_SUPPRESSION, XML_MALFORMED,
+    malformed, no_feed_checked, read_past, unread_entity, web_page, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE,
+    INTERNAL_ERROR, NOT_A_FEED, UNUSED_SUPPRESSION, XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
 use crate::site::placement::{self, Learning};
@@ -259,21 +256,6 @@ fn parse(
     }
 }
 
-/// The one finding for well-formed XML that is no feed feedlint checks;
-/// `None` for a walked file of another vocabulary, skipped silently.
-fn no_feed_checked(xml: &xml::Tree, explicit: bool) -> Option<(&'static Rule, Pending)> {
-    Some(match atom_wrong_namespace(xml, explicit) {
-        Some(finding) => (&ATOM_WRONG_NAMESPACE, finding),
-        // An RSS 1.0 document is a feed, walked or named: it is said not to
-        // be checked, never passed over silently.
-        None if is_rss_10(xml) => (&UNKNOWN_DOCUMENT, unknown_document(xml)),
-        None if !explicit => return None,
-        None if is_encrypted(xml) => (&UNKNOWN_DOCUMENT, unknown_document(xml)),
-        // Named as a feed, it is read as one, and every reader fails on it.
-        None => (&NOT_A_FEED, not_a_feed(xml)),
-    })
-}
-
 /// What the checks of a document made: its findings (not yet located),
 /// its summary, its suppression comments, and where its self link places
 /// its folder.
@@ -452,223 +434,6 @@ fn locate(
         unused_level,
         dropped: Default::default(),
     }
-}
-
-/// The finding for a feed served as a web page (`Content-Type: text/html`):
-/// at its root element, with the media type its kind has.
-fn served_as_web_page(xml: &xml::Tree, kind: DocKind) -> Pending {
-    let media_type = match kind {
-        DocKind::Atom | DocKind::AtomEntry => "application/atom+xml",
-        DocKind::Rss => "application/rss+xml",
-        DocKind::DeletedEntry => "application/atomdeleted+xml",
-    };
-    Pending::new(crate::feed::start_tag(xml.root_element()), "the feed is served as text/html, the media type of a web page")
-        .label("a feed")
-        .note("a browser shows it as a broken web page instead of offering to subscribe, and a reader that trusts the header may not take it for a feed")
-        .help(format!("serve it as {media_type} (or application/xml)"))
-}
-
-/// The finding for a web page (HTML) named as a feed: at its first tag,
-/// with the feeds it links to, if any, in its help.
-fn web_page(source: &Source) -> Pending {
-    let text = source.text();
-    let start = crate::html::web_page_start(text).unwrap_or(0);
-    let end = text[start..].find('>').map_or(text.len(), |close| start + close + 1);
-    let finding = Pending::new(start..end, "not a feed: this is a web page (HTML)")
-        .label("web page")
-        .note("a server or generator often writes a web page (an error page, a login page, the site's home page) where the feed should be; every feed reader fails on it");
-    match crate::html::feed_links(text).first() {
-        Some(link) => finding.help(format!(
-            "the page names its feed ({}) at {}: check that address, or publish the feed itself here",
-            link.media_type,
-            shorten(&link.href)
-        )),
-        None => finding.help("publish the feed itself here; a web page names its feed in a <link rel=\"alternate\" type=\"application/atom+xml\"> element"),
-    }
-}
-
-/// The finding for an error the parse read past: at it, with the fix
-/// that leaves the document as it was read.
-fn read_past(text: &str, recovered: &xml::Recovered) -> Pending {
-    let at = recovered.at.clone();
-    let finding = Pending::new(at.clone(), format!("not well-formed XML: {}", recovered.message))
-        .note("XML 1.0 §2.8: the XML declaration, if present, is the first thing in the document; the rest of the document was checked as if it were where it belongs, but a strict parser (and many feed readers) stops here and reads nothing");
-    match recovered.kind {
-        xml::RecoveredKind::SpaceBeforeDeclaration => finding
-            .label("before the declaration")
-            .help("remove what the template or plugin prints before <?xml")
-            .fix(Fix::safe(
-                "Remove the white space before the XML declaration",
-                vec![fix::replace(at, "")],
-            )),
-        xml::RecoveredKind::DeclarationNotFirst => {
-            let declaration = text[at.clone()].to_owned();
-            finding
-                .label("the declaration")
-                .help("move the XML declaration to the very start of the document")
-                .fix(Fix::safe(
-                    "Move the XML declaration to the start",
-                    vec![fix::replace(0..0, format!("{declaration}\n")), fix::replace(at, "")],
-                ))
-        }
-    }
-}
-
-fn malformed(source: &Source, offset: usize, message: String) -> Pending {
-    let offset = offset.min(source.text().len());
-    // One character wide, so the snippet shows where; empty at end of file.
-    let end = source.text()[offset..]
-        .chars()
-        .next()
-        .map_or(offset, |c| offset + c.len_utf8());
-    Pending::new(offset..end, format!("not well-formed XML: {message}"))
-        .label("here")
-        .note("no other rule runs on a document that does not parse")
-}
-
-/// The header and the document disagree on the encoding: the finding
-/// points at the declaration's encoding name, or at the document's start.
-fn charset_mismatch(source: &Source, note: source::CharsetNote) -> Pending {
-    let text = source.text();
-    let at = match note.declaration.filter(|&offset| text.is_char_boundary(offset)) {
-        Some(offset) => {
-            let end = text[offset..].find(['"', '\'']).map_or(offset, |len| offset + len);
-            offset..end
-        }
-        None => 0..0,
-    };
-    Pending::new(at, note.message)
-        .label("encoding")
-        .note("RFC 7303 §3.2: the byte order mark wins, then the charset parameter of the Content-Type header, then the XML declaration; consumers that read the file without the header decode it differently")
-        .help("make the server's charset and the XML declaration name the same encoding (or drop the charset parameter)")
-}
-
-fn unread_entity(unread: &xml::UnreadEntity) -> Pending {
-    let name = &unread.name;
-    let (message, help) = if unread.declared_external {
-        (
-            format!("the external entity \"&{name};\" is not read: feedlint never reads files or URLs an entity names, so its text is not checked"),
-            "put the text in the document itself, or in an internal entity",
-        )
-    } else {
-        (
-            format!("\"&{name};\" is not expanded: it is not declared in the document, and the external DTD or parameter entity that may declare it is not read"),
-            "declare the entity in the internal subset (<!DOCTYPE ... [<!ENTITY ...>]>), or write the character as a reference such as &#233;",
-        )
-    };
-    Pending::new(unread.range.clone(), message)
-        .label("not expanded")
-        .note("the rest of the document is linted; text that uses the entity is read without it, and only the first such reference is reported")
-        .help(help)
-}
-
-/// The RSS 1.0 namespace (RSS 1.0 §5.1).
-const RSS_10_NS: &str = "http://purl.org/rss/1.0/";
-const RDF_NS: &str = "http://www.w3.org/1999/02/22-rdf-syntax-ns#";
-
-/// Whether the document is RSS 1.0: an `rdf:RDF` root holding an RSS 1.0
-/// `channel` (RSS 1.0 §5.2, §5.3).
-fn is_rss_10(xml: &xml::Tree) -> bool {
-    let root = xml.root_element();
-    root.has_tag_name(Some(RDF_NS), "RDF")
-        && root
-            .children()
-            .any(|child| child.has_tag_name(Some(RSS_10_NS), "channel"))
-}
-
-/// The XML Encryption namespace: an encrypted Deleted Entry Document has
-/// an `xenc:EncryptedData` root (RFC 6721 §6).
-const XENC_NS: &str = "http://www.w3.org/2001/04/xmlenc#";
-
-fn is_encrypted(xml: &xml::Tree) -> bool {
-    xml.root_element().has_tag_name(Some(XENC_NS), "EncryptedData")
-}
-
-/// A feed feedlint does not check: RSS 1.0, or an encrypted document.
-fn unknown_document(xml: &xml::Tree) -> Pending {
-    let root = xml.root_element();
-    if is_rss_10(xml) {
-        return Pending::new(crate::feed::start_tag(root), "this is an RSS 1.0 (RDF Site Summary) document, which feedlint does not check")
-            .label("RSS 1.0")
-            .note("RSS 1.0 is an RDF vocabulary of its own (root rdf:RDF, namespace http://purl.org/rss/1.0/), not RSS 2.0 and not Atom; feedlint checks Atom, RSS 0.91 to 2.0 and Deleted Entry Documents, so nothing in this file was checked")
-            .help("check it with an RDF validator, or publish an Atom or RSS 2.0 feed beside it");
-    }
-    Pending::new(crate::feed::start_tag(root), "this document is encrypted (xenc:EncryptedData), so feedlint cannot check what it holds")
-        .label("encrypted")
-        .note("RFC 6721 §6 lets a Deleted Entry Document be encrypted with XML Encryption; only the holder of the key can read the tombstones inside")
-}
-
-/// A file named as a feed that is none: an HTML error page saved as
-/// `feed.rss`, a sitemap named on the command line.
-fn not_a_feed(xml: &xml::Tree) -> Pending {
-    let root = xml.root_element();
-    let name = root.tag_name();
-    let what = match name.namespace() {
-        Some(ns) => format!("<{}> in namespace \"{}\"", shorten(name.name()), shorten(ns)),
-        None => format!("<{}>", shorten(name.name())),
-    };
-    let is_html = name.name().eq_ignore_ascii_case("html");
-    let finding = Pending::new(crate::feed::start_tag(root), format!("not a feed: the root element is {what}"))
-        .label("root element")
-        .note(if is_html {
-            "this is a web page, not a feed: a server or generator often writes its error page where the feed should be; every feed reader fails on it"
-        } else {
-            "a feed's root is atom:feed (RFC 4287 §4.1.1), RSS's rss, or at:deleted-entry (RFC 6721 §4); a reader given this file finds no feed in it"
-        });
-    match name.namespace().and_then(crate::feed::intended_namespace) {
-        Some(intended) => finding.help(format!(
-            "the namespace is a near miss: declare it as \"{intended}\" (namespace names compare as exact strings)"
-        )),
-        None => finding.help("publish the feed in this file, or name it so that it is not taken for one (.xml files found in a directory are linted only when they are feeds)"),
-    }
-}
-
-/// The Atom 0.3 namespace, replaced by Atom 1.0's in 2005.
-const ATOM_03_NS: &str = "http://purl.org/atom/ns#";
-
-/// The finding for a root `<feed>` meant as Atom but outside its namespace:
-/// in none, in a near miss of it, or in Atom 0.3's. A `<feed>` of some other
-/// vocabulary is not one (it stays `unknown-document`, or is skipped).
-fn atom_wrong_namespace(xml: &xml::Tree, explicit: bool) -> Option<Pending> {
-    let root = xml.root_element();
-    let name = root.tag_name();
-    if name.name() != "feed" {
-        return None;
-    }
-    let at = crate::feed::start_tag(root);
-    let finding = match name.namespace() {
-        None => Pending::new(at, "this <feed> is in no namespace, so it is not an Atom feed")
-            .help(format!("declare the Atom namespace: <feed xmlns=\"{ATOM_NS}\">")),
-        Some(namespace) if namespace.trim_end_matches('#') == ATOM_03_NS.trim_end_matches('#') => Pending::new(at, "this <feed> is Atom 0.3, a draft replaced by Atom 1.0 (RFC 4287) in 2005")
-            .help("convert the feed to Atom 1.0 (namespace http://www.w3.org/2005/Atom: issued and modified become published and updated, tagline becomes subtitle, copyright becomes rights)"),
-        Some(namespace) if crate::feed::intended_namespace(namespace) == Some(ATOM_NS) || names_atom(namespace) => {
-            Pending::new(at, format!("this <feed> is in the namespace \"{}\", a near miss of Atom's", shorten(namespace)))
-                .help(format!("declare the namespace as \"{ATOM_NS}\" (namespace names compare as exact strings)"))
-        }
-        // A file named, or named like a feed, is meant as one: a <feed> in
-        // any other namespace is no Atom feed to any reader. Walked XML of
-        // another vocabulary is left alone.
-        Some(namespace) if explicit => Pending::new(
-            at,
-            format!("this <feed> is in the namespace \"{}\", not Atom 1.0's", shorten(namespace)),
-        )
-        .help(format!("if it is meant as an Atom feed, declare xmlns=\"{ATOM_NS}\"; a feed of another vocabulary is not checked by feedlint")),
-        Some(_) => return None,
-    };
-    Some(
-        finding
-            .label("not an Atom 1.0 feed")
-            .note("RFC 4287 §2: the Atom namespace is \"http://www.w3.org/2005/Atom\"; Atom consumers match elements by namespace and name, so they see no feed here"),
-    )
-}
-
-/// Whether a namespace name says it means Atom without being Atom 1.0's:
-/// it names Atom, or the W3C's 2005 namespaces (`.../2005/Atom1`,
-/// `http://www.w3.org/2007/Atom`, `http://www.w3.org/2005/`). A `<feed>`
-/// in a namespace that names neither is another vocabulary's.
-fn names_atom(namespace: &str) -> bool {
-    let lower = namespace.to_ascii_lowercase();
-    lower.contains("atom") || lower.contains("w3.org/2005")
 }
 
 /// A lexical look at the root element's local name, before parsing, so that
