@@ -8,68 +8,99 @@
 
 use crate::rule_id::{RuleId, UnknownRule};
 
-/// A named group of rules.
-#[derive(Debug)]
-pub struct Group {
-    pub name: &'static str,
-    pub summary: &'static str,
+/// A named group of rules (`--select rfc5005`): a rule's first group says
+/// which table of the README lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    Xml,
+    Rfc5005,
+    Rfc6721,
+    AtomCore,
+    RssCore,
+    RssProfile,
+    Itunes,
+    Podcast,
+    Media,
+    Fetch,
 }
 
-/// Every group, in the order `feedlint rules` lists them.
-pub static GROUPS: &[Group] = &[
-    Group {
-        name: "xml",
-        summary: "the document as XML and as a file: well-formedness, entities, encodings, files that are no feed, suppression comments",
-    },
-    Group {
-        name: "rfc5005",
-        summary: "RFC 5005 and the feed-history draft: markers, archive and paging links, the chains they make, self links",
-    },
-    Group {
-        name: "rfc6721",
-        summary: "RFC 6721 tombstones: at:deleted-entry, Deleted Entry Documents",
-    },
-    Group {
-        name: "atom-core",
-        summary: "RFC 4287 Atom: required and once-only elements, text and content, ids, dates, links, IRIs, languages",
-    },
-    Group {
-        name: "rss-core",
-        summary: "RSS 2.0, 0.92 and 0.91, and the well-known modules: required elements, values, dates, guids, languages",
-    },
-    Group {
-        name: "rss-profile",
-        summary: "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
-    },
-    Group {
-        name: "itunes",
-        summary: "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
-    },
-    Group {
-        name: "podcast",
-        summary: "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
-    },
-    Group {
-        name: "media",
-        summary: "what the servers of enclosures and artwork answer, with --check-media: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
-    },
-    Group {
-        name: "fetch",
-        summary: "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
-    },
-];
+impl Group {
+    /// Every group, in the order `feedlint rules` lists them.
+    pub const ALL: [Group; 10] = [
+        Group::Xml,
+        Group::Rfc5005,
+        Group::Rfc6721,
+        Group::AtomCore,
+        Group::RssCore,
+        Group::RssProfile,
+        Group::Itunes,
+        Group::Podcast,
+        Group::Media,
+        Group::Fetch,
+    ];
+
+    /// The group as users write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Group::Xml => "xml",
+            Group::Rfc5005 => "rfc5005",
+            Group::Rfc6721 => "rfc6721",
+            Group::AtomCore => "atom-core",
+            Group::RssCore => "rss-core",
+            Group::RssProfile => "rss-profile",
+            Group::Itunes => "itunes",
+            Group::Podcast => "podcast",
+            Group::Media => "media",
+            Group::Fetch => "fetch",
+        }
+    }
+
+    /// What the group's rules check.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Group::Xml => "the document as XML and as a file: well-formedness, entities, encodings, files that are no feed, suppression comments",
+            Group::Rfc5005 => "RFC 5005 and the feed-history draft: markers, archive and paging links, the chains they make, self links",
+            Group::Rfc6721 => "RFC 6721 tombstones: at:deleted-entry, Deleted Entry Documents",
+            Group::AtomCore => "RFC 4287 Atom: required and once-only elements, text and content, ids, dates, links, IRIs, languages",
+            Group::RssCore => "RSS 2.0, 0.92 and 0.91, and the well-known modules: required elements, values, dates, guids, languages",
+            Group::RssProfile => "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
+            Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
+            Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
+            Group::Media => "what the servers of enclosures and artwork answer, with --check-media: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
+            Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
+        }
+    }
+}
+
+impl std::fmt::Display for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl serde::Serialize for Group {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
 
 /// The groups a rule is in, as its declaration says: one, or two where it
 /// checks both Atom and RSS.
-pub fn groups_of(id: RuleId) -> &'static [&'static str] {
+pub fn groups_of(id: RuleId) -> &'static [Group] {
     crate::rules::by_id(id).groups
+}
+
+/// A rule's groups as users write them, joined by `separator`.
+pub fn group_names(id: RuleId, separator: &str) -> String {
+    let names: Vec<&str> = groups_of(id).iter().map(|group| group.name()).collect();
+    names.join(separator)
 }
 
 /// One word of `--select` or `--ignore`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Selector {
     All,
-    Group(&'static str),
+    Group(Group),
     /// The start of rule ids (`atom-`): every rule whose id begins so.
     Prefix(String),
     Rule(RuleId),
@@ -82,8 +113,8 @@ impl Selector {
         if word.eq_ignore_ascii_case("all") {
             return Ok(Selector::All);
         }
-        if let Some(group) = GROUPS.iter().find(|group| group.name == word) {
-            return Ok(Selector::Group(group.name));
+        if let Some(group) = Group::ALL.iter().find(|group| group.name() == word) {
+            return Ok(Selector::Group(*group));
         }
         match word.parse::<RuleId>() {
             Ok(id) => Ok(Selector::Rule(id)),
@@ -97,7 +128,7 @@ impl Selector {
     fn matches(&self, id: RuleId) -> bool {
         match self {
             Selector::All => true,
-            Selector::Group(name) => groups_of(id).contains(name),
+            Selector::Group(group) => groups_of(id).contains(group),
             Selector::Prefix(prefix) => id.as_str().starts_with(prefix.as_str()),
             Selector::Rule(rule) => *rule == id,
         }
@@ -120,7 +151,7 @@ pub struct UnknownSelector(UnknownRule);
 
 impl std::fmt::Display for UnknownSelector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let groups: Vec<&str> = GROUPS.iter().map(|group| group.name).collect();
+        let groups: Vec<&str> = Group::ALL.iter().map(|group| group.name()).collect();
         write!(
             f,
             "{}; a selector is a rule id, the start of rule ids (atom-, rss-), a group ({}) or all",
@@ -174,12 +205,12 @@ impl Selection {
     /// Whether the `select` in effect over `under` (a config's) names one
     /// of `groups` by name: more than turning its rules on, that says what
     /// the user means the documents to be (a podcast, for `podcast`).
-    pub fn names_group_over(&self, under: Option<&Selection>, groups: &[&str]) -> bool {
+    pub fn names_group_over(&self, under: Option<&Selection>, groups: &[Group]) -> bool {
         let select = self.select.as_deref().or_else(|| under?.select.as_deref());
         select
             .unwrap_or_default()
             .iter()
-            .any(|selector| matches!(selector, Selector::Group(name) if groups.contains(name)))
+            .any(|selector| matches!(selector, Selector::Group(group) if groups.contains(group)))
     }
 
     pub fn is_empty(&self) -> bool {
@@ -204,22 +235,15 @@ mod tests {
         for id in RuleId::ALL {
             let groups = groups_of(id);
             assert!(!groups.is_empty(), "{id}");
-            assert!(
-                groups.iter().all(|g| GROUPS.iter().any(|group| group.name == *g)),
-                "{id}"
-            );
+            assert!(groups.iter().all(|g| Group::ALL.contains(g)), "{id}");
         }
-        for group in GROUPS {
-            assert!(
-                RuleId::ALL.iter().any(|id| groups_of(*id).contains(&group.name)),
-                "{}",
-                group.name
-            );
+        for group in Group::ALL {
+            assert!(RuleId::ALL.iter().any(|id| groups_of(*id).contains(&group)), "{group}");
         }
-        assert_eq!(groups_of(RuleId::ArchiveOrphan), ["rfc5005"]);
-        assert_eq!(groups_of(RuleId::DeletedEntryMissingRef), ["rfc6721"]);
-        assert_eq!(groups_of(RuleId::RssInvalidGuid), ["rss-core"]);
-        assert_eq!(groups_of(RuleId::AtomMissingId), ["atom-core"]);
+        assert_eq!(groups_of(RuleId::ArchiveOrphan), [Group::Rfc5005]);
+        assert_eq!(groups_of(RuleId::DeletedEntryMissingRef), [Group::Rfc6721]);
+        assert_eq!(groups_of(RuleId::RssInvalidGuid), [Group::RssCore]);
+        assert_eq!(groups_of(RuleId::AtomMissingId), [Group::AtomCore]);
     }
 
     #[test]
@@ -229,7 +253,7 @@ mod tests {
             Ok(Selector::Rule(RuleId::ArchiveOrphan))
         );
         assert_eq!(Selector::parse("atom-"), Ok(Selector::Prefix("atom-".into())));
-        assert_eq!(Selector::parse("rfc5005"), Ok(Selector::Group("rfc5005")));
+        assert_eq!(Selector::parse("rfc5005"), Ok(Selector::Group(Group::Rfc5005)));
         assert_eq!(Selector::parse("ALL"), Ok(Selector::All));
         let error = Selector::parse("archive-orhpan").unwrap_err().to_string();
         assert!(error.contains("did you mean 'archive-orphan'"), "{error}");

@@ -114,7 +114,7 @@ pub(crate) fn list_rules(format: ListFormat) -> ExitCode {
                     rule.id,
                     rule.level,
                     rule.scope.as_str(),
-                    select::groups_of(rule.id).join(","),
+                    select::group_names(rule.id, ","),
                     rule.summary
                 )
             })?;
@@ -122,10 +122,14 @@ pub(crate) fn list_rules(format: ListFormat) -> ExitCode {
                 out,
                 "\nGroups, for --select and --ignore (and select and ignore in feedlint.toml), beside rule ids,\nthe starts of rule ids (atom-, rss-) and all:"
             )?;
-            let width = select::GROUPS.iter().map(|group| group.name.len()).max().unwrap_or(0);
-            select::GROUPS
+            let width = select::Group::ALL
                 .iter()
-                .try_for_each(|group| writeln!(out, "  {:<width$} {}", group.name, group.summary))
+                .map(|group| group.name().len())
+                .max()
+                .unwrap_or(0);
+            select::Group::ALL
+                .iter()
+                .try_for_each(|group| writeln!(out, "  {:<width$} {}", group.name(), group.summary()))
         }
         ListFormat::Json => {
             let list: Vec<_> = rules::RULES
@@ -142,9 +146,9 @@ pub(crate) fn list_rules(format: ListFormat) -> ExitCode {
                     })
                 })
                 .collect();
-            let groups: Vec<_> = select::GROUPS
+            let groups: Vec<_> = select::Group::ALL
                 .iter()
-                .map(|group| serde_json::json!({ "name": group.name, "summary": group.summary }))
+                .map(|group| serde_json::json!({ "name": group.name(), "summary": group.summary() }))
                 .collect();
             writeln!(out, "{}", serde_json::json!({ "rules": list, "groups": groups }))
         }

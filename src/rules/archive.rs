@@ -15,7 +15,7 @@ const ADD_ARCHIVE_MARKER: &str =
 
 pub static ARCHIVE_MISSING_MARKER: Rule = rule!(
     ArchiveMissingMarker, Warning, DocAndSet, Some(archive_missing_marker), set: Some(archive_missing_marker_in_set),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a document that behaves as an archive has no fh:archive",
     spec: "RFC 5005 §4",
 );
@@ -123,7 +123,7 @@ fn archive_missing_marker_in_set(cx: &mut SetChecker) {
 
 pub static ARCHIVE_MISSING_CURRENT: Rule = rule!(
     ArchiveMissingCurrent, Warning, Doc, Some(archive_missing_current),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive document does not link to its subscription document",
     spec: "RFC 5005 §4",
 );
@@ -146,7 +146,7 @@ fn archive_missing_current(cx: &mut Checker) {
 
 pub static NEXT_ARCHIVE_UNSEALED: Rule = rule!(
     NextArchiveUnsealed, Error, DocAndSet, Some(next_archive_unsealed), set: Some(next_archive_unsealed_in_set),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a next-archive link points at a document that is not a sealed archive",
     spec: "RFC 5005 §4",
 );
@@ -209,7 +209,7 @@ fn next_archive_unsealed_in_set(cx: &mut SetChecker) {
 
 pub static SELF_REFERENCING_LINK: Rule = rule!(
     SelfReferencingLink, Error, Doc, Some(self_referencing_link),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive or paging link points at the document itself",
     spec: "RFC 5005 §3, §4, §6",
 );
@@ -251,7 +251,7 @@ fn self_referencing_link(cx: &mut Checker) {
 
 pub static DUPLICATE_NAVIGATION_LINK: Rule = rule!(
     DuplicateNavigationLink, Error, Doc, Some(duplicate_navigation_link),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "two head-section links with the same navigation relation and different targets",
     spec: "RFC 5005 §3, §4",
 );
@@ -288,7 +288,7 @@ fn duplicate_navigation_link(cx: &mut Checker) {
 
 pub static LEGACY_PREVIOUS_ARCHIVE: Rule = rule!(
     LegacyPreviousArchive, Warning, DocAndSet, Some(legacy_previous_archive), set: Some(legacy_previous_archive_in_set),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "archives linked with the feed-history draft's rel=\"previous\" instead of prev-archive",
     spec: "draft-nottingham-atompub-feed-history-05 §4; RFC 5005 §4",
 );
@@ -423,7 +423,7 @@ fn legacy_previous_archive_in_set(cx: &mut SetChecker) {
 
 pub static ARCHIVE_MISSING_SELF: Rule = rule!(
     ArchiveMissingSelf, Info, Doc, Some(archive_missing_self),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive document has no self link",
     spec: "draft-nottingham-atompub-feed-history-05 §6",
 );

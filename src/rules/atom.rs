@@ -64,7 +64,7 @@ fn report_missing(cx: &mut Checker, child: AtomName, section: &str, help: &str) 
 
 pub static ATOM_MISSING_ID: Rule = rule!(
     AtomMissingId, Error, Doc, Some(atom_missing_id),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:feed or atom:entry has no atom:id",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.6",
 );
@@ -80,7 +80,7 @@ fn atom_missing_id(cx: &mut Checker) {
 
 pub static ATOM_MISSING_TITLE: Rule = rule!(
     AtomMissingTitle, Error, Doc, Some(atom_missing_title),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:feed or atom:entry has no atom:title",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.14",
 );
@@ -96,7 +96,7 @@ fn atom_missing_title(cx: &mut Checker) {
 
 pub static ATOM_MISSING_UPDATED: Rule = rule!(
     AtomMissingUpdated, Error, Doc, Some(atom_missing_updated),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:feed or atom:entry has no atom:updated",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.15",
 );
@@ -112,7 +112,7 @@ fn atom_missing_updated(cx: &mut Checker) {
 
 pub static ATOM_MISSING_AUTHOR: Rule = rule!(
     AtomMissingAuthor, Error, Doc, Some(atom_missing_author),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:entry has no atom:author, and neither has its atom:source nor its feed",
     spec: "RFC 4287 §4.1.1, §4.1.2",
 );
@@ -176,7 +176,7 @@ fn entry_document_missing_author(cx: &mut Checker) {
 
 pub static ATOM_DUPLICATE_ELEMENT: Rule = rule!(
     AtomDuplicateElement, Error, Doc, Some(atom_duplicate_element),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:feed, atom:entry, atom:author or atom:contributor has more than one of an element it may have only once",
     spec: "RFC 4287 §4.1.1, §4.1.2, §3.2",
 );
@@ -208,7 +208,7 @@ fn atom_duplicate_element(cx: &mut Checker) {
 
 pub static ATOM_ENTRY_MISSING_ALTERNATE: Rule = rule!(
     AtomEntryMissingAlternate, Error, Doc, Some(atom_entry_missing_alternate),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:entry has neither atom:content nor an alternate link",
     spec: "RFC 4287 §4.1.2",
 );
@@ -247,7 +247,7 @@ fn atom_entry_missing_alternate(cx: &mut Checker) {
 
 pub static ATOM_ENTRY_MISSING_SUMMARY: Rule = rule!(
     AtomEntryMissingSummary, Error, Doc, Some(atom_entry_missing_summary),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:entry whose content is out of line (src) or Base64-encoded has no atom:summary",
     spec: "RFC 4287 §4.1.2, §4.1.3",
 );
@@ -293,7 +293,7 @@ fn atom_entry_missing_summary(cx: &mut Checker) {
 
 pub static ATOM_INVALID_TYPE: Rule = rule!(
     AtomInvalidType, Error, Doc, Some(atom_invalid_type),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "a text construct's type is not text, html or xhtml, or atom:content's is neither those nor a media type",
     spec: "RFC 4287 §3.1.1, §4.1.3.1",
 );
@@ -350,7 +350,7 @@ fn atom_invalid_type(cx: &mut Checker) {
 
 pub static ATOM_XHTML_MISSING_DIV: Rule = rule!(
     AtomXhtmlMissingDiv, Error, Doc, Some(atom_xhtml_missing_div),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "type=\"xhtml\" text or content that is not a single XHTML div",
     spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
 );
@@ -404,7 +404,7 @@ fn atom_xhtml_missing_div(cx: &mut Checker) {
 
 pub static ATOM_XHTML_FOREIGN_ELEMENT: Rule = rule!(
     AtomXhtmlForeignElement, Warning, Doc, Some(atom_xhtml_foreign_element),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an element inside type=\"xhtml\" content that is not XHTML (MathML and SVG aside)",
     spec: "RFC 4287 §3.1.1.3, §4.1.3.3",
 );
@@ -460,7 +460,7 @@ fn atom_xhtml_foreign_element(cx: &mut Checker) {
 
 pub static ATOM_PERSON_MISSING_NAME: Rule = rule!(
     AtomPersonMissingName, Error, Doc, Some(atom_person_missing_name),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:author or atom:contributor has no atom:name",
     spec: "RFC 4287 §3.2, §3.2.1",
 );
@@ -486,7 +486,7 @@ fn atom_person_missing_name(cx: &mut Checker) {
 
 pub static ATOM_CATEGORY_MISSING_TERM: Rule = rule!(
     AtomCategoryMissingTerm, Error, Doc, Some(atom_category_missing_term),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:category has no term attribute",
     spec: "RFC 4287 §4.2.2.1",
 );
@@ -534,7 +534,7 @@ fn atom_category_missing_term(cx: &mut Checker) {
 
 pub static ATOM_INVALID_CONTENT_SRC: Rule = rule!(
     AtomInvalidContentSrc, Error, Doc, Some(atom_invalid_content_src),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "atom:content with src is not empty, or its type is text, html or xhtml",
     spec: "RFC 4287 §4.1.3.1, §4.1.3.2",
 );
@@ -581,7 +581,7 @@ fn atom_invalid_content_src(cx: &mut Checker) {
 
 pub static ATOM_XML_CONTENT_NOT_A_DOCUMENT: Rule = rule!(
     AtomXmlContentNotADocument, Warning, Doc, Some(atom_xml_content_not_a_document),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:content of an XML media type that does not hold one element: text beside it, several, or none",
     spec: "RFC 4287 §4.1.3.3",
 );
@@ -633,7 +633,7 @@ fn atom_xml_content_not_a_document(cx: &mut Checker) {
 
 pub static ATOM_RELATIVE_CATEGORY_SCHEME: Rule = rule!(
     AtomRelativeCategoryScheme, Error, Doc, Some(atom_relative_category_scheme),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:category's scheme is a relative reference, not an IRI",
     spec: "RFC 4287 §4.2.2.2; RFC 3987 §2.2",
 );

@@ -14,7 +14,7 @@ use crate::summary::EntrySummary;
 
 pub static INVALID_DATE: Rule = rule!(
     InvalidDate, Error, Doc, Some(invalid_date),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an Atom date or a deleted entry's when is not an RFC 3339 date-time",
     spec: "RFC 4287 §3.3; RFC 6721 §3; RFC 3339 §5.6",
 );
@@ -57,7 +57,7 @@ fn invalid_date(cx: &mut Checker) {
 
 pub static RSS_INVALID_DATE: Rule = rule!(
     RssInvalidDate, Error, Doc, Some(rss_invalid_date),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS lastBuildDate or pubDate is not an RFC 822 date",
     spec: "RSS 2.0; RFC 822 §5",
 );
@@ -84,7 +84,7 @@ fn rss_invalid_date(cx: &mut Checker) {
 
 pub static RSS_WRONG_DAY_NAME: Rule = rule!(
     RssWrongDayName, Warning, Doc, Some(rss_wrong_day_name),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS date whose day name contradicts its date (Wed, 03 Jun 2003: a Tuesday)",
     spec: "RSS 2.0; RFC 5322 §3.3",
 );
@@ -135,7 +135,7 @@ fn rss_wrong_day_name(cx: &mut Checker) {
 
 pub static AMBIGUOUS_DUPLICATE_ENTRY: Rule = rule!(
     AmbiguousDuplicateEntry, Warning, DocAndSet, Some(ambiguous_duplicate_entry), set: Some(ambiguous_duplicate_entry_in_set),
-    groups: ["atom-core", "rss-core"],
+    groups: [AtomCore, RssCore],
     summary: "two entries with the same identity and the same update time, so no rule picks a winner",
     spec: "RFC 5005 §4.1, §4.2; RFC 4287 §4.1.1",
 );
@@ -255,7 +255,7 @@ fn duplicates_in_group(cx: &mut SetChecker, group: &[DocId]) {
 
 pub static MALFORMED_UUID_URN: Rule = rule!(
     MalformedUuidUrn, Warning, Doc, Some(malformed_uuid_urn),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an id starting with urn:uuid: is not a well-formed UUID",
     spec: "RFC 4122 §3",
 );

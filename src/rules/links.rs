@@ -10,7 +10,7 @@ use crate::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
     LinkMissingHref, Error, Doc, Some(link_missing_href),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:link has no href",
     spec: "RFC 4287 §4.2.7.1",
 );
@@ -42,7 +42,7 @@ fn link_missing_href(cx: &mut Checker) {
 
 pub static INVALID_LINK_RELATION: Rule = rule!(
     InvalidLinkRelation, Error, Doc, Some(invalid_link_relation),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:link's rel is empty, padded with whitespace, a list, or neither a name nor an IRI",
     spec: "RFC 4287 §4.2.7.2",
 );
@@ -77,7 +77,7 @@ fn invalid_link_relation(cx: &mut Checker) {
 
 pub static INVALID_IRI: Rule = rule!(
     InvalidIri, Error, Doc, Some(invalid_iri),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "a link href, xml:base, deleted-entry ref or other Atom IRI (icon, logo, uri, generator uri, category scheme, content src) is not a valid IRI reference",
     spec: "RFC 4287 §4.2.7.1; RFC 3987 §2.2",
 );
@@ -157,7 +157,7 @@ fn invalid_iri(cx: &mut Checker) {
 
 pub static UNRESOLVABLE_RELATIVE_IRI: Rule = rule!(
     UnresolvableRelativeIri, Error, Doc, Some(unresolvable_relative_iri),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "a relative href or xml:base cannot be made absolute",
     spec: "RFC 5005 §1.2; RFC 3986 §5.1; XML Base §4.2",
 );

@@ -30,7 +30,7 @@ fn qualified(node: Node<'_, '_>) -> String {
 
 pub static FH_MARKER_MISPLACED: Rule = rule!(
     FhMarkerMisplaced, Error, Doc, Some(fh_marker_misplaced),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "fh:complete or fh:archive outside the head section, where consumers never look",
     spec: "RFC 5005 §2, §4",
 );
@@ -63,7 +63,7 @@ fn fh_marker_misplaced(cx: &mut Checker) {
 
 pub static FH_MARKER_NOT_EMPTY: Rule = rule!(
     FhMarkerNotEmpty, Warning, Doc, Some(fh_marker_not_empty),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "fh:complete or fh:archive has content, but it is an empty element",
     spec: "RFC 5005 §2, §4",
 );
@@ -103,7 +103,7 @@ fn empty_marker(feed: &FeedDoc, node: Node) -> Fix {
 
 pub static FH_MARKER_DUPLICATE: Rule = rule!(
     FhMarkerDuplicate, Warning, Doc, Some(fh_marker_duplicate),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "the same feed-history marker appears twice in one head section",
     spec: "RFC 5005 §2, §4",
 );
@@ -131,7 +131,7 @@ fn fh_marker_duplicate(cx: &mut Checker) {
 
 pub static FH_UNKNOWN_ELEMENT: Rule = rule!(
     FhUnknownElement, Warning, Doc, Some(fh_unknown_element),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an element in the feed-history namespace other than fh:complete and fh:archive",
     spec: "RFC 5005 §1.1, §2, §4",
 );
@@ -161,7 +161,7 @@ fn fh_unknown_element(cx: &mut Checker) {
 
 pub static NAMESPACE_NEAR_MISS: Rule = rule!(
     NamespaceNearMiss, Error, Doc, Some(namespace_near_miss),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a feed-history, tombstone or Atom element in a namespace that is almost, but not exactly, the right one",
     spec: "Namespaces in XML §2.3",
 );
@@ -205,7 +205,7 @@ fn namespace_near_miss(cx: &mut Checker) {
 
 pub static EXTENSION_NAMESPACE_NEAR_MISS: Rule = rule!(
     ExtensionNamespaceNearMiss, Warning, Doc, Some(extension_namespace_near_miss),
-    groups: ["atom-core", "rss-core"],
+    groups: [AtomCore, RssCore],
     summary: "elements of a well-known extension (content, Dublin Core, Media RSS, iTunes, Podcasting 2.0) in a namespace that is almost, but not exactly, its own",
     spec: "Namespaces in XML §2.3",
 );
@@ -295,7 +295,7 @@ fn links_with_any<'d, 'a, 'i>(feed: &'d FeedDoc<'a, 'i>, relations: &[Relation])
 
 pub static MIXED_COMPLETE_ARCHIVE: Rule = rule!(
     MixedCompleteArchive, Error, Doc, Some(mixed_complete_archive),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "fh:complete together with archive markers or archive links",
     spec: "RFC 5005 §1, §2",
 );
@@ -337,7 +337,7 @@ fn mixed_complete_archive(cx: &mut Checker) {
 
 pub static MIXED_COMPLETE_PAGED: Rule = rule!(
     MixedCompletePaged, Warning, Doc, Some(mixed_complete_paged),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "fh:complete together with paging links",
     spec: "RFC 5005 §1, §2",
 );
@@ -368,7 +368,7 @@ fn mixed_complete_paged(cx: &mut Checker) {
 
 pub static MIXED_PAGED_ARCHIVED: Rule = rule!(
     MixedPagedArchived, Warning, Doc, Some(mixed_paged_archived),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "paging links together with archive markers or archive links",
     spec: "RFC 5005 §1",
 );

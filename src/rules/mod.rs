@@ -77,7 +77,7 @@ pub struct Rule {
     /// The groups it is selected by (`--select rfc5005`): one, or two for
     /// a rule that checks Atom and RSS alike. Each is one of
     /// [`crate::select::GROUPS`].
-    pub groups: &'static [&'static str],
+    pub groups: &'static [crate::select::Group],
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// The section of the specification the rule enforces.
@@ -99,15 +99,15 @@ impl std::fmt::Debug for Rule {
 /// Declares a rule. Its id is the [`RuleId`] variant of its `rules/ID.md`
 /// (`ArchiveOrphan` for `rules/archive-orphan.md`).
 macro_rules! rule {
-    ($id:ident, $level:ident, $scope:ident, $check:expr, groups: [$($group:literal),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
+    ($id:ident, $level:ident, $scope:ident, $check:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::rule!($id, $level, $scope, $check, set: None, groups: [$($group),+], summary: $summary, spec: $spec)
     };
-    ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, groups: [$($group:literal),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
+    ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::Rule {
             id: $crate::rule_id::RuleId::$id,
             level: $crate::diagnostic::Level::$level,
             scope: $crate::rules::Scope::$scope,
-            groups: &[$($group),+],
+            groups: &[$($crate::select::Group::$group),+],
             summary: $summary,
             spec: $spec,
             check: $check,
@@ -632,7 +632,7 @@ mod registry_tests {
     /// A rule like any other but for its bug.
     static PANICKING: Rule = rule!(
         ArchiveMissingCurrent, Error, Doc, Some(panics),
-        groups: ["rfc5005"],
+        groups: [Rfc5005],
         summary: "panics",
         spec: "none",
     );

@@ -5,7 +5,7 @@ use crate::feed::{self, intended_relation, Rel, Relation, ATOM_NS};
 
 pub static PAGING_PREV_ALIAS: Rule = rule!(
     PagingPrevAlias, Info, Doc, Some(paging_prev_alias),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a head-section link uses rel=\"prev\"; RFC 5005 defines \"previous\"",
     spec: "RFC 5005 §3",
 );
@@ -29,7 +29,7 @@ fn paging_prev_alias(cx: &mut Checker) {
 
 pub static LINK_RELATION_TYPO: Rule = rule!(
     LinkRelationTypo, Warning, Doc, Some(link_relation_typo),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a rel value that is a near miss of an RFC 5005 relation",
     spec: "RFC 5005 §3, §4",
 );
@@ -56,7 +56,7 @@ fn link_relation_typo(cx: &mut Checker) {
 
 pub static NAVIGATION_LINK_IN_ENTRY: Rule = rule!(
     NavigationLinkInEntry, Warning, Doc, Some(navigation_link_in_entry),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an RFC 5005 navigation relation on a link inside an entry, where it means nothing",
     spec: "RFC 5005 §3, §4",
 );
@@ -98,7 +98,7 @@ fn navigation_link_in_entry(cx: &mut Checker) {
 
 pub static PAGING_LINK_PAST_END: Rule = rule!(
     PagingLinkPastEnd, Error, Doc, Some(paging_link_past_end),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "the first page links to a previous page, or the last page to a next one",
     spec: "RFC 5005 §3",
 );

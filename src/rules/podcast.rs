@@ -198,7 +198,7 @@ fn lacks(feed: &FeedDoc, at: std::ops::Range<usize>, whose: &str, missing: &[&As
 
 pub static PODCAST_MISSING_ELEMENT: Rule = rule!(
     PodcastMissingElement, Error, Doc, Some(podcast_missing_element),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast lacks an element PSP-1 requires: a self link, language, itunes:category, itunes:explicit or itunes:image; an episode's title, enclosure or guid",
     spec: "PSP-1, Required <channel> elements, Required <item> elements; Apple, A Podcaster's Guide to RSS: Required tags",
 );
@@ -246,7 +246,7 @@ fn podcast_missing_element(cx: &mut Checker) {
 
 pub static PODCAST_MISSING_RECOMMENDED: Rule = rule!(
     PodcastMissingRecommended, Warning, Doc, Some(podcast_missing_recommended),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast lacks elements PSP-1 recommends: podcast:locked, podcast:guid, itunes:author; episodes' link, pubDate, description, itunes:duration, itunes:image, itunes:explicit, podcast:transcript",
     spec: "PSP-1, Recommended <channel> elements, Recommended <item> elements",
 );
@@ -309,7 +309,7 @@ fn podcast_missing_recommended(cx: &mut Checker) {
 
 pub static PODCAST_NOT_DECLARED: Rule = rule!(
     PodcastNotDeclared, Info, Doc, Some(podcast_not_declared),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "an RSS feed whose items carry audio or video, but that declares neither podcast namespace, so the podcast rules are not applied to it",
     spec: "PSP-1, Required RSS Namespace Declarations",
 );
@@ -357,7 +357,7 @@ fn podcast_not_declared(cx: &mut Checker) {
 
 pub static PODCAST_DESCRIPTION_TOO_LONG: Rule = rule!(
     PodcastDescriptionTooLong, Error, Doc, Some(podcast_description_too_long),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast's or an episode's description is longer than 4,000 bytes",
     spec: "PSP-1, <description>; Apple, A Podcaster's Guide to RSS: <description>",
 );
@@ -391,7 +391,7 @@ fn podcast_description_too_long(cx: &mut Checker) {
 
 pub static PODCAST_ENCLOSURE_TYPE_MISMATCH: Rule = rule!(
     PodcastEnclosureTypeMismatch, Warning, Doc, Some(podcast_enclosure_type_mismatch),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "an episode's enclosure type names another format than its URL's extension (an .mp3 file typed audio/x-m4a)",
     spec: "PSP-1, <enclosure>; Apple, A Podcaster's Guide to RSS: <enclosure>",
 );
@@ -428,7 +428,7 @@ fn podcast_enclosure_type_mismatch(cx: &mut Checker) {
 
 pub static PODCAST_DUPLICATE_ENCLOSURE: Rule = rule!(
     PodcastDuplicateEnclosure, Warning, Doc, Some(podcast_duplicate_enclosure),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "two episodes of a podcast have enclosures with the same URL",
     spec: "Apple, A Podcaster's Guide to RSS: <guid>, <enclosure>",
 );
@@ -476,7 +476,7 @@ fn podcast_duplicate_enclosure(cx: &mut Checker) {
 
 pub static PODCAST_NON_ASCII_URL: Rule = rule!(
     PodcastNonAsciiUrl, Error, Doc, Some(podcast_non_ascii_url),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast's enclosure URL or artwork href has characters outside ASCII, so it is no URL",
     spec: "RSS 2.0, <enclosure> sub-element of <item>; RFC 3986 §2; RFC 3987 §3.1",
 );

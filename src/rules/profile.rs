@@ -25,7 +25,7 @@ const CONTENT_NS: &str = "http://purl.org/rss/1.0/modules/content/";
 
 pub static RSS_MISSING_SELF_LINK: Rule = rule!(
     RssMissingSelfLink, Warning, Doc, Some(rss_missing_self_link),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS 2.0 channel has no atom:link rel=\"self\" naming the feed's own URL",
     spec: "RSS Best Practices Profile, atom:link",
 );
@@ -57,7 +57,7 @@ fn rss_missing_self_link(cx: &mut Checker) {
 
 pub static RSS_ITEM_MISSING_GUID: Rule = rule!(
     RssItemMissingGuid, Warning, Doc, Some(rss_item_missing_guid),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS 2.0 item has no guid",
     spec: "RSS 2.0, Comments; RSS Best Practices Profile, item guid",
 );
@@ -88,7 +88,7 @@ fn rss_item_missing_guid(cx: &mut Checker) {
 
 pub static RSS_CONTACT_MISSING_NAME: Rule = rule!(
     RssContactMissingName, Warning, Doc, Some(rss_contact_missing_name),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS managingEditor, webMaster or item author is an address without the person's name in parentheses",
     spec: "RSS Best Practices Profile, e-mail addresses",
 );
@@ -122,7 +122,7 @@ fn rss_contact_missing_name(cx: &mut Checker) {
 
 pub static RSS_ITEM_BEFORE_CHANNEL_ELEMENT: Rule = rule!(
     RssItemBeforeChannelElement, Warning, Doc, Some(rss_item_before_channel_element),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS channel has elements after its first item: items should come last",
     spec: "RSS Best Practices Profile, item",
 );
@@ -148,7 +148,7 @@ fn rss_item_before_channel_element(cx: &mut Checker) {
 
 pub static RSS_IMAGE_MISMATCH: Rule = rule!(
     RssImageMismatch, Warning, Doc, Some(rss_image_mismatch),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS channel image whose title or link is not the channel's",
     spec: "RSS 2.0, <image> sub-element of <channel>; RSS Best Practices Profile, image",
 );
@@ -190,7 +190,7 @@ fn rss_image_mismatch(cx: &mut Checker) {
 
 pub static RSS_TEXT_INPUT: Rule = rule!(
     RssTextInput, Info, Doc, Some(rss_text_input),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS channel has a textInput, which nearly no reader supports",
     spec: "RSS 2.0, <textInput> sub-element of <channel>; RSS Best Practices Profile, textInput",
 );
@@ -216,7 +216,7 @@ fn rss_text_input(cx: &mut Checker) {
 
 pub static RSS_CONTENT_WITHOUT_DESCRIPTION: Rule = rule!(
     RssContentWithoutDescription, Warning, Doc, Some(rss_content_without_description),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS item has content:encoded without a description before it",
     spec: "RSS Best Practices Profile, content:encoded",
 );
@@ -260,7 +260,7 @@ fn rss_content_without_description(cx: &mut Checker) {
 
 pub static RSS_COMMENTS_WITHOUT_BUILD_DATE: Rule = rule!(
     RssCommentsWithoutBuildDate, Warning, Doc, Some(rss_comments_without_build_date),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "RSS items count comments with slash:comments, but the channel has no lastBuildDate saying when",
     spec: "RSS Best Practices Profile, slash:comments",
 );
@@ -290,7 +290,7 @@ fn rss_comments_without_build_date(cx: &mut Checker) {
 
 pub static RSS_MARKUP_IN_PLAIN_TEXT: Rule = rule!(
     RssMarkupInPlainText, Warning, Doc, Some(rss_markup_in_plain_text),
-    groups: ["rss-profile"],
+    groups: [RssProfile],
     summary: "an RSS title holds escaped HTML or an escaped reference, which readers show as written or as HTML",
     spec: "RSS Best Practices Profile, character data",
 );

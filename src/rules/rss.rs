@@ -30,7 +30,7 @@ fn report_missing_channel_child(cx: &mut Checker, child: &'static str, what: &st
 
 pub static RSS_MISSING_CHANNEL_TITLE: Rule = rule!(
     RssMissingChannelTitle, Error, Doc, Some(rss_missing_channel_title),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS channel has no title",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -41,7 +41,7 @@ fn rss_missing_channel_title(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL_LINK: Rule = rule!(
     RssMissingChannelLink, Error, Doc, Some(rss_missing_channel_link),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS channel has no link",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -56,7 +56,7 @@ fn rss_missing_channel_link(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL_DESCRIPTION: Rule = rule!(
     RssMissingChannelDescription, Error, Doc, Some(rss_missing_channel_description),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS channel has no description",
     spec: "RSS 2.0, Required channel elements",
 );
@@ -67,7 +67,7 @@ fn rss_missing_channel_description(cx: &mut Checker) {
 
 pub static RSS_ITEM_MISSING_TITLE_AND_DESCRIPTION: Rule = rule!(
     RssItemMissingTitleAndDescription, Error, Doc, Some(rss_item_missing_title_and_description),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS item has neither a title nor a description",
     spec: "RSS 2.0, Elements of <item>",
 );
@@ -109,7 +109,7 @@ pub(super) fn rss_children<'a, 'i>(parent: Node<'a, 'i>, local: &'static str) ->
 
 pub static RSS_DUPLICATE_ELEMENT: Rule = rule!(
     RssDuplicateElement, Error, Doc, Some(rss_duplicate_element),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS channel or item has more than one of an element it has once",
     spec: "RSS 2.0, Required and optional channel elements, Elements of <item>",
 );
@@ -191,7 +191,7 @@ fn rss_duplicate_element(cx: &mut Checker) {
 
 pub static RSS_REPEATED_AUTHOR: Rule = rule!(
     RssRepeatedAuthor, Warning, Doc, Some(rss_repeated_author),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS item has more than one author",
     spec: "RSS 2.0, Elements of <item>",
 );
@@ -218,7 +218,7 @@ fn rss_repeated_author(cx: &mut Checker) {
 
 pub static RSS_ENCLOSURE_MISSING_ATTRIBUTE: Rule = rule!(
     RssEnclosureMissingAttribute, Error, Doc, Some(rss_enclosure_missing_attribute),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS enclosure lacks its url, length or type",
     spec: "RSS 2.0, <enclosure> sub-element of <item>",
 );
@@ -254,7 +254,7 @@ fn rss_enclosure_missing_attribute(cx: &mut Checker) {
 
 pub static RSS_INVALID_SCHEDULE: Rule = rule!(
     RssInvalidSchedule, Error, Doc, Some(rss_invalid_schedule),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS ttl that is not a number of minutes, or skipHours and skipDays values outside 0 to 23 and the day names",
     spec: "RSS 2.0, <ttl>, <skipHours>, <skipDays>",
 );
@@ -438,7 +438,7 @@ fn report_incomplete(cx: &mut Checker, required: &Required, in_items: bool) {
 
 pub static RSS_IMAGE_MISSING_ELEMENT: Rule = rule!(
     RssImageMissingElement, Error, Doc, Some(rss_image_missing_element),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS image lacks its url, title or link",
     spec: "RSS 2.0, <image> sub-element of <channel>",
 );
@@ -455,7 +455,7 @@ fn rss_image_missing_element(cx: &mut Checker) {
 
 pub static RSS_TEXT_INPUT_MISSING_ELEMENT: Rule = rule!(
     RssTextInputMissingElement, Error, Doc, Some(rss_text_input_missing_element),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS textInput lacks its title, description, name or link",
     spec: "RSS 2.0, <textInput> sub-element of <channel>",
 );
@@ -472,7 +472,7 @@ fn rss_text_input_missing_element(cx: &mut Checker) {
 
 pub static RSS_CLOUD_MISSING_ATTRIBUTE: Rule = rule!(
     RssCloudMissingAttribute, Error, Doc, Some(rss_cloud_missing_attribute),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS cloud lacks its domain, port, path, registerProcedure or protocol",
     spec: "RSS 2.0, <cloud> sub-element of <channel>",
 );
@@ -489,7 +489,7 @@ fn rss_cloud_missing_attribute(cx: &mut Checker) {
 
 pub static RSS_SOURCE_MISSING_URL: Rule = rule!(
     RssSourceMissingUrl, Error, Doc, Some(rss_source_missing_url),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS item's source has no url",
     spec: "RSS 2.0, <source> sub-element of <item>",
 );
@@ -506,7 +506,7 @@ fn rss_source_missing_url(cx: &mut Checker) {
 
 pub static RSS_INVALID_IS_PERMALINK: Rule = rule!(
     RssInvalidIsPermalink, Error, Doc, Some(rss_invalid_is_permalink),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS guid's isPermaLink is neither true nor false, or is spelled in another case",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );
@@ -562,7 +562,7 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
 
 pub static RSS_MISSING_VERSION: Rule = rule!(
     RssMissingVersion, Error, Doc, Some(rss_missing_version),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "the rss element has no version attribute",
     spec: "RSS 2.0, What is RSS?",
 );
@@ -582,7 +582,7 @@ fn rss_missing_version(cx: &mut Checker) {
 
 pub static RSS_MISSING_CHANNEL: Rule = rule!(
     RssMissingChannel, Error, Doc, Some(rss_missing_channel),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "the rss element has no channel",
     spec: "RSS 2.0, What is RSS?",
 );
@@ -602,7 +602,7 @@ fn rss_missing_channel(cx: &mut Checker) {
 
 pub static RSS_INVALID_GUID: Rule = rule!(
     RssInvalidGuid, Error, Doc, Some(rss_invalid_guid),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS guid is empty, is a permalink (isPermaLink absent or true) that is no URL at all (relative, invalid), or is another item's guid",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );
@@ -664,7 +664,7 @@ fn permalink_claim(guid: Node, text: &Text, why: &str) -> crate::diagnostic::Pen
 
 pub static RSS_PERMALINK_NOT_HTTP: Rule = rule!(
     RssPermalinkNotHttp, Warning, Doc, Some(rss_permalink_not_http),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS guid taken for a permalink (isPermaLink absent or true) that is a URI of another scheme than http or https (tag:, urn:)",
     spec: "RSS 2.0, <guid> sub-element of <item>",
 );

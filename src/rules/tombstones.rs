@@ -40,7 +40,7 @@ fn when_of(tombstone: Node) -> Option<Instant> {
 
 pub static DELETED_ENTRY_MISSING_REF: Rule = rule!(
     DeletedEntryMissingRef, Error, Doc, Some(deleted_entry_missing_ref),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "an at:deleted-entry has no ref naming the deleted entry",
     spec: "RFC 6721 §3",
 );
@@ -75,7 +75,7 @@ fn report_missing_attribute(cx: &mut Checker, attribute: &str, message: &str, no
 
 pub static DELETED_ENTRY_MISSING_WHEN: Rule = rule!(
     DeletedEntryMissingWhen, Error, Doc, Some(deleted_entry_missing_when),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "an at:deleted-entry has no when saying when the entry was deleted",
     spec: "RFC 6721 §3",
 );
@@ -92,7 +92,7 @@ fn deleted_entry_missing_when(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_INVALID_REF: Rule = rule!(
     DeletedEntryInvalidRef, Error, Doc, Some(deleted_entry_invalid_ref),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "a deleted entry's ref is empty or relative, but must be an entry's atom:id (an absolute IRI)",
     spec: "RFC 6721 §3; RFC 4287 §4.2.6",
 );
@@ -126,14 +126,14 @@ fn deleted_entry_invalid_ref(cx: &mut Checker) {
 
 pub static DUPLICATE_DELETED_ENTRY: Rule = rule!(
     DuplicateDeletedEntry, Error, Doc, Some(duplicate_deleted_entry),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "two at:deleted-entry elements with the same ref and when",
     spec: "RFC 6721 §3",
 );
 
 pub static EQUIVALENT_DELETED_ENTRY: Rule = rule!(
     EquivalentDeletedEntry, Warning, Doc, Some(equivalent_deleted_entry),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "two at:deleted-entry elements with the same ref and when values that name the same instant",
     spec: "RFC 6721 §3",
 );
@@ -219,7 +219,7 @@ fn equivalent_deleted_entry(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_CARDINALITY: Rule = rule!(
     DeletedEntryCardinality, Error, Doc, Some(deleted_entry_cardinality),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "more than one at:by, at:comment or atom:source in an at:deleted-entry",
     spec: "RFC 6721 §3",
 );
@@ -250,7 +250,7 @@ fn deleted_entry_cardinality(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_INVALID_BY: Rule = rule!(
     DeletedEntryInvalidBy, Error, Doc, Some(deleted_entry_invalid_by),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "at:by is not an Atom Person construct",
     spec: "RFC 6721 §3; RFC 4287 §3.2",
 );
@@ -287,7 +287,7 @@ fn deleted_entry_invalid_by(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_INVALID_COMMENT: Rule = rule!(
     DeletedEntryInvalidComment, Error, Doc, Some(deleted_entry_invalid_comment),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "at:comment is not an Atom Text construct",
     spec: "RFC 6721 §3; RFC 4287 §3.1",
 );
@@ -329,7 +329,7 @@ fn deleted_entry_invalid_comment(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_MISPLACED: Rule = rule!(
     DeletedEntryMisplaced, Error, Doc, Some(deleted_entry_misplaced),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "an at:deleted-entry that is neither a child of atom:feed nor the root of a Deleted Entry Document",
     spec: "RFC 6721 §3, §4",
 );
@@ -352,7 +352,7 @@ fn deleted_entry_misplaced(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_MISSING_SOURCE: Rule = rule!(
     DeletedEntryMissingSource, Warning, Doc, Some(deleted_entry_missing_source),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "a Deleted Entry Document, or a signed deleted entry, has no atom:source",
     spec: "RFC 6721 §3, §5",
 );
@@ -381,7 +381,7 @@ fn deleted_entry_missing_source(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_MAC_SIGNATURE: Rule = rule!(
     DeletedEntryMacSignature, Warning, Doc, Some(deleted_entry_mac_signature),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "a deleted entry is signed with an HMAC instead of a public-key signature",
     spec: "RFC 6721 §5",
 );
@@ -466,7 +466,7 @@ fn latest_entries<'d, 'a, 'i>(
 
 pub static DELETED_ENTRY_STILL_PRESENT: Rule = rule!(
     DeletedEntryStillPresent, Info, Doc, Some(deleted_entry_still_present),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "an entry is still published although a later tombstone deletes it",
     spec: "RFC 6721 §3",
 );
@@ -503,7 +503,7 @@ fn deleted_entry_still_present(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_SUPERSEDED: Rule = rule!(
     DeletedEntrySuperseded, Info, Doc, Some(deleted_entry_superseded),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "a tombstone is older than a republished entry with the same id",
     spec: "RFC 6721 §3",
 );
@@ -537,7 +537,7 @@ fn deleted_entry_superseded(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_AFTER_FEED_UPDATE: Rule = rule!(
     DeletedEntryAfterFeedUpdate, Warning, Doc, Some(deleted_entry_after_feed_update),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "a deletion is dated after the feed's own atom:updated",
     spec: "RFC 4287 §4.2.15; RFC 6721 §3",
 );
@@ -570,7 +570,7 @@ fn deleted_entry_after_feed_update(cx: &mut Checker) {
 
 pub static DELETED_ENTRY_UNKNOWN_REF: Rule = rule!(
     DeletedEntryUnknownRef, Info, Set, None, set: Some(deleted_entry_unknown_ref),
-    groups: ["rfc6721"],
+    groups: [Rfc6721],
     summary: "in a complete archive chain, a tombstone names an entry that none of its documents holds",
     spec: "RFC 6721 §7",
 );

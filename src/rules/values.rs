@@ -93,7 +93,7 @@ fn rss_items<'a, 'i, 'd>(feed: &'d FeedDoc<'a, 'i>) -> impl Iterator<Item = Node
 
 pub static INVALID_LANGUAGE_TAG: Rule = rule!(
     InvalidLanguageTag, Error, Doc, Some(invalid_language_tag),
-    groups: ["atom-core", "rss-core"],
+    groups: [AtomCore, RssCore],
     summary: "an xml:lang, an atom:link hreflang or an RSS language is not a BCP 47 language tag",
     spec: "XML 1.0 §2.12; RFC 4287 §4.2.7.4; RSS 2.0 <language>; RFC 5646 §2.1",
 );
@@ -144,7 +144,7 @@ fn invalid_language_tag(cx: &mut Checker) {
 
 pub static ATOM_INVALID_EMAIL: Rule = rule!(
     AtomInvalidEmail, Error, Doc, Some(atom_invalid_email),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "a person's atom:email is not an e-mail address (RFC 2822 addr-spec)",
     spec: "RFC 4287 §3.2.3",
 );
@@ -185,7 +185,7 @@ fn atom_invalid_email(cx: &mut Checker) {
 
 pub static RSS_INVALID_EMAIL: Rule = rule!(
     RssInvalidEmail, Error, Doc, Some(rss_invalid_email),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS managingEditor, webMaster or item author is not an e-mail address",
     spec: "RSS 2.0, Optional channel elements, Elements of <item>",
 );
@@ -289,7 +289,7 @@ fn rss_invalid_email(cx: &mut Checker) {
 
 pub static ATOM_INVALID_ID: Rule = rule!(
     AtomInvalidId, Error, Doc, Some(atom_invalid_id),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:id is not an absolute IRI",
     spec: "RFC 4287 §4.2.6",
 );
@@ -331,7 +331,7 @@ fn atom_invalid_id(cx: &mut Checker) {
 
 pub static ATOM_ID_NOT_NORMALIZED: Rule = rule!(
     AtomIdNotNormalized, Warning, Doc, Some(atom_id_not_normalized),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:id is not written the normalized way RFC 4287 §4.2.6.1 asks for",
     spec: "RFC 4287 §4.2.6.1",
 );
@@ -367,7 +367,7 @@ fn atom_id_not_normalized(cx: &mut Checker) {
 
 pub static RSS_INVALID_URL: Rule = rule!(
     RssInvalidUrl, Error, Doc, Some(rss_invalid_url),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS element or attribute that holds a URL holds something else, or a relative reference",
     spec: "RSS 2.0, Required and optional channel elements, Elements of <item>",
 );
@@ -476,7 +476,7 @@ fn rss_invalid_url(cx: &mut Checker) {
 
 pub static ATOM_DUPLICATE_ALTERNATE: Rule = rule!(
     AtomDuplicateAlternate, Error, Doc, Some(atom_duplicate_alternate),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "two alternate links of one feed or entry with the same type and hreflang",
     spec: "RFC 4287 §4.1.1, §4.1.2",
 );
@@ -598,7 +598,7 @@ impl<'a, 'i> Alternates<'a, 'i> {
 
 pub static ATOM_INVALID_LINK_ATTRIBUTE: Rule = rule!(
     AtomInvalidLinkAttribute, Error, Doc, Some(atom_invalid_link_attribute),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:link type that is not a media type, or a length that is not a number of octets",
     spec: "RFC 4287 §4.2.7.3, §4.2.7.6",
 );
@@ -643,7 +643,7 @@ fn atom_invalid_link_attribute(cx: &mut Checker) {
 
 pub static ATOM_CONTENT_NOT_BASE64: Rule = rule!(
     AtomContentNotBase64, Error, Doc, Some(atom_content_not_base64),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "inline atom:content of a media type that is neither XML nor text is not Base64",
     spec: "RFC 4287 §4.1.3.3",
 );
@@ -700,7 +700,7 @@ fn atom_content_not_base64(cx: &mut Checker) {
 
 pub static RSS_INVALID_ENCLOSURE: Rule = rule!(
     RssInvalidEnclosure, Error, Doc, Some(rss_invalid_enclosure),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS enclosure's length is not a number of bytes, or its type not a media type",
     spec: "RSS 2.0, <enclosure> sub-element of <item>",
 );
@@ -743,7 +743,7 @@ fn rss_invalid_enclosure(cx: &mut Checker) {
 
 pub static RSS_INVALID_IMAGE: Rule = rule!(
     RssInvalidImage, Error, Doc, Some(rss_invalid_image),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS image's width or height is not a number of pixels within 144 and 400",
     spec: "RSS 2.0, <image> sub-element of <channel>",
 );
@@ -780,7 +780,7 @@ fn rss_invalid_image(cx: &mut Checker) {
 
 pub static RSS_INVALID_CLOUD: Rule = rule!(
     RssInvalidCloud, Error, Doc, Some(rss_invalid_cloud),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS cloud's port is not a TCP port, or its protocol is not xml-rpc, soap or http-post",
     spec: "RSS 2.0, <cloud> sub-element of <channel>",
 );
@@ -827,7 +827,7 @@ fn rss_invalid_cloud(cx: &mut Checker) {
 
 pub static ATOM_VALUE_WHITESPACE: Rule = rule!(
     AtomValueWhitespace, Error, Doc, Some(atom_value_whitespace),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an atom:id, atom:icon, atom:logo, atom:uri, atom:updated or atom:published has white space around its value",
     spec: "RFC 4287 §3.3, §4.2.5, §4.2.6, §4.2.8, §3.2.2; RFC 3987 §2.2; RFC 3339 §5.6",
 );
@@ -909,7 +909,7 @@ fn atom_value_whitespace(cx: &mut Checker) {
 
 pub static RSS_INVALID_TEXT_INPUT_NAME: Rule = rule!(
     RssInvalidTextInputName, Error, Doc, Some(rss_invalid_text_input_name),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an RSS textInput's name is not a form control name (a letter, then letters, digits, '-', '_', ':' or '.')",
     spec: "RSS 2.0, <textInput> sub-element of <channel>; HTML 4.01 §6.2",
 );

@@ -9,7 +9,7 @@ use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
     AtomUndefinedElement, Warning, Doc, Some(atom_undefined_element),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an element in the Atom namespace where RFC 4287 defines none of that name",
     spec: "RFC 4287 §4.1.1, §4.1.2, §4.2.11, §3.2; §6.2, §6.3",
 );
@@ -42,7 +42,7 @@ fn atom_undefined_element(cx: &mut Checker) {
 
 pub static ATOM_UNDEFINED_ATTRIBUTE: Rule = rule!(
     AtomUndefinedAttribute, Warning, Doc, Some(atom_undefined_attribute),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an attribute without a namespace that RFC 4287 does not define on an Atom element (link herf=\"...\")",
     spec: "RFC 4287 §6.2, §6.3; Appendix B",
 );
@@ -132,7 +132,7 @@ fn namespace_it(attribute: &str) -> String {
 
 pub static APP_ELEMENT_MISPLACED: Rule = rule!(
     AppElementMisplaced, Info, Doc, Some(app_element_misplaced),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an Atom Publishing Protocol element where RFC 5023 does not put it (app:edited in a feed)",
     spec: "RFC 5023 §8.3.3, §10.2, §13.1; RFC 4287 §6.2",
 );
@@ -218,7 +218,7 @@ fn app_element_misplaced(cx: &mut Checker) {
 
 pub static ATOM_METADATA_AFTER_ENTRIES: Rule = rule!(
     AtomMetadataAfterEntries, Info, Doc, Some(atom_metadata_after_entries),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an Atom feed has metadata elements after its first entry",
     spec: "RFC 4287 §4.1.1",
 );
@@ -251,7 +251,7 @@ fn atom_metadata_after_entries(cx: &mut Checker) {
 
 pub static ATOM_ELEMENT_IN_TEXT: Rule = rule!(
     AtomElementInText, Error, Doc, Some(atom_element_in_text),
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "an element inside Atom text that must be plain text or escaped HTML",
     spec: "RFC 4287 §3.1.1.1, §3.1.1.2, §4.1.3.3",
 );
@@ -352,7 +352,7 @@ fn atom_element_in_text(cx: &mut Checker) {
 
 pub static RSS_UNKNOWN_ELEMENT: Rule = rule!(
     RssUnknownElement, Error, Doc, Some(rss_unknown_element),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an element without a namespace that the document's RSS version (2.0, 0.92 or 0.91) does not define where it stands",
     spec: "RSS 2.0, Extending RSS; RSS 0.91; RSS 0.92",
 );
@@ -563,7 +563,7 @@ fn rss_unknown_element(cx: &mut Checker) {
 
 pub static RSS_ELEMENT_IN_TEXT: Rule = rule!(
     RssElementInText, Error, Doc, Some(rss_element_in_text),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an element without a namespace inside an RSS element that holds text (raw HTML in a description, elements in an author)",
     spec: "RSS 2.0, Extending RSS",
 );
@@ -657,7 +657,7 @@ fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> cr
 
 pub static RSS_UNKNOWN_ATTRIBUTE: Rule = rule!(
     RssUnknownAttribute, Error, Doc, Some(rss_unknown_attribute),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "an attribute without a namespace that RSS does not define on an RSS element (description type=\"html\")",
     spec: "RSS 2.0, Extending RSS",
 );
@@ -743,7 +743,7 @@ fn rss_unknown_attribute(cx: &mut Checker) {
 
 pub static EXTENSION_INVALID: Rule = rule!(
     ExtensionInvalid, Error, Doc, Some(extension_invalid),
-    groups: ["rss-core"],
+    groups: [RssCore],
     summary: "a well-known extension element breaks its module's rules: trackback:ping outside an item or entry, creativeCommons:license not a URI, dc:date not a W3C date, content:encoded twice in an item",
     spec: "RSS TrackBack module; RSS creativeCommons module; DCMI Terms, date (W3C-DTF); RSS 1.0 content module",
 );

@@ -13,56 +13,56 @@ use crate::xml;
 
 pub static XML_MALFORMED: Rule = rule!(
     XmlMalformed, Error, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "the document is not well-formed, namespace-well-formed XML in a known encoding",
     spec: "XML 1.0 §2.1, §2.8, §4.1, §4.3.3; Namespaces in XML §3, §6, §7; RFC 6721 §4",
 );
 
 pub static EXTERNAL_DTD_NOT_READ: Rule = rule!(
     ExternalDtdNotRead, Info, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "an entity reference could not be expanded: its declaration is in an external DTD or entity feedlint does not read",
     spec: "XML 1.0 §4.1 (WFC and VC: Entity Declared), §5.1",
 );
 
 pub static UNKNOWN_DOCUMENT: Rule = rule!(
     UnknownDocument, Info, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "a feed feedlint does not check: RSS 1.0, or an encrypted Deleted Entry Document",
     spec: "RFC 4287 §4.1.1; RFC 6721 §4, §6",
 );
 
 pub static NOT_A_FEED: Rule = rule!(
     NotAFeed, Error, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "a file named as a feed (on the command line, or .atom, .rss, .atomdeleted) is no feed at all",
     spec: "RFC 4287 §4.1.1; RSS 2.0; RFC 6721 §4",
 );
 
 pub static ATOM_WRONG_NAMESPACE: Rule = rule!(
     AtomWrongNamespace, Error, Doc, None,
-    groups: ["atom-core"],
+    groups: [AtomCore],
     summary: "the root element is a <feed> outside the Atom 1.0 namespace: none, a near miss, Atom 0.3's, or (in a file named as a feed) any other",
     spec: "RFC 4287 §2, §4.1.1",
 );
 
 pub static FILE_TOO_LARGE: Rule = rule!(
     FileTooLarge, Error, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "a file is larger than --max-file-size and was not read",
     spec: "feedlint",
 );
 
 pub static UNUSED_SUPPRESSION: Rule = rule!(
     UnusedSuppression, Warning, Doc, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "a feedlint-disable comment suppresses no finding",
     spec: "feedlint",
 );
 
 pub static INTERNAL_ERROR: Rule = rule!(
     InternalError, Error, DocAndSet, None,
-    groups: ["xml"],
+    groups: [Xml],
     summary: "feedlint failed on this document: a rule (or the analysis) stopped on an internal error, and its findings here are missing",
     spec: "feedlint",
 );

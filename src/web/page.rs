@@ -719,7 +719,7 @@ pub fn rule(id: RuleId) -> Markup {
         id.as_str(),
         html! {
             article.rule-doc { (PreEscaped(rendered)) }
-            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::select::groups_of(id).join(", ")) }
+            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::select::group_names(id, ", ")) }
             p { a href="/rules" { "Every rule" } " · " a href="/" { "Check a feed" } }
         },
     )

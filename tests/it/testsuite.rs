@@ -77,7 +77,7 @@ fn without_the_profile(mut options: Options, path: &Path) -> Options {
         .and_then(|rest| rest.components().next())
         .and_then(|rule| rule.as_os_str().to_str().map(str::to_owned));
     let asks_for_more = |rule: &&&rules::Rule| {
-        rule.groups.contains(&"rss-profile")
+        rule.groups.contains(&feedlint::select::Group::RssProfile)
             || matches!(
                 rule.id,
                 feedlint::RuleId::PodcastMissingElement
@@ -494,17 +494,17 @@ fn doc_header(rule: &rules::Rule) -> String {
 /// The README table a rule is listed in: the Atom core table, the RSS core
 /// table, or the first one (XML, RFC 5005, RFC 6721, fetching).
 fn readme_table_of(rule: &rules::Rule) -> usize {
-    if rule.groups.contains(&"atom-core") {
+    if rule.groups.contains(&feedlint::select::Group::AtomCore) {
         1
-    } else if rule.groups.contains(&"rss-core") {
+    } else if rule.groups.contains(&feedlint::select::Group::RssCore) {
         2
-    } else if rule.groups.contains(&"rss-profile") {
+    } else if rule.groups.contains(&feedlint::select::Group::RssProfile) {
         3
-    } else if rule.groups.contains(&"itunes") {
+    } else if rule.groups.contains(&feedlint::select::Group::Itunes) {
         4
-    } else if rule.groups.contains(&"podcast") {
+    } else if rule.groups.contains(&feedlint::select::Group::Podcast) {
         5
-    } else if rule.groups.contains(&"media") {
+    } else if rule.groups.contains(&feedlint::select::Group::Media) {
         6
     } else {
         0

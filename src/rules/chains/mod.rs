@@ -23,7 +23,7 @@ pub use paging::{
 
 pub static MISSING_PREV_ARCHIVE: Rule = rule!(
     MissingPrevArchive, Error, Set, None, set: Some(missing_prev_archive),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a document with an available preceding archive has no prev-archive link",
     spec: "RFC 5005 §4",
 );
@@ -82,7 +82,7 @@ fn missing_prev_archive(cx: &mut SetChecker) {
 
 pub static MISSING_NEXT_ARCHIVE: Rule = rule!(
     MissingNextArchive, Warning, Set, None, set: Some(missing_next_archive),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive that another archive names as prev-archive has no next-archive link",
     spec: "RFC 5005 §4",
 );
@@ -113,7 +113,7 @@ fn missing_next_archive(cx: &mut SetChecker) {
 
 pub static ARCHIVE_CHAIN_ASYMMETRIC: Rule = rule!(
     ArchiveChainAsymmetric, Error, Set, None, set: Some(archive_chain_asymmetric),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "prev-archive and next-archive links of neighbouring archives contradict each other",
     spec: "RFC 5005 §4",
 );
@@ -282,7 +282,7 @@ fn archive_chain_asymmetric(cx: &mut SetChecker) {
 
 pub static ARCHIVE_CHAIN_CYCLE: Rule = rule!(
     ArchiveChainCycle, Error, Set, None, set: Some(archive_chain_cycle),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "following prev-archive or next-archive links returns to a document already visited",
     spec: "RFC 5005 §6",
 );
@@ -338,7 +338,7 @@ fn archive_chain_cycle(cx: &mut SetChecker) {
 
 pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
     ArchiveLinkDangling, Warning, Set, None, set: Some(archive_link_dangling),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive link points inside the linted tree, but no document is there",
     spec: "RFC 5005 §4.1",
 );
@@ -423,7 +423,7 @@ impl Naming {
 
 pub static ARCHIVE_CURRENT_MISMATCH: Rule = rule!(
     ArchiveCurrentMismatch, Warning, Set, None, set: Some(archive_current_mismatch),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "archives of one chain name different current documents, or not the subscription document that reaches them",
     spec: "RFC 5005 §4",
 );
@@ -533,7 +533,7 @@ fn dissenters<'r>(
 
 pub static ARCHIVE_ORPHAN: Rule = rule!(
     ArchiveOrphan, Warning, Set, None, set: Some(archive_orphan),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive is not reachable through prev-archive links from its subscription document",
     spec: "RFC 5005 §4.2",
 );
@@ -574,7 +574,7 @@ fn archive_orphan(cx: &mut SetChecker) {
 
 pub static ARCHIVE_SELF_MISMATCH: Rule = rule!(
     ArchiveSelfMismatch, Warning, Set, None, set: Some(archive_self_mismatch),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a document's self link differs from the IRI by which the other documents reach it",
     spec: "draft-nottingham-atompub-feed-history-05 §6; RFC 5005 §4",
 );
@@ -613,7 +613,7 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
 
 pub static SELF_LINK_MISMATCH: Rule = rule!(
     SelfLinkMismatch, Warning, Set, None, set: Some(self_link_mismatch),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a self link places its file's folder elsewhere than the base URL given, or than the other documents' self links",
     spec: "RFC 4287 §4.2.7.2; RFC 5005 §4",
 );
@@ -674,7 +674,7 @@ fn self_link_mismatch(cx: &mut SetChecker) {
 
 pub static ARCHIVE_ID_MISMATCH: Rule = rule!(
     ArchiveIdMismatch, Warning, Set, None, set: Some(archive_id_mismatch),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "documents of one archive chain carry different feed-level atom:id values",
     spec: "RFC 4287 §4.2.6; RFC 5005 §4",
 );
@@ -715,7 +715,7 @@ fn archive_id_mismatch(cx: &mut SetChecker) {
 
 pub static ARCHIVE_ORDER: Rule = rule!(
     ArchiveOrder, Warning, Set, None, set: Some(archive_order),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "an archive is updated later than the document that follows it",
     spec: "RFC 5005 §4",
 );

@@ -11,7 +11,7 @@ use crate::set::{FeedSet, PAGING_RELATIONS};
 
 pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
     PagingChainAsymmetric, Warning, Set, None, set: Some(paging_chain_asymmetric),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "next and previous links of neighbouring pages contradict each other, or pages disagree on first or last",
     spec: "RFC 5005 §3",
 );
@@ -63,7 +63,7 @@ fn paging_chain_asymmetric(cx: &mut SetChecker) {
 
 pub static PAGING_CHAIN_CYCLE: Rule = rule!(
     PagingChainCycle, Error, Set, None, set: Some(paging_chain_cycle),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "following next or previous links returns to a page already visited",
     spec: "RFC 5005 §6",
 );
@@ -74,7 +74,7 @@ fn paging_chain_cycle(cx: &mut SetChecker) {
 
 pub static PAGING_LINK_DANGLING: Rule = rule!(
     PagingLinkDangling, Error, Set, None, set: Some(paging_link_dangling),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "a next, previous, first or last link points inside the linted tree, but no page is there",
     spec: "RFC 5005 §3",
 );
@@ -156,7 +156,7 @@ fn paged_feeds(set: &FeedSet) -> Vec<Vec<DocId>> {
 
 pub static PAGING_GUID_REUSED: Rule = rule!(
     PagingGuidReused, Error, Set, None, set: Some(paging_guid_reused),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "two pages of a paged feed hold two different episodes (other enclosures) with one guid",
     spec: "RSS 2.0, <guid> sub-element of <item>; PSP-1 <guid>; RFC 5005 §3",
 );
@@ -221,7 +221,7 @@ fn reused_across_pages<'s, K: std::hash::Hash + Eq>(
 
 pub static PAGING_ENCLOSURE_REUSED: Rule = rule!(
     PagingEnclosureReused, Warning, Set, None, set: Some(paging_enclosure_reused),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "two pages of a paged podcast hold two episodes (other guids) with one enclosure URL",
     spec: "Apple, A Podcaster's Guide to RSS: <guid>, <enclosure>; RFC 5005 §3",
 );
@@ -246,7 +246,7 @@ fn paging_enclosure_reused(cx: &mut SetChecker) {
 
 pub static PAGING_CHANNEL_MISMATCH: Rule = rule!(
     PagingChannelMismatch, Warning, Set, None, set: Some(paging_channel_mismatch),
-    groups: ["rfc5005"],
+    groups: [Rfc5005],
     summary: "pages of one paged RSS feed name their channel differently: another title, or another podcast:guid",
     spec: "RFC 5005 §1, §3",
 );

@@ -335,7 +335,7 @@ fn text_place(node: Node) -> std::ops::Range<usize> {
 
 pub static ITUNES_UNKNOWN_CATEGORY: Rule = rule!(
     ItunesUnknownCategory, Error, Doc, Some(itunes_unknown_category),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:category whose text is not one of Apple's categories, or a subcategory under a category it is not one of",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:category>; Apple Podcasts categories; PSP-1 <itunes:category>",
 );
@@ -453,7 +453,7 @@ fn itunes_unknown_category(cx: &mut Checker) {
 
 pub static ITUNES_RETIRED_CATEGORY: Rule = rule!(
     ItunesRetiredCategory, Warning, Doc, Some(itunes_retired_category),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:category that Apple retired in 2019 (Games & Hobbies, Technology › Podcasting, ...)",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:category>; Apple Podcasts categories",
 );

@@ -41,7 +41,7 @@ fn replace_text(feed: &FeedDoc, text: &Text, value: &str) -> Option<Fix> {
 
 pub static ITUNES_INVALID_EXPLICIT: Rule = rule!(
     ItunesInvalidExplicit, Error, Doc, Some(itunes_invalid_explicit),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:explicit that is neither true nor false (nor a legacy yes, no or clean)",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:explicit>; PSP-1 <itunes:explicit>",
 );
@@ -78,7 +78,7 @@ fn itunes_invalid_explicit(cx: &mut Checker) {
 
 pub static ITUNES_EXPLICIT_LEGACY: Rule = rule!(
     ItunesExplicitLegacy, Warning, Doc, Some(itunes_explicit_legacy),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:explicit written yes, no or clean, the values Apple used to take, instead of true or false",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:explicit>; PSP-1 <itunes:explicit>",
 );
@@ -108,7 +108,7 @@ fn itunes_explicit_legacy(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_DURATION: Rule = rule!(
     ItunesInvalidDuration, Error, Doc, Some(itunes_invalid_duration),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:duration that is not seconds, MM:SS or HH:MM:SS (minutes and seconds under 60)",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:duration>; PSP-1 <itunes:duration>",
 );
@@ -152,7 +152,7 @@ fn itunes_invalid_duration(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_NUMBER: Rule = rule!(
     ItunesInvalidNumber, Error, Doc, Some(itunes_invalid_number),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:episode or itunes:season that is not a whole number from 1 up",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:episode>, <itunes:season>; PSP-1",
 );
@@ -182,7 +182,7 @@ fn itunes_invalid_number(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_TYPE: Rule = rule!(
     ItunesInvalidType, Error, Doc, Some(itunes_invalid_type),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:type that is not episodic or serial, or an itunes:episodeType that is not full, trailer or bonus",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:type>, <itunes:episodeType>; PSP-1",
 );
@@ -219,7 +219,7 @@ fn itunes_invalid_type(cx: &mut Checker) {
 
 pub static ITUNES_VALUE_WITHOUT_EFFECT: Rule = rule!(
     ItunesValueWithoutEffect, Warning, Doc, Some(itunes_value_without_effect),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:block or itunes:complete whose value is neither Yes nor No, so it does nothing",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:block>, <itunes:complete>; PSP-1 <itunes:block>",
 );
@@ -256,7 +256,7 @@ fn itunes_value_without_effect(cx: &mut Checker) {
 
 pub static ITUNES_SERIAL_MISSING_EPISODE: Rule = rule!(
     ItunesSerialMissingEpisode, Error, Doc, Some(itunes_serial_missing_episode),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an episode of a serial show (itunes:type serial) without an itunes:episode number",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:type>, <itunes:episode>; PSP-1 <itunes:episode>",
 );
@@ -299,7 +299,7 @@ fn itunes_serial_missing_episode(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_IMAGE: Rule = rule!(
     ItunesInvalidImage, Error, Doc, Some(itunes_invalid_image),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:image without an href, or whose href is not an http(s) URL, or names a file by another extension than .jpg or .png",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:image>; PSP-1 <itunes:image>",
 );
@@ -402,7 +402,7 @@ fn itunes_invalid_image(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_NEW_FEED_URL: Rule = rule!(
     ItunesInvalidNewFeedUrl, Error, Doc, Some(itunes_invalid_new_feed_url),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "an itunes:new-feed-url that is not an absolute http or https URL",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:new-feed-url>",
 );
@@ -422,7 +422,7 @@ fn itunes_invalid_new_feed_url(cx: &mut Checker) {
 
 pub static ITUNES_UNSUPPORTED_ENCLOSURE: Rule = rule!(
     ItunesUnsupportedEnclosure, Warning, Doc, Some(itunes_unsupported_enclosure),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "a podcast episode's enclosure is in a format Apple does not take (by its extension), or typed otherwise than Apple lists",
     spec: "Apple, A Podcaster's Guide to RSS: <enclosure>; PSP-1 <enclosure>",
 );
@@ -510,7 +510,7 @@ fn itunes_unsupported_enclosure(cx: &mut Checker) {
 
 pub static ITUNES_INVALID_LANGUAGE: Rule = rule!(
     ItunesInvalidLanguage, Error, Doc, Some(itunes_invalid_language),
-    groups: ["itunes"],
+    groups: [Itunes],
     summary: "a podcast's language whose two-letter code is not an ISO 639 language (us, jp, gr, ...)",
     spec: "Apple, A Podcaster's Guide to RSS: <language>; PSP-1 <language>; ISO 639-1",
 );

@@ -8,7 +8,7 @@ use crate::syntax;
 
 pub static PODCAST_GUID_NOT_UUIDV5: Rule = rule!(
     PodcastGuidNotUuidv5, Error, Doc, Some(podcast_guid_not_uuidv5),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:guid that is not a UUID of version 5",
     spec: "Podcasting 2.0, tags/guid.md; PSP-1 <podcast:guid>",
 );
@@ -60,7 +60,7 @@ fn podcast_guid_not_uuidv5(cx: &mut Checker) {
 
 pub static PODCAST_GUID_NOT_FROM_FEED_URL: Rule = rule!(
     PodcastGuidNotFromFeedUrl, Info, Doc, Some(podcast_guid_not_from_feed_url),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:guid that is a UUIDv5, but not the one of the feed's self link: the podcast moved, or the guid was made otherwise",
     spec: "Podcasting 2.0, tags/guid.md; PSP-1 <podcast:guid>",
 );

@@ -181,7 +181,7 @@ fn tag_doc(tag: &Tag) -> String {
 
 pub static PODCAST_UNKNOWN_ELEMENT: Rule = rule!(
     PodcastUnknownElement, Warning, Doc, Some(podcast_unknown_element),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast: element that the Podcasting 2.0 namespace does not define (often a misspelt one)",
     spec: "Podcasting 2.0, docs/1.0.md and tags/*.md",
 );
@@ -228,7 +228,7 @@ fn podcast_unknown_element(cx: &mut Checker) {
 
 pub static PODCAST_MISPLACED_ELEMENT: Rule = rule!(
     PodcastMisplacedElement, Warning, Doc, Some(podcast_misplaced_element),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 tag in a parent its document does not give it (podcast:transcript in <channel>)",
     spec: "Podcasting 2.0, tags/*.md: Parent",
 );
@@ -274,7 +274,7 @@ fn podcast_misplaced_element(cx: &mut Checker) {
 
 pub static PODCAST_REPEATED_ELEMENT: Rule = rule!(
     PodcastRepeatedElement, Warning, Doc, Some(podcast_repeated_element),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 tag whose count is single, twice in one parent",
     spec: "Podcasting 2.0, tags/*.md: Count",
 );
@@ -313,7 +313,7 @@ fn podcast_repeated_element(cx: &mut Checker) {
 
 pub static PODCAST_MISSING_ATTRIBUTE: Rule = rule!(
     PodcastMissingAttribute, Error, Doc, Some(podcast_missing_attribute),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 tag without an attribute its document marks required (a transcript without type, a remoteItem without feedGuid)",
     spec: "Podcasting 2.0, tags/*.md: Attributes",
 );
@@ -364,7 +364,7 @@ fn podcast_missing_attribute(cx: &mut Checker) {
 
 pub static PODCAST_MISSING_CHILD: Rule = rule!(
     PodcastMissingChild, Error, Doc, Some(podcast_missing_child),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 tag that must hold other tags holds none (a podcast:value without a valueRecipient)",
     spec: "Podcasting 2.0, tags/value.md, value-time-split.md, alternate-enclosure.md, podroll.md, publisher.md: Node value",
 );
@@ -454,7 +454,7 @@ fn is_geo(value: &str) -> bool {
 
 pub static PODCAST_INVALID_VALUE: Rule = rule!(
     PodcastInvalidValue, Error, Doc, Some(podcast_invalid_value),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 tag's node value or attribute that is not what its document says (podcast:locked maybe, a transcript type that is no media type, a blank person)",
     spec: "Podcasting 2.0, tags/*.md: Node value, Attributes",
 );
@@ -513,7 +513,7 @@ fn podcast_invalid_value(cx: &mut Checker) {
 
 pub static PODCAST_UNKNOWN_SLUG: Rule = rule!(
     PodcastUnknownSlug, Warning, Doc, Some(podcast_unknown_slug),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 attribute that names an entry of a registered list (a service, chat or social protocol, a value type) the list does not have",
     spec: "Podcasting 2.0, serviceslugs.txt, chatprotocols.txt, socialprotocols.txt, valueslugs.txt",
 );
@@ -561,7 +561,7 @@ fn podcast_unknown_slug(cx: &mut Checker) {
 
 pub static PODCAST_VALUE_TOO_LONG: Rule = rule!(
     PodcastValueTooLong, Warning, Doc, Some(podcast_value_too_long),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a Podcasting 2.0 node value or purpose longer than its document asks (128 characters for a person or a funding text, 4,000 for a txt)",
     spec: "Podcasting 2.0, tags/*.md: \"Please do not exceed N characters\"",
 );
@@ -615,7 +615,7 @@ fn podcast_value_too_long(cx: &mut Checker) {
 
 pub static PODCAST_UNKNOWN_MEDIUM: Rule = rule!(
     PodcastUnknownMedium, Warning, Doc, Some(podcast_unknown_medium),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:medium that is none of the namespace's mediums (podcast, music, video, film, audiobook, ..., their lists, mixed)",
     spec: "Podcasting 2.0, tags/medium.md",
 );
@@ -651,7 +651,7 @@ fn is_medium(value: &str) -> bool {
 
 pub static PODCAST_LIST_WITH_ITEMS: Rule = rule!(
     PodcastListWithItems, Warning, Doc, Some(podcast_list_with_items),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a feed whose podcast:medium is a list (podcastL, musicL, mixed, ...) that still has items",
     spec: "Podcasting 2.0, tags/medium.md: List Mediums",
 );
@@ -681,7 +681,7 @@ fn podcast_list_with_items(cx: &mut Checker) {
 
 pub static PODCAST_VALUE_SPLIT_OUT_OF_RANGE: Rule = rule!(
     PodcastValueSplitOutOfRange, Warning, Doc, Some(podcast_value_split_out_of_range),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:valueTimeSplit that starts past the episode's end, or whose remotePercentage is outside 0 to 100",
     spec: "Podcasting 2.0, tags/value-time-split.md",
 );

@@ -6,7 +6,7 @@ use crate::rules::{rule, Checker, Rule};
 
 pub static PODCAST_UNKNOWN_PERSON_ROLE: Rule = rule!(
     PodcastUnknownPersonRole, Warning, Doc, Some(podcast_unknown_person_role),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:person whose role or group is not one of the Podcast Taxonomy Project's",
     spec: "Podcasting 2.0, tags/person.md; taxonomy.json",
 );

@@ -55,7 +55,7 @@ pub(super) fn iso8601_seconds(value: &str) -> Option<i64> {
 
 pub static PODCAST_LIVE_ITEM_ENDS_BEFORE_START: Rule = rule!(
     PodcastLiveItemEndsBeforeStart, Warning, Doc, Some(podcast_live_item_ends_before_start),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:liveItem whose end is not after its start",
     spec: "Podcasting 2.0, tags/live-item.md",
 );
@@ -87,7 +87,7 @@ fn podcast_live_item_ends_before_start(cx: &mut Checker) {
 
 pub static PODCAST_INVALID_RRULE: Rule = rule!(
     PodcastInvalidRrule, Error, Doc, Some(podcast_invalid_rrule),
-    groups: ["podcast"],
+    groups: [Podcast],
     summary: "a podcast:updateFrequency whose rrule is not an RFC 5545 recurrence rule, or has COUNT without dtstart",
     spec: "Podcasting 2.0, tags/update-frequency.md; RFC 5545 §3.3.10",
 );
