@@ -141,7 +141,7 @@ pub(crate) struct Named {
 }
 
 /// The groups that, selected by name, check every RSS feed as a podcast.
-const PODCAST_GROUPS: &[crate::select::Group] = &[crate::select::Group::Podcast, crate::select::Group::Itunes];
+const PODCAST_GROUPS: &[crate::rules::Group] = &[crate::rules::Group::Podcast, crate::rules::Group::Itunes];
 
 /// Decodes, parses and lints one document. `None`: a walked file that is
 /// not a feed, skipped silently.

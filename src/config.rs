@@ -122,7 +122,7 @@ impl Levels {
 
     /// Whether `--select` (or the select of the config nearest `path`)
     /// names one of `groups` by name.
-    pub fn selects_groups_for(&self, groups: &[crate::select::Group], path: Option<&Path>) -> bool {
+    pub fn selects_groups_for(&self, groups: &[crate::rules::Group], path: Option<&Path>) -> bool {
         let absolute = self.absolute(path);
         let layer = self.layer_for(absolute.as_deref());
         self.selection.names_group_over(layer.map(|l| &l.selection), groups)

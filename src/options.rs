@@ -64,7 +64,7 @@ impl Options {
         self.media.is_some()
             && crate::rules::RULES
                 .iter()
-                .filter(|rule| rule.groups.contains(&crate::select::Group::Media))
+                .filter(|rule| rule.groups.contains(&crate::rules::Group::Media))
                 .any(|rule| self.levels.enabled_anywhere(rule))
     }
 }

@@ -18,12 +18,15 @@ use crate::feed::FeedDoc;
 use crate::fix::{self, Fix};
 use crate::rule_id::{RuleId, RuleMap};
 use crate::set::FeedSet;
+
 use crate::summary::Location;
+pub use group::Group;
 
 mod archive;
 mod atom;
 mod chains;
 pub mod fetching;
+mod group;
 mod identity;
 mod itunes;
 mod links;
@@ -77,7 +80,7 @@ pub struct Rule {
     /// The groups it is selected by (`--select rfc5005`): one, or two for
     /// a rule that checks Atom and RSS alike. Each is one of
     /// [`crate::select::GROUPS`].
-    pub groups: &'static [crate::select::Group],
+    pub groups: &'static [Group],
     /// One line: what the rule finds.
     pub summary: &'static str,
     /// The section of the specification the rule enforces.
@@ -107,7 +110,7 @@ macro_rules! rule {
             id: $crate::rule_id::RuleId::$id,
             level: $crate::diagnostic::Level::$level,
             scope: $crate::rules::Scope::$scope,
-            groups: &[$($crate::select::Group::$group),+],
+            groups: &[$($crate::rules::Group::$group),+],
             summary: $summary,
             spec: $spec,
             check: $check,

@@ -1,0 +1,77 @@
+//! The groups rules are selected by (`--select rfc5005`).
+
+/// A named group of rules (`--select rfc5005`): a rule's first group says
+/// which table of the README lists it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Group {
+    Xml,
+    Rfc5005,
+    Rfc6721,
+    AtomCore,
+    RssCore,
+    RssProfile,
+    Itunes,
+    Podcast,
+    Media,
+    Fetch,
+}
+
+impl Group {
+    /// Every group, in the order `feedlint rules` lists them.
+    pub const ALL: [Group; 10] = [
+        Group::Xml,
+        Group::Rfc5005,
+        Group::Rfc6721,
+        Group::AtomCore,
+        Group::RssCore,
+        Group::RssProfile,
+        Group::Itunes,
+        Group::Podcast,
+        Group::Media,
+        Group::Fetch,
+    ];
+
+    /// The group as users write it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Group::Xml => "xml",
+            Group::Rfc5005 => "rfc5005",
+            Group::Rfc6721 => "rfc6721",
+            Group::AtomCore => "atom-core",
+            Group::RssCore => "rss-core",
+            Group::RssProfile => "rss-profile",
+            Group::Itunes => "itunes",
+            Group::Podcast => "podcast",
+            Group::Media => "media",
+            Group::Fetch => "fetch",
+        }
+    }
+
+    /// What the group's rules check.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Group::Xml => "the document as XML and as a file: well-formedness, entities, encodings, files that are no feed, suppression comments",
+            Group::Rfc5005 => "RFC 5005 and the feed-history draft: markers, archive and paging links, the chains they make, self links",
+            Group::Rfc6721 => "RFC 6721 tombstones: at:deleted-entry, Deleted Entry Documents",
+            Group::AtomCore => "RFC 4287 Atom: required and once-only elements, text and content, ids, dates, links, IRIs, languages",
+            Group::RssCore => "RSS 2.0, 0.92 and 0.91, and the well-known modules: required elements, values, dates, guids, languages",
+            Group::RssProfile => "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
+            Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
+            Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
+            Group::Media => "what the servers of enclosures and artwork answer, with --check-media: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
+            Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
+        }
+    }
+}
+
+impl std::fmt::Display for Group {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl serde::Serialize for Group {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
