@@ -51,23 +51,7 @@ pub(super) enum Ask {
     FirstBytes(u64),
 }
 
-/// What a server said of a linked file, after redirects.
-#[derive(Debug)]
-pub(super) struct Answer {
-    /// The URL that answered: the one asked, or where its redirects led
-    /// (their passwords masked).
-    pub url: Url,
-    pub status: u16,
-    /// The media type of `Content-Type`, lower case, without parameters.
-    pub media_type: Option<String>,
-    pub content_length: Option<u64>,
-    /// The complete length a `Content-Range` gives (`bytes 0-0/5650889`).
-    pub content_range_total: Option<u64>,
-    /// `Accept-Ranges` names `bytes`.
-    pub accepts_ranges: bool,
-    /// The first bytes of a GET's body.
-    pub first_bytes: Vec<u8>,
-}
+pub(super) use crate::rules::media::Answer;
 
 /// A request followed to its answer.
 struct Followed {

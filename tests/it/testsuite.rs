@@ -335,7 +335,7 @@ const TESTED_ELSEWHERE: [(&str, &str); 19] = [
     ("media-length-mismatch", "tests/it/media.rs"),
     ("media-limit-reached", "tests/it/media.rs"),
     ("media-no-byte-ranges", "tests/it/media.rs"),
-    ("media-redirects-to-https", "src/fetch/media.rs"),
+    ("media-redirects-to-https", "src/rules/media.rs"),
     ("media-type-mismatch", "tests/it/media.rs"),
     ("media-unavailable", "tests/it/media.rs"),
     ("media-unreachable", "tests/it/media.rs"),
