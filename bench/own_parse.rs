@@ -11,7 +11,7 @@ mod each_file;
 
 fn main() {
     each_file::parse_each_file(|bytes| {
-        let text = feedlint::source::decode(bytes).unwrap_or_else(|(text, _)| text);
+        let text = feedlint::findings::source::decode(bytes).unwrap_or_else(|(text, _)| text);
         feedlint::xml::parse(&text).map_or(0, |doc| doc.root().descendants().count())
     });
 }

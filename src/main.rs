@@ -12,14 +12,12 @@ use cli::output::{fail, write_out};
 use cli::serving::serve;
 use cli::usage::{explain, explain_usage, list_rules, one_line};
 
-mod alloc;
 mod cli;
-mod descriptors;
 
 fn main() -> ExitCode {
-    alloc::tune();
+    cli::alloc::tune();
     // A panic in a rule is that document's finding, not the run's end.
-    feedlint::contain::install_hook();
+    feedlint::base::contain::install_hook();
     let matches = match Cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(error) if !error.use_stderr() => {
@@ -51,10 +49,10 @@ fn main() -> ExitCode {
             write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
         }
         Some(Command::Serve(args)) => serve(&args),
-        Some(Command::Server) => match feedlint::server::run() {
-            Ok(feedlint::server::Ended::Shutdown) => ExitCode::SUCCESS,
+        Some(Command::Server) => match feedlint::lsp::run() {
+            Ok(feedlint::lsp::Ended::Shutdown) => ExitCode::SUCCESS,
             // LSP: "exit" without "shutdown" before it exits with 1.
-            Ok(feedlint::server::Ended::WithoutShutdown) => ExitCode::FAILURE,
+            Ok(feedlint::lsp::Ended::WithoutShutdown) => ExitCode::FAILURE,
             Err(message) => fail(&message),
         },
         None => run(cli.lint, &matches),

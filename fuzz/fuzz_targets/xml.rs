@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = feedlint::source::decode(data.to_vec()) else {
+    let Ok(text) = feedlint::findings::source::decode(data.to_vec()) else {
         return;
     };
     let Ok(doc) = feedlint::xml::parse(&text) else {

@@ -146,7 +146,7 @@ pub(crate) struct LintArgs {
     pub(crate) max_file_size: u64,
     /// The most findings of one rule shown for one document; one more
     /// finding counts the rest. 0 shows every finding.
-    #[arg(long, value_name = "N", default_value_t = feedlint::diagnostic::DEFAULT_MAX_PER_RULE)]
+    #[arg(long, value_name = "N", default_value_t = feedlint::findings::diagnostic::DEFAULT_MAX_PER_RULE)]
     pub(crate) max_per_rule: usize,
     /// The most findings a run keeps; the rest are counted, not kept, so
     /// that memory stays bounded. 0 keeps every finding.

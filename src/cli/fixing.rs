@@ -11,7 +11,7 @@ use super::output::{finish, output_among, refuse_output_onto_input, say, write_o
 
 /// `--fix` and `--diff`.
 pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Options) -> ExitCode {
-    let fixed = feedlint::fix_files::fix(inputs, options, args.unsafe_fixes);
+    let fixed = feedlint::run::fix_files::fix(inputs, options, args.unsafe_fixes);
     let files = fixed.files.len();
     let fixes = |n: usize| {
         if n == 1 {
@@ -29,7 +29,7 @@ pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], optio
     };
     if args.diff {
         let printed = write_out(ExitCode::SUCCESS, |out| {
-            feedlint::fix_files::unified_diff(&fixed.files, out)
+            feedlint::run::fix_files::unified_diff(&fixed.files, out)
         });
         if printed != ExitCode::SUCCESS {
             return printed;
@@ -48,14 +48,14 @@ pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], optio
             return refuse_output_onto_input(input);
         }
     }
-    let failed = feedlint::fix_files::write(&fixed.files);
+    let failed = feedlint::run::fix_files::write(&fixed.files);
     for (path, why) in &failed {
         say(format_args!("error: {} was not fixed: {why}", path.display()));
     }
     if !args.quiet {
         // Only what reached the disk counts as applied.
         let not_written: std::collections::HashSet<&PathBuf> = failed.iter().map(|(path, _)| path).collect();
-        let written: Vec<&feedlint::fix_files::FixedFile> = fixed
+        let written: Vec<&feedlint::run::fix_files::FixedFile> = fixed
             .files
             .iter()
             .filter(|file| !not_written.contains(&file.path))

@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::ArgMatches;
-use feedlint::config::{self, Config};
 use feedlint::report::file::ReportFile;
 use feedlint::report::{self, Format};
+use feedlint::settings::config::{self, Config};
 use feedlint::{FrontDoor, Input, Level, Options, Overrides, Resolved};
 
 use super::args::LintArgs;

@@ -25,10 +25,10 @@ pub(crate) fn say(message: impl Display) {
 /// report's own output (the concise format's totals), a failure fails.
 pub(crate) fn try_say(message: impl Display) -> io::Result<()> {
     let message = message.to_string();
-    let masked = feedlint::secret::mask_text(&message);
+    let masked = feedlint::base::secret::mask_text(&message);
     // One line, whatever a file name in it holds.
     let mut err = io::stderr().lock();
-    writeln!(err, "feedlint: {}", feedlint::shown::visible(&masked))?;
+    writeln!(err, "feedlint: {}", feedlint::base::shown::visible(&masked))?;
     err.flush()
 }
 

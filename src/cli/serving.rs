@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use feedlint::config::{self};
+use feedlint::settings::config::{self};
 use feedlint::{FrontDoor, Options, Resolved};
 
 use super::args::ServeArgs;
@@ -12,7 +12,7 @@ use super::output::{fail, fail_lines, say};
 /// `feedlint serve`: the web page and the API, until stopped.
 pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
     let mut options = feedlint::web::ServeOptions::new(args.listen);
-    let descriptors = crate::descriptors::raise_to_hard_limit();
+    let descriptors = crate::cli::descriptors::raise_to_hard_limit();
     let wanted = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
     options.connections.max_connections = feedlint::web::connection_cap(wanted, descriptors);
     options.connections.header_timeout = std::time::Duration::from_secs(args.header_timeout);

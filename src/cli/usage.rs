@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::CommandFactory;
 use feedlint::report::{self};
-use feedlint::{rules, select, RuleId};
+use feedlint::{rules, settings::select, RuleId};
 
 use super::args::{Cli, ListFormat};
 use super::output::{fail, write_out};

@@ -1,7 +1,7 @@
 //! An entry of a feed, with its id and update time read when asked.
 
 use super::{DocKind, Text, ATOM_NS};
-use crate::date::{self, Instant};
+use crate::text::date::{self, Instant};
 use crate::xml::{Node, NodeId, Tree};
 
 /// An Atom entry or an RSS item, with its identity and update time.

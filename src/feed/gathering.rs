@@ -6,7 +6,7 @@ use std::ops::Range;
 use url::Url;
 
 use super::{start_tag, Rel, ATOM_NS, AT_NS, FH_NS, PODCAST_NS, XML_NS};
-use crate::iri;
+use crate::text::iri;
 use crate::xml::{Attribute, ExpandedName, Node, NodeList, Tree};
 
 /// One `atom:link`, with what the rules need of it.
@@ -221,7 +221,7 @@ impl<'a, 'input> Gathered<'a, 'input> {
             if node.is_comment() {
                 if node
                     .text()
-                    .is_some_and(|t| t.trim_start().starts_with(crate::suppress::PREFIX))
+                    .is_some_and(|t| t.trim_start().starts_with(crate::findings::suppress::PREFIX))
                 {
                     gathered.suppressions.push(node);
                 }

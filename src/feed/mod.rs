@@ -9,13 +9,14 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use crate::xml::{Node, NodeId, Tree};
 use url::Url;
 
-use crate::date;
-use crate::hash::FastMap;
-use crate::iri;
+use crate::base::hash::FastMap;
+use crate::text::date;
+use crate::text::iri;
 
 mod atom_names;
 mod entries;
 mod gathering;
+pub mod placement;
 mod relations;
 mod text;
 
@@ -73,7 +74,7 @@ impl Podcast {
             .any(|declaration| is_podcast_namespace(declaration.value));
         // Each namespace once: a document's names share a few namespaces,
         // and a near miss is judged by a key made from the text.
-        let mut seen = crate::hash::FastSet::default();
+        let mut seen = crate::base::hash::FastSet::default();
         let names = (0..xml.name_count())
             .filter_map(|at| xml.name_at(at).namespace())
             .any(|namespace| seen.insert(namespace) && is_podcast_namespace(namespace));

@@ -336,7 +336,9 @@ pub fn intended_relation(rel: &str) -> Option<&'static str> {
         .map(Relation::as_str)
         // On four-letter names a substitution is another word ("text", "lost").
         .find(|target| {
-            joined.len() >= 4 && joined != *target && crate::rule_id::one_edit_apart(&joined, target, target.len() > 4)
+            joined.len() >= 4
+                && joined != *target
+                && crate::findings::rule_id::one_edit_apart(&joined, target, target.len() > 4)
         })
 }
 

@@ -314,7 +314,7 @@ impl Client {
         let next = from.join(location).map_err(|e| {
             // The location as the server wrote it, its password masked:
             // no URL parser accepted it, so the text is masked as text.
-            let location = crate::secret::mask_text(location);
+            let location = crate::base::secret::mask_text(location);
             FetchError::Other(format!("the redirect to \"{location}\" is not a valid URL: {e}"))
         })?;
         let mut next = self.credentials.mask(&next);

@@ -18,10 +18,10 @@ use url::Url;
 use super::http::{Answer, Ask, Client, FetchError};
 use super::policy::{AddressPolicy, Credentials};
 use super::{Limits, PER_HOST};
-use crate::diagnostic::{DocId, Pending};
-use crate::options::Walked;
+use crate::findings::diagnostic::{DocId, Pending};
+use crate::model::summary::{MediaKind, MediaRef};
 use crate::rules::media::{self, judge, not_a_url, Finding, Unreached, Why, MEDIA_LIMIT_REACHED};
-use crate::summary::{MediaKind, MediaRef};
+use crate::settings::options::Walked;
 
 /// The media URLs a run asks by default (`--max-media`).
 pub const DEFAULT_MAX_MEDIA: usize = 200;
@@ -87,7 +87,7 @@ struct Target<'m> {
     named_at: Vec<(DocId, usize)>,
 }
 
-impl crate::options::MediaCheck for MediaChecker {
+impl crate::settings::options::MediaCheck for MediaChecker {
     fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>, found: &mut dyn FnMut(Finding)) {
         let started = Instant::now();
         let deadline = walk.map_or(started + self.limits.max_time, |walk| walk.deadline);
@@ -173,7 +173,7 @@ impl crate::options::MediaCheck for MediaChecker {
                         format!(
                             "{why}; {} more media URLs, {} first, were not asked",
                             not_asked.len(),
-                            crate::secret::mask_text(first.url)
+                            crate::base::secret::mask_text(first.url)
                         ),
                     )
                     .label("not asked")

@@ -13,16 +13,16 @@ use std::time::{Duration, Instant};
 
 use url::Url;
 
-use crate::diagnostic::{Pending, Span};
-use crate::discover::Failure;
-use crate::discover::Job;
-use crate::engine::{kept, Run};
 use crate::feed::Relation;
-use crate::options::Options;
+use crate::findings::diagnostic::{Pending, Span};
+use crate::model::failure::Failure;
+use crate::model::summary::DocSummary;
 use crate::report::Report;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
-use crate::summary::DocSummary;
+use crate::run::discover::Job;
+use crate::run::engine::{kept, Run};
+use crate::settings::options::Options;
 
 mod http;
 pub mod media;
@@ -117,8 +117,8 @@ impl Queued {
 fn feed_of_page(fetched: &Fetched) -> Option<Url> {
     let start = &fetched.bytes[..fetched.bytes.len().min(64 * 1024)];
     let text = String::from_utf8_lossy(start);
-    crate::html::web_page_start(&text)?;
-    crate::html::feed_links(&text)
+    crate::base::html::web_page_start(&text)?;
+    crate::base::html::feed_links(&text)
         .iter()
         .filter_map(|link| fetched.url.join(&link.href).ok())
         .find(|url| matches!(url.scheme(), "http" | "https"))
@@ -164,7 +164,7 @@ pub fn lint_urls(
         findings: Vec::new(),
         bytes_total: 0,
     };
-    walk.run.walked = Some(crate::options::Walked {
+    walk.run.walked = Some(crate::settings::options::Walked {
         deadline,
         start: start.clone(),
         start_addresses,
@@ -374,7 +374,7 @@ impl Walk<'_> {
         // to the analysis (only to say so if it is no feed).
         let web_page = named_by_user
             && (fetched.media_type.as_deref() == Some("text/html")
-                || crate::html::web_page_start(&String::from_utf8_lossy(
+                || crate::base::html::web_page_start(&String::from_utf8_lossy(
                     &fetched.bytes[..fetched.bytes.len().min(4096)],
                 ))
                 .is_some());
@@ -394,7 +394,7 @@ impl Walk<'_> {
             && outcome
                 .diagnostics
                 .iter()
-                .any(|d| d.rule == crate::rule_id::RuleId::NotAFeed)
+                .any(|d| d.rule == crate::findings::rule_id::RuleId::NotAFeed)
         {
             return Err(Failure::Unfetchable {
                 url: url.to_string(),

@@ -375,7 +375,7 @@ pub struct Credentials {
     known: Mutex<HashMap<(url::Origin, String), String>>,
 }
 
-use crate::secret::MASK;
+use crate::base::secret::MASK;
 
 impl Credentials {
     /// `url` with its password masked, remembered for its origin.

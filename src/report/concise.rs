@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::{file_of, Emitter, Report};
-use crate::diagnostic::{Diagnostic, Level};
+use crate::findings::diagnostic::{Diagnostic, Level};
 
 /// The concise format, its levels coloured where `color` is on.
 pub struct Concise {

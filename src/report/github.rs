@@ -4,8 +4,8 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use crate::diagnostic::{Diagnostic, Level};
-use crate::document::Document;
+use crate::findings::diagnostic::{Diagnostic, Level};
+use crate::model::document::Document;
 use crate::report::Report;
 
 /// How many annotations of each level GitHub shows for one step; the rest
@@ -53,7 +53,7 @@ fn escape_data(text: &str) -> String {
 /// would hide itself or act on a terminal (the runner's log shows the
 /// command) written as `\u{...}`, then the property escapes.
 fn escape_file(name: &str) -> String {
-    escape_property(&crate::shown::visible(name))
+    escape_property(&crate::base::shown::visible(name))
 }
 
 /// Escapes a property value: the message escapes, and `:` and `,`.

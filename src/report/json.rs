@@ -7,9 +7,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::spec_of;
-use crate::diagnostic::{Diagnostic, Level, Span, Text};
+use crate::findings::diagnostic::{Diagnostic, Level, Span, Text};
+use crate::findings::rule_id::RuleId;
 use crate::report::Report;
-use crate::rule_id::RuleId;
 
 /// An input that could not be linted at all (the run exits 2 for it).
 #[derive(Serialize)]

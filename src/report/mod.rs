@@ -1,6 +1,6 @@
 //! The report of a run, and its renderers: one per output format. Each
 //! writes the whole report; the bytes depend only on the report, never on
-//! thread count or timing. The report is made by [`crate::assemble`].
+//! thread count or timing. The report is made by [`crate::run::assemble`].
 
 use std::io::{self, Write};
 
@@ -8,10 +8,10 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::diagnostic::{Diagnostic, Level, Span};
-use crate::discover::Failure;
-use crate::document::Document;
-use crate::rule_id::RuleId;
+use crate::findings::diagnostic::{Diagnostic, Level, Span};
+use crate::findings::rule_id::RuleId;
+use crate::model::document::Document;
+use crate::model::failure::Failure;
 use crate::rules;
 
 mod concise;
@@ -70,7 +70,7 @@ impl Sink for Keep {
     }
 }
 
-pub use crate::diagnostic::LevelCounts;
+pub use crate::findings::diagnostic::LevelCounts;
 
 /// Findings counted but not kept (past `--max-findings`), by level.
 pub type Dropped = LevelCounts;
@@ -355,7 +355,7 @@ pub(crate) fn status_word(report: &Report) -> &'static str {
 /// other hiding characters escaped (a line feed in a file name would forge
 /// a report line).
 fn file_of<'r>(report: &'r Report, span: &Span) -> std::borrow::Cow<'r, str> {
-    crate::shown::visible(&report.documents[span.doc].name)
+    crate::base::shown::visible(&report.documents[span.doc].name)
 }
 
 /// The spec section a diagnostic's rule enforces.
@@ -436,11 +436,11 @@ fn published(report: &Report) -> String {
         .iter()
         .take(PUBLISHED_SHOWN)
         .map(|(folder, url)| {
-            let folder = crate::shown::shown_path(folder);
+            let folder = crate::base::shown::shown_path(folder);
             format!(
                 "{}/ is published at {}",
                 folder.trim_end_matches('/'),
-                crate::secret::masked(url)
+                crate::base::secret::masked(url)
             )
         })
         .collect();

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::json::Streamed;
 
-use crate::diagnostic::{Diagnostic, Level, Span};
-use crate::document::Document;
+use crate::findings::diagnostic::{Diagnostic, Level, Span};
+use crate::model::document::Document;
 use crate::report::Report;
 use crate::rules::{self, Rule};
 
@@ -113,7 +113,7 @@ fn fingerprint(diagnostic: &Diagnostic, uri: &str, occurrence: usize) -> String 
 /// A SARIF `fix` (§3.55): one `artifactChange` of the finding's file, its
 /// replacements in lines and columns (Unicode code points, as the run's
 /// `columnKind` says) and bytes.
-fn fix_object(fix: &crate::fix::Fix<crate::diagnostic::Location>, uri: &str, doc: usize) -> Value {
+fn fix_object(fix: &crate::findings::fix::Fix<crate::findings::diagnostic::Location>, uri: &str, doc: usize) -> Value {
     let replacements: Vec<Value> = fix
         .edits
         .iter()
@@ -167,7 +167,7 @@ impl super::Emitter for Sarif {
     fn findings(
         &mut self,
         _report: &Report,
-        _findings: &[crate::diagnostic::Diagnostic],
+        _findings: &[crate::findings::diagnostic::Diagnostic],
         _out: &mut dyn Write,
     ) -> io::Result<()> {
         Ok(())

@@ -1,6 +1,6 @@
 //! `--format text`: codespan-reporting snippets with primary and secondary
 //! labels, notes and help, then a summary line. Snippets are windows of at
-//! most 120 columns of the lines (see [`crate::snippet`]).
+//! most 120 columns of the lines (see [`crate::text::snippet`]).
 
 use std::io::{self, Write};
 
@@ -8,9 +8,9 @@ use codespan_reporting::diagnostic::{Diagnostic as Rendered, Label, Severity};
 use codespan_reporting::term::{self, termcolor};
 
 use super::{doc_url, file_of, spec_of, summary_line};
-use crate::diagnostic::{Diagnostic, Level};
+use crate::findings::diagnostic::{Diagnostic, Level};
 use crate::report::Report;
-use crate::snippet::{SnippetFile, SnippetFiles, Window};
+use crate::text::snippet::{SnippetFile, SnippetFiles, Window};
 
 fn severity(level: Level) -> Severity {
     match level {
@@ -64,7 +64,7 @@ const LINES_LISTED: usize = 10;
 /// What makes findings the same defect in different places: one rule, one
 /// document, and one message once what is quoted and every number in it
 /// are set aside (`pubDate "2024-01-05" ...` and `pubDate "2024-01-06" ...`).
-fn defect_key(diagnostic: &Diagnostic) -> (crate::rule_id::RuleId, usize, String) {
+fn defect_key(diagnostic: &Diagnostic) -> (crate::findings::rule_id::RuleId, usize, String) {
     let mut shape = String::with_capacity(diagnostic.message.len());
     let mut quote = None;
     for c in diagnostic.message.chars() {
@@ -91,15 +91,15 @@ fn defect_key(diagnostic: &Diagnostic) -> (crate::rule_id::RuleId, usize, String
 
 /// For each finding, what the text shows of it: in full (with the lines
 /// of the repeats it stands for, if any), or nothing (a repeat).
-fn group_repeats(findings: &[Diagnostic]) -> Vec<Option<Vec<&crate::diagnostic::Span>>> {
-    let mut groups: crate::hash::FastMap<_, Vec<usize>> = crate::hash::FastMap::default();
+fn group_repeats(findings: &[Diagnostic]) -> Vec<Option<Vec<&crate::findings::diagnostic::Span>>> {
+    let mut groups: crate::base::hash::FastMap<_, Vec<usize>> = crate::base::hash::FastMap::default();
     for (index, diagnostic) in findings.iter().enumerate() {
         // A folding finding ("and 40 more not shown") is its own.
         if diagnostic.folded == 0 {
             groups.entry(defect_key(diagnostic)).or_default().push(index);
         }
     }
-    let mut shown: Vec<Option<Vec<&crate::diagnostic::Span>>> = vec![Some(Vec::new()); findings.len()];
+    let mut shown: Vec<Option<Vec<&crate::findings::diagnostic::Span>>> = vec![Some(Vec::new()); findings.len()];
     for members in groups.into_values().filter(|m| m.len() >= REPEATS_GROUPED_FROM) {
         let places = members[1..].iter().map(|&i| findings[i].primary()).collect();
         shown[members[0]] = Some(places);
@@ -112,9 +112,9 @@ fn group_repeats(findings: &[Diagnostic]) -> Vec<Option<Vec<&crate::diagnostic::
 
 /// The note that stands for the repeats of a finding: their lines, or
 /// lines and columns where two share a line (a feed written on one line).
-fn repeats_note(places: &[&crate::diagnostic::Span]) -> String {
+fn repeats_note(places: &[&crate::findings::diagnostic::Span]) -> String {
     let shares_a_line = places.windows(2).any(|pair| pair[0].line_start == pair[1].line_start);
-    let place = |span: &&crate::diagnostic::Span| match shares_a_line {
+    let place = |span: &&crate::findings::diagnostic::Span| match shares_a_line {
         true => format!("{}:{}", span.line_start, span.column_start),
         false => span.line_start.to_string(),
     };
@@ -267,9 +267,9 @@ fn render<'r>(
 }
 
 /// The note that says a fix is there, and how to apply it.
-fn fix_available<S>(fix: &crate::fix::Fix<S>) -> String {
+fn fix_available<S>(fix: &crate::findings::fix::Fix<S>) -> String {
     match fix.applicability {
-        crate::fix::Applicability::Safe => format!("fix available: {} (--fix)", fix.title),
-        crate::fix::Applicability::Unsafe => format!("fix available: {} (--fix --unsafe-fixes)", fix.title),
+        crate::findings::fix::Applicability::Safe => format!("fix available: {} (--fix)", fix.title),
+        crate::findings::fix::Applicability::Unsafe => format!("fix available: {} (--fix --unsafe-fixes)", fix.title),
     }
 }

@@ -4,11 +4,11 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{remove, rename_relation, rule, Checker, Rule};
-use crate::diagnostic::DocId;
 use crate::feed::{start_tag, FeedDoc, Relation, FH_NS};
-use crate::fix::{self, Fix};
-use crate::set::{self, FeedSet};
-use crate::summary::DocSummary;
+use crate::findings::diagnostic::DocId;
+use crate::findings::fix::{self, Fix};
+use crate::model::set::{self, FeedSet};
+use crate::model::summary::DocSummary;
 
 const ADD_ARCHIVE_MARKER: &str =
     "add <fh:archive/> to the head section (with xmlns:fh=\"http://purl.org/syndication/history/1.0\")";

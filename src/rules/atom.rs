@@ -3,7 +3,7 @@
 //! category constructs. Each check reads the children of the containers
 //! once.
 
-use crate::diagnostic::shorten;
+use crate::findings::diagnostic::shorten;
 use crate::xml::Node;
 
 use super::{rule, Checker, Rule};
@@ -258,7 +258,8 @@ fn content_needs_summary(content: Node) -> Option<String> {
         return Some("its atom:content has a src attribute, so the entry itself holds none".to_owned());
     }
     let media_type = content.attribute("type")?.trim();
-    let base64 = crate::syntax::is_media_type(media_type) && !crate::syntax::is_xml_or_text_media_type(media_type);
+    let base64 =
+        crate::base::syntax::is_media_type(media_type) && !crate::base::syntax::is_xml_or_text_media_type(media_type);
     base64.then(|| format!("its atom:content is {media_type}, Base64-encoded"))
 }
 
@@ -308,7 +309,9 @@ fn atom_invalid_type(cx: &mut Checker) {
         let value = attribute.value();
         let is_content = element.tag_name().name() == "content";
         let allowed = matches!(value, "text" | "html" | "xhtml")
-            || (is_content && crate::syntax::is_media_type(value) && !crate::syntax::is_composite_media_type(value));
+            || (is_content
+                && crate::base::syntax::is_media_type(value)
+                && !crate::base::syntax::is_composite_media_type(value));
         if !allowed {
             findings.push((attribute.range_value(), element, value.to_owned(), is_content));
         }
@@ -332,8 +335,8 @@ fn atom_invalid_type(cx: &mut Checker) {
             Some(fixed) => format!("write type=\"{fixed}\""),
             None => format!("write one of {allowed}"),
         };
-        let shown = crate::diagnostic::shorten(&value);
-        let finding = if is_content && crate::syntax::is_composite_media_type(&value) {
+        let shown = crate::findings::diagnostic::shorten(&value);
+        let finding = if is_content && crate::base::syntax::is_composite_media_type(&value) {
             Checker::at(at, format!("atom:content has type=\"{shown}\", a composite media type"))
                 .label("composite type")
                 .note("RFC 4287 §4.1.3.1: \"the value of the type attribute MUST NOT be a composite type\" (multipart/*, message/*): inline content is one document, and a consumer has no way to take such a one apart")
@@ -445,11 +448,11 @@ fn atom_xhtml_foreign_element(cx: &mut Checker) {
     for (element, node) in findings {
         let name = node.tag_name();
         let place = match name.namespace() {
-            Some(ns) => format!("in the namespace \"{}\"", crate::diagnostic::shorten(ns)),
+            Some(ns) => format!("in the namespace \"{}\"", crate::findings::diagnostic::shorten(ns)),
             None => "in no namespace".to_owned(),
         };
         cx.report(
-            Checker::at(start_tag(node), format!("<{}> in this XHTML content is {place}, not XHTML", crate::diagnostic::shorten(name.name())))
+            Checker::at(start_tag(node), format!("<{}> in this XHTML content is {place}, not XHTML", crate::findings::diagnostic::shorten(name.name())))
                 .label("not XHTML")
                 .secondary(start_tag(element), format!("atom:{} type=\"xhtml\"", element.tag_name().name()))
                 .note("RFC 4287 §3.1.1.3: xhtml content is a single XHTML div element and \"SHOULD be suitable for handling as XHTML\"; readers render the div as XHTML, and drop or mangle elements of other vocabularies (an Atom element quoted there is content, and read by no rule)")
@@ -506,7 +509,7 @@ fn atom_category_missing_term(cx: &mut Checker) {
                     misspelt.range(),
                     format!(
                         "this atom:category has no term attribute, but a {}",
-                        crate::diagnostic::shorten(misspelt.name())
+                        crate::findings::diagnostic::shorten(misspelt.name())
                     ),
                 )
                 .label("meant term?")
@@ -525,7 +528,7 @@ fn atom_category_missing_term(cx: &mut Checker) {
         } else {
             finding.help(format!(
                 "write <category term=\"{}\"/>",
-                crate::diagnostic::shorten(text.value)
+                crate::findings::diagnostic::shorten(text.value)
             ))
         };
         cx.report(finding);
@@ -614,7 +617,7 @@ fn atom_xml_content_not_a_document(cx: &mut Checker) {
     let findings: Vec<(String, String, std::ops::Range<usize>)> = contents
         .filter_map(|content| {
             let media_type = content.attribute("type")?;
-            if !crate::syntax::is_xml_media_type(media_type) {
+            if !crate::base::syntax::is_xml_media_type(media_type) {
                 return None;
             }
             let (why, at) = not_one_document(content)?;
@@ -647,7 +650,8 @@ fn atom_relative_category_scheme(cx: &mut Checker) {
         .filter_map(|category| category.attribute_node("scheme"))
         .filter(|scheme| {
             // An invalid reference is invalid-iri's; an empty one is relative.
-            crate::iri::check_iri_reference(scheme.value()).is_ok() && !crate::iri::has_scheme(scheme.value())
+            crate::text::iri::check_iri_reference(scheme.value()).is_ok()
+                && !crate::text::iri::has_scheme(scheme.value())
         })
         .collect();
     for scheme in relative {

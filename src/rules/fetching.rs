@@ -1,9 +1,9 @@
 //! Findings of the fetcher, when feedlint walks a deployed feed over HTTP.
 
 use super::{rule, Rule};
-use crate::diagnostic::Pending;
 use crate::feed::DocKind;
-use crate::source::{CharsetNote, Source};
+use crate::findings::diagnostic::Pending;
+use crate::findings::source::{CharsetNote, Source};
 use crate::xml;
 
 pub static ARCHIVE_UNAVAILABLE: Rule = rule!(

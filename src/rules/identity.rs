@@ -3,14 +3,14 @@
 
 use std::hash::BuildHasher;
 
-use crate::hash::{FastMap, FastState, FirstOfKey};
+use crate::base::hash::{FastMap, FastState, FirstOfKey};
 
 use super::SetChecker;
 use super::{rule, Checker, Rule};
-use crate::date;
-use crate::diagnostic::{shorten, DocId};
 use crate::feed::{is, DocKind, Text, AT_NS};
-use crate::summary::EntrySummary;
+use crate::findings::diagnostic::{shorten, DocId};
+use crate::model::summary::EntrySummary;
+use crate::text::date;
 
 pub static INVALID_DATE: Rule = rule!(
     InvalidDate, Error, Doc, Some(invalid_date),
@@ -110,9 +110,9 @@ fn rss_wrong_day_name(cx: &mut Checker) {
             text.range.start + at.start..text.range.start + at.end
         });
         let fix = at.map(|_| {
-            crate::fix::Fix::safe(
+            crate::findings::fix::Fix::safe(
                 format!("Write {}", wrong.actual),
-                vec![crate::fix::replace(place.clone(), wrong.actual)],
+                vec![crate::findings::fix::replace(place.clone(), wrong.actual)],
             )
         });
         cx.report(
@@ -301,7 +301,7 @@ fn malformed_uuid_urn(cx: &mut Checker) {
             continue;
         };
         let uuid = id.value.get(prefix.len()..).unwrap_or_default();
-        if crate::syntax::is_uuid(uuid) {
+        if crate::base::syntax::is_uuid(uuid) {
             continue;
         }
         cx.report(
@@ -317,9 +317,9 @@ fn malformed_uuid_urn(cx: &mut Checker) {
 mod tests {
     #[test]
     fn uuids() {
-        assert!(crate::syntax::is_uuid("2c355272-fd98-11dd-8474-0016415cd53f"));
-        assert!(crate::syntax::is_uuid("60A76C80-D399-11D9-B93C-0003939E0AF6"));
-        assert!(!crate::syntax::is_uuid("cdef5c6d5-gff8-4ebb-assa-80dwe44efkjo"));
-        assert!(!crate::syntax::is_uuid("2c355272fd9811dd84740016415cd53f"));
+        assert!(crate::base::syntax::is_uuid("2c355272-fd98-11dd-8474-0016415cd53f"));
+        assert!(crate::base::syntax::is_uuid("60A76C80-D399-11D9-B93C-0003939E0AF6"));
+        assert!(!crate::base::syntax::is_uuid("cdef5c6d5-gff8-4ebb-assa-80dwe44efkjo"));
+        assert!(!crate::base::syntax::is_uuid("2c355272fd9811dd84740016415cd53f"));
     }
 }

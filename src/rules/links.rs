@@ -4,9 +4,9 @@
 use std::ops::Range;
 
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
 use crate::feed::{is_atom_link, start_tag, BaseKind, IriAttribute, XML_NS};
-use crate::iri;
+use crate::findings::diagnostic::shorten;
+use crate::text::iri;
 
 pub static LINK_MISSING_HREF: Rule = rule!(
     LinkMissingHref, Error, Doc, Some(link_missing_href),

@@ -1,12 +1,12 @@
 //! `fh:complete` and `fh:archive` (RFC 5005 §2, §4) and what they may be
 //! combined with.
 
-use crate::diagnostic::shorten;
+use crate::findings::diagnostic::shorten;
 use crate::xml::Node;
 
 use super::{remove, rule, written_prefix, Checker, Declarations, Rule};
 use crate::feed::{self, start_tag, FeedDoc, Relation, ATOM_NS, AT_NS, FH_NS, PAGING_RELATIONS};
-use crate::fix::{self, Fix};
+use crate::findings::fix::{self, Fix};
 
 fn is_marker(node: Node<'_, '_>) -> bool {
     feed::is(node, FH_NS, "complete") || feed::is(node, FH_NS, "archive")

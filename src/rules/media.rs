@@ -6,8 +6,8 @@
 use url::Url;
 
 use super::{rule, Rule};
-use crate::diagnostic::{DocId, Pending, Span};
-use crate::summary::{MediaKind, MediaRef};
+use crate::findings::diagnostic::{DocId, Pending, Span};
+use crate::model::summary::{MediaKind, MediaRef};
 
 pub static MEDIA_UNAVAILABLE: Rule = rule!(
     MediaUnavailable, Error, Set, None,
@@ -176,7 +176,7 @@ const ARTWORK_PIXELS: std::ops::RangeInclusive<usize> = 1400..=3000;
 /// those about the file itself only where it is `first` named.
 pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) -> Vec<Finding> {
     let at = named.at.in_doc(doc);
-    let url = &crate::secret::masked(url);
+    let url = &crate::base::secret::masked(url);
     if !first {
         return match heard {
             Heard::Answered { answer, .. } if answer.status < 400 => disagreements(named, doc, answer, url),
@@ -191,7 +191,7 @@ pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool
             head_refused,
         } => (answer, *ranges, *head_refused),
     };
-    let answered_at = crate::secret::masked(&answer.url);
+    let answered_at = crate::base::secret::masked(&answer.url);
     let after_redirects = if answered_at == *url {
         String::new()
     } else {
@@ -268,7 +268,7 @@ pub fn not_a_url(named: &MediaRef, doc: DocId, why: &str) -> Finding {
         &MEDIA_UNREACHABLE,
         Pending::new(
             named.at.in_doc(doc),
-            format!("{} was not checked: {why}", crate::secret::mask_text(&named.url)),
+            format!("{} was not checked: {why}", crate::base::secret::mask_text(&named.url)),
         )
         .label("not a URL")
         .help("write the address as an http(s) URL, percent-encoding what a URL cannot hold"),
@@ -307,7 +307,7 @@ fn only_scheme_differs(http: &Url, https: &Url) -> bool {
 const UNKNOWN_TYPES: &[&str] = &["application/octet-stream", "binary/octet-stream", "application/binary"];
 
 fn type_mismatch(
-    declared: Option<&crate::summary::Located<String>>,
+    declared: Option<&crate::model::summary::Located<String>>,
     doc: DocId,
     answer: &Answer,
     url: &Url,
@@ -332,7 +332,7 @@ fn type_mismatch(
 }
 
 fn length_mismatch(
-    declared: Option<&crate::summary::Located<String>>,
+    declared: Option<&crate::model::summary::Located<String>>,
     doc: DocId,
     answer: &Answer,
     url: &Url,
@@ -352,8 +352,8 @@ fn length_mismatch(
             declared.span.in_doc(doc),
             format!(
                 "length is {}, but {url} is {} bytes",
-                crate::shown::thousands(written),
-                crate::shown::thousands(size)
+                crate::base::shown::thousands(written),
+                crate::base::shown::thousands(size)
             ),
         )
         .label("not the file's size")
@@ -572,10 +572,10 @@ mod tests {
     }
 
     fn artwork_at(url: &str) -> MediaRef {
-        let place = crate::snippet::Place::START;
+        let place = crate::text::snippet::Place::START;
         MediaRef {
             url: url.to_owned(),
-            at: crate::diagnostic::Location::between(place, place),
+            at: crate::findings::diagnostic::Location::between(place, place),
             kind: MediaKind::Artwork,
         }
     }

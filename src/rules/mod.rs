@@ -12,14 +12,14 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::diagnostic::{DocId, Span};
-use crate::diagnostic::{Folding, Level, Pending};
 use crate::feed::FeedDoc;
-use crate::fix::{self, Fix};
-use crate::rule_id::{RuleId, RuleMap};
-use crate::set::FeedSet;
+use crate::findings::diagnostic::{DocId, Span};
+use crate::findings::diagnostic::{Folding, Level, Pending};
+use crate::findings::fix::{self, Fix};
+use crate::findings::rule_id::{RuleId, RuleMap};
+use crate::model::set::FeedSet;
 
-use crate::summary::Location;
+use crate::model::summary::Location;
 pub use group::Group;
 
 mod archive;
@@ -79,7 +79,7 @@ pub struct Rule {
     pub scope: Scope,
     /// The groups it is selected by (`--select rfc5005`): one, or two for
     /// a rule that checks Atom and RSS alike. Each is one of
-    /// [`crate::select::GROUPS`].
+    /// [`crate::settings::select::GROUPS`].
     pub groups: &'static [Group],
     /// One line: what the rule finds.
     pub summary: &'static str,
@@ -107,8 +107,8 @@ macro_rules! rule {
     };
     ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
         $crate::rules::Rule {
-            id: $crate::rule_id::RuleId::$id,
-            level: $crate::diagnostic::Level::$level,
+            id: $crate::findings::rule_id::RuleId::$id,
+            level: $crate::findings::diagnostic::Level::$level,
             scope: $crate::rules::Scope::$scope,
             groups: &[$($crate::rules::Group::$group),+],
             summary: $summary,
@@ -383,7 +383,7 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
             self.rule = rule;
             self.folding = Folding::new((self.limit)(rule));
             let before = self.found.len();
-            if let Err(panic) = crate::contain::contained(|| check(self)) {
+            if let Err(panic) = crate::base::contain::contained(|| check(self)) {
                 // What the rule found before it stopped may be half a
                 // finding's worth: only the internal error stands for it.
                 self.found.truncate(before);
@@ -436,7 +436,7 @@ pub(crate) fn misspelt_attribute<'a, 'i>(
 ) -> Option<crate::xml::Attribute<'a, 'i>> {
     element
         .attributes()
-        .find(|a| a.namespace().is_none() && a.name() != meant && crate::rule_id::is_near(a.name(), meant))
+        .find(|a| a.namespace().is_none() && a.name() != meant && crate::findings::rule_id::is_near(a.name(), meant))
 }
 
 /// The safe fix that renames an attribute as written (`herf` to `href`).
@@ -494,7 +494,8 @@ const DECLARATION_SEARCH_DEPTH: usize = 64;
 /// once however many findings ask (a root may declare 100,000 prefixes).
 #[derive(Default)]
 pub(crate) struct Declarations<'t> {
-    by_element: crate::hash::FastMap<crate::xml::NodeId, crate::hash::FastMap<Option<&'t str>, Declaration<'t>>>,
+    by_element:
+        crate::base::hash::FastMap<crate::xml::NodeId, crate::base::hash::FastMap<Option<&'t str>, Declaration<'t>>>,
 }
 
 impl<'t> Declarations<'t> {
@@ -524,7 +525,7 @@ impl<'t> Declarations<'t> {
 /// A prefix that names `namespace` at `node` (the nearest declaration of a
 /// prefix wins, so one bound again closer in is not taken).
 pub(crate) fn prefix_in_scope(text: &str, node: crate::xml::Node, namespace: &str) -> Option<String> {
-    let mut seen: crate::hash::FastSet<&str> = crate::hash::FastSet::default();
+    let mut seen: crate::base::hash::FastSet<&str> = crate::base::hash::FastSet::default();
     for element in std::iter::once(node).chain(node.ancestors()).filter(|n| n.is_element()) {
         for declaration in declarations(text, element) {
             let Some(prefix) = declaration.prefix else { continue };
@@ -568,14 +569,14 @@ impl<'s, 'r> SetChecker<'s, 'r> {
         if let Some(check) = rule.set_check {
             self.rule = rule;
             let before = self.found.len();
-            if let Err(panic) = crate::contain::contained(|| check(self)) {
+            if let Err(panic) = crate::base::contain::contained(|| check(self)) {
                 self.found.truncate(before);
                 // A set rule reads every document: the finding stands at the
                 // start of the first one that is reported.
                 let Some(doc) = self.set.documents().iter().position(|d| !d.context) else {
                     return;
                 };
-                let start = crate::snippet::Place::START;
+                let start = crate::text::snippet::Place::START;
                 let at = Location::between(start, start).in_doc(doc);
                 let what = format!("the rule {} (over the set of documents)", rule.id);
                 self.found
@@ -642,7 +643,7 @@ mod registry_tests {
 
     #[test]
     fn a_panicking_rule_is_one_internal_error_naming_it_and_the_other_rules_report() {
-        crate::contain::install_hook();
+        crate::base::contain::install_hook();
         let text = "<feed xmlns='http://www.w3.org/2005/Atom'><title>t</title><entry><title>e</title></entry></feed>";
         let xml = crate::xml::parse(text).unwrap();
         let feed = FeedDoc::new(&xml, crate::feed::DocKind::Atom, None);

@@ -11,10 +11,10 @@ use super::podcast_vocabulary::{
 };
 use super::rss::{rss_channel, rss_children};
 use super::{has_child, rule, Checker, Rule};
-use crate::diagnostic::shorten;
-use crate::diagnostic::Pending;
 use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
-use crate::fix::{self, Fix};
+use crate::findings::diagnostic::shorten;
+use crate::findings::diagnostic::Pending;
+use crate::findings::fix::{self, Fix};
 use crate::xml::Node;
 
 /// An element a podcast is asked for: its namespace, its name, how it is
@@ -439,8 +439,8 @@ fn podcast_duplicate_enclosure(cx: &mut Checker) {
         return;
     }
     // By URL: the first enclosure with it, and its item's guid.
-    let mut first_of: crate::hash::FastMap<&str, (crate::xml::Attribute, Option<&str>)> =
-        crate::hash::FastMap::default();
+    let mut first_of: crate::base::hash::FastMap<&str, (crate::xml::Attribute, Option<&str>)> =
+        crate::base::hash::FastMap::default();
     let mut repeats = Vec::new();
     for item in feed.entries.iter().map(|item| item.node) {
         let guid = rss_children(item, "guid")

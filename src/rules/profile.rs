@@ -9,9 +9,9 @@
 use super::rss::{rss_channel, rss_children};
 use super::vocabulary::RssVersion;
 use super::{children_named, rule, Checker, Rule};
-use crate::diagnostic::shorten;
+use crate::base::syntax;
 use crate::feed::{start_tag, FeedDoc, Text};
-use crate::syntax;
+use crate::findings::diagnostic::shorten;
 use crate::xml::Node;
 
 /// The channel of an RSS 2.0 document (not 0.91 or 0.92, which the profile

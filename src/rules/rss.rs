@@ -7,9 +7,9 @@ use crate::xml::Node;
 
 use super::vocabulary::{RSS_IMAGE, RSS_TEXT_INPUT};
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
+use crate::base::hash::{FastMap, FastState};
 use crate::feed::{start_tag, DocKind, FeedDoc, Text};
-use crate::hash::{FastMap, FastState};
+use crate::findings::diagnostic::shorten;
 
 /// The finding for an RSS channel without a required child.
 fn report_missing_channel_child(cx: &mut Checker, child: &'static str, what: &str) {
@@ -288,7 +288,7 @@ fn ttl_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
                 text.range,
                 format!(
                     "<ttl>{}</ttl> is not a number of minutes",
-                    crate::diagnostic::shorten(text.value)
+                    crate::findings::diagnostic::shorten(text.value)
                 ),
                 "write the minutes as a whole number, e.g. <ttl>60</ttl>",
             ));
@@ -322,7 +322,7 @@ fn skip_list_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
                     },
                 ));
             }
-            let mut seen: crate::hash::FastSet<&str> = crate::hash::FastSet::default();
+            let mut seen: crate::base::hash::FastSet<&str> = crate::base::hash::FastSet::default();
             for value in &values {
                 let text = Text::of(*value);
                 // "07" and "7" are one hour.
@@ -336,7 +336,7 @@ fn skip_list_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
                         text.range,
                         format!(
                             "<{item}>{}</{item}> is named twice in this {list}",
-                            crate::diagnostic::shorten(text.value)
+                            crate::findings::diagnostic::shorten(text.value)
                         ),
                         "name each one once",
                     ));
@@ -362,7 +362,7 @@ fn skip_value_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
                 text.range,
                 format!(
                     "<hour>{}</hour> is not an hour from 0 to 23",
-                    crate::diagnostic::shorten(text.value)
+                    crate::findings::diagnostic::shorten(text.value)
                 ),
                 "write an hour in GMT from 0 to 23 (24 is not one: midnight is 0)",
             ));
@@ -370,12 +370,12 @@ fn skip_value_findings(channel: Node, findings: &mut Vec<ScheduleFinding>) {
     }
     for day in rss_children(channel, "skipDays").flat_map(|s| rss_children(s, "day")) {
         let text = Text::of(day);
-        if !crate::date::DAY_FULL_NAMES.contains(&text.value) {
+        if !crate::text::date::DAY_FULL_NAMES.contains(&text.value) {
             findings.push((
                 text.range,
                 format!(
                     "<day>{}</day> is not one of Monday, Tuesday, Wednesday, Thursday, Friday, Saturday or Sunday",
-                    crate::diagnostic::shorten(text.value)
+                    crate::findings::diagnostic::shorten(text.value)
                 ),
                 "write the day's English name, capitalized, e.g. <day>Saturday</day>",
             ));
@@ -541,7 +541,7 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
             Checker::at(at, format!("{name} is not an attribute of guid: the attribute is isPermaLink, and names are case-sensitive"))
                 .label("unknown attribute")
                 .note("RSS 2.0 defines isPermaLink; readers ignore an attribute of another name, and take the guid for a permalink (the default)")
-                .help(format!("write isPermaLink=\"{}\"", crate::diagnostic::shorten(value.trim()))),
+                .help(format!("write isPermaLink=\"{}\"", crate::findings::diagnostic::shorten(value.trim()))),
         );
     }
     for (at, value) in invalid {
@@ -552,7 +552,7 @@ fn rss_invalid_is_permalink(cx: &mut Checker) {
             "write isPermaLink=\"true\" (the guid is the item's URL) or \"false\"".to_owned()
         };
         cx.report(
-            Checker::at(at, format!("isPermaLink=\"{}\" is neither \"true\" nor \"false\"", crate::diagnostic::shorten(&value)))
+            Checker::at(at, format!("isPermaLink=\"{}\" is neither \"true\" nor \"false\"", crate::findings::diagnostic::shorten(&value)))
                 .label("not a boolean")
                 .note("RSS 2.0: \"isPermaLink is optional, its default value is true. If its value is false, the guid may not be assumed to be a url\"; readers compare the value with true and false")
                 .help(help),
@@ -620,8 +620,10 @@ enum NotAPermalink {
 fn not_a_permalink(value: &str) -> Option<NotAPermalink> {
     let scheme = value.split_once(':').map(|(scheme, _)| scheme.to_ascii_lowercase());
     match scheme.as_deref() {
-        _ if crate::iri::check_iri_reference(value).is_err() => Some(NotAPermalink::NoUri("it is not a valid URL")),
-        _ if !crate::iri::has_scheme(value) => Some(NotAPermalink::NoUri("it is relative, not a URL")),
+        _ if crate::text::iri::check_iri_reference(value).is_err() => {
+            Some(NotAPermalink::NoUri("it is not a valid URL"))
+        }
+        _ if !crate::text::iri::has_scheme(value) => Some(NotAPermalink::NoUri("it is relative, not a URL")),
         Some("http" | "https") => None,
         Some("tag" | "urn") => Some(NotAPermalink::OtherScheme(
             "it is an identifier, not a URL a browser can open",
@@ -650,7 +652,7 @@ fn claims_permalink(guid: Node) -> bool {
 }
 
 /// The finding on a guid that claims to be a permalink and is not one.
-fn permalink_claim(guid: Node, text: &Text, why: &str) -> crate::diagnostic::Pending {
+fn permalink_claim(guid: Node, text: &Text, why: &str) -> crate::findings::diagnostic::Pending {
     let claim = if guid.has_attribute("isPermaLink") {
         "isPermaLink=\"true\""
     } else {

@@ -5,15 +5,15 @@ use crate::xml::Node;
 
 use super::SetChecker;
 use super::{remove, rule, Checker, Rule};
-use crate::date::{self, Instant};
-use crate::diagnostic::{shorten, DocId};
+use crate::base::hash::{FastMap, FastSet, FastState};
 use crate::feed::{
     attribute_value_range, child_text, is, start_tag, DocKind, Entry, FeedDoc, ATOM_NS, AT_NS, DS_NS, XHTML_NS,
 };
-use crate::fix::Fix;
-use crate::hash::{FastMap, FastSet, FastState};
-use crate::iri;
-use crate::set::Chain;
+use crate::findings::diagnostic::{shorten, DocId};
+use crate::findings::fix::Fix;
+use crate::model::set::Chain;
+use crate::text::date::{self, Instant};
+use crate::text::iri;
 use std::hash::BuildHasher;
 
 fn children<'a, 'i>(node: Node<'a, 'i>, namespace: &'a str, name: &'a str) -> impl Iterator<Item = Node<'a, 'i>> {

@@ -6,10 +6,10 @@ use std::ops::Range;
 
 use super::rss::{rss_channel, rss_children};
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
+use crate::base::syntax;
 use crate::feed::{start_tag, AtomName, BaseKind, DocKind, FeedDoc, LinkValue, Text, XML_NS};
-use crate::iri;
-use crate::syntax;
+use crate::findings::diagnostic::shorten;
+use crate::text::iri;
 use crate::xml::Node;
 
 /// One finding of a value rule: where, what, how to fix it.
@@ -567,7 +567,7 @@ fn atom_duplicate_alternate(cx: &mut Checker) {
 #[derive(Default)]
 struct Alternates<'a, 'i> {
     few: Vec<(&'a str, &'a str, Node<'a, 'i>)>,
-    many: crate::hash::FastMap<(String, String), Node<'a, 'i>>,
+    many: crate::base::hash::FastMap<(String, String), Node<'a, 'i>>,
 }
 
 impl<'a, 'i> Alternates<'a, 'i> {
@@ -896,12 +896,15 @@ fn atom_value_whitespace(cx: &mut Checker) {
         if lead + trail > 0 && written.trim() == value {
             let mut edits = Vec::new();
             if lead > 0 {
-                edits.push(crate::fix::replace(raw.start..raw.start + lead, ""));
+                edits.push(crate::findings::fix::replace(raw.start..raw.start + lead, ""));
             }
             if trail > 0 {
-                edits.push(crate::fix::replace(raw.end - trail..raw.end, ""));
+                edits.push(crate::findings::fix::replace(raw.end - trail..raw.end, ""));
             }
-            finding = finding.fix(crate::fix::Fix::safe("Remove the white space around the value", edits));
+            finding = finding.fix(crate::findings::fix::Fix::safe(
+                "Remove the white space around the value",
+                edits,
+            ));
         }
         cx.report(finding);
     }

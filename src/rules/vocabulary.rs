@@ -3,8 +3,8 @@
 //! (elements in any other namespace) are never reported.
 
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
 use crate::feed::{start_tag, AtomName, DocKind, FeedDoc, Text, ATOM_ATTRIBUTES};
+use crate::findings::diagnostic::shorten;
 use crate::xml::Node;
 
 pub static ATOM_UNDEFINED_ELEMENT: Rule = rule!(
@@ -87,7 +87,9 @@ fn report_atom_attributes(cx: &mut Checker, element: Node, defined: &[&str]) {
         .collect();
     let Some(first) = undefined.first() else { return };
     let names = attribute_names(&undefined);
-    let meant = defined.iter().find(|d| crate::rule_id::is_near(first.name(), d));
+    let meant = defined
+        .iter()
+        .find(|d| crate::findings::rule_id::is_near(first.name(), d));
     let help = match meant {
         Some(meant) => format!("write {meant}"),
         None => namespace_it(first.name()),
@@ -280,8 +282,8 @@ fn text_only(feed: &FeedDoc, element: Node) -> Option<TextOnly> {
         Some("html") => Some(TextOnly::Html),
         Some(other)
             if feed.atom_names.is(element, AtomName::Content)
-                && crate::syntax::is_xml_or_text_media_type(other)
-                && !crate::syntax::is_xml_media_type(other) =>
+                && crate::base::syntax::is_xml_or_text_media_type(other)
+                && !crate::base::syntax::is_xml_media_type(other) =>
         {
             Some(TextOnly::TextMediaType)
         }
@@ -602,7 +604,7 @@ fn rss_element_in_text(cx: &mut Checker) {
 
 /// One finding for a text element holding elements: at the first, the
 /// others named in a note, with what the publisher meant.
-fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> crate::diagnostic::Pending {
+fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> crate::findings::diagnostic::Pending {
     let name = holder.tag_name().name();
     let mut names: Vec<(&str, usize)> = Vec::new();
     for child in inside {
@@ -640,11 +642,11 @@ fn element_in_text(text: &str, holder: Node, first: Node, inside: &[Node]) -> cr
             let std::ops::Range { start: from, end: to } = holder.content_range();
             let content = text.get(from..to).unwrap_or_default();
             let fix = (!content.contains("]]>") && from < to).then(|| {
-                crate::fix::Fix::safe(
+                crate::findings::fix::Fix::safe(
                     format!("Wrap the content of <{name}> in CDATA"),
                     vec![
-                        crate::fix::replace(from..from, "<![CDATA["),
-                        crate::fix::replace(to..to, "]]>"),
+                        crate::findings::fix::replace(from..from, "<![CDATA["),
+                        crate::findings::fix::replace(to..to, "]]>"),
                     ],
                 )
             });
@@ -789,7 +791,7 @@ fn extension_invalid(cx: &mut Checker) {
         })
     };
     let mut findings = Vec::new();
-    let mut encoded_in: crate::hash::FastMap<crate::xml::NodeId, Node> = crate::hash::FastMap::default();
+    let mut encoded_in: crate::base::hash::FastMap<crate::xml::NodeId, Node> = crate::base::hash::FastMap::default();
     for node in xml.descendants().filter(Node::is_element) {
         let Some(which) = node
             .name_index()
@@ -806,14 +808,14 @@ fn extension_invalid(cx: &mut Checker) {
                     .note("The TrackBack module: trackback:ping is \"a sub-element of <item>\", the URL to ping for that item; readers look for it nowhere else")
                     .help("move it into the item (or entry) it is the ping URL of"),
             ),
-            Extension::License if !crate::iri::has_scheme(text.value) || crate::iri::check_iri_reference(text.value).is_err() => findings.push(
+            Extension::License if !crate::text::iri::has_scheme(text.value) || crate::text::iri::check_iri_reference(text.value).is_err() => findings.push(
                 Checker::at(text.range, format!("creativeCommons:license \"{}\" is not a URI", shorten(text.value)))
                     .label("not a URI")
                     .note("The creativeCommons module: license is \"the URL of a license\", such as http://www.creativecommons.org/licenses/by-nd/1.0")
                     .help("write the license's full URL"),
             ),
             Extension::DcDate => {
-                if let Some(why) = crate::date::w3cdtf_error(text.value) {
+                if let Some(why) = crate::text::date::w3cdtf_error(text.value) {
                     findings.push(
                         Checker::at(text.range, format!("dc:date \"{}\" is not a W3C date: {why}", shorten(text.value)))
                             .label("not a W3C-DTF date")

@@ -2,13 +2,13 @@
 //! after all have (suppressions).
 
 use super::{rule, Rule};
-use crate::diagnostic::shorten;
-use crate::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending};
 use crate::feed::ATOM_NS;
-use crate::fix::{self, Applicability, Edit, Fix};
-use crate::rule_id::RuleId;
-use crate::source::Source;
-use crate::suppress::Suppression;
+use crate::findings::diagnostic::shorten;
+use crate::findings::diagnostic::{folding_finding, Diagnostic, DocId, Level, Pending};
+use crate::findings::fix::{self, Applicability, Edit, Fix};
+use crate::findings::rule_id::RuleId;
+use crate::findings::source::Source;
+use crate::findings::suppress::Suppression;
 use crate::xml;
 
 pub static XML_MALFORMED: Rule = rule!(
@@ -94,7 +94,10 @@ pub fn unused<S>(suppression: &Suppression, at: S) -> Pending<S> {
         };
         return Pending::new(at, message)
             .label("not a directive")
-            .note(format!("the accepted forms: {}", crate::suppress::ACCEPTED_FORMS))
+            .note(format!(
+                "the accepted forms: {}",
+                crate::findings::suppress::ACCEPTED_FORMS
+            ))
             .help("write one of the accepted forms (XML forbids '--' in a comment, so a reason goes in parentheses)");
     }
     let (message, help) = match &suppression.rule {
@@ -187,7 +190,7 @@ pub(crate) fn no_feed_checked(xml: &xml::Tree, explicit: bool) -> Option<(&'stat
 /// with the feeds it links to, if any, in its help.
 pub(crate) fn web_page(source: &Source) -> Pending {
     let text = source.text();
-    let start = crate::html::web_page_start(text).unwrap_or(0);
+    let start = crate::base::html::web_page_start(text).unwrap_or(0);
     let end = text
         .get(start..)
         .and_then(|rest| rest.find('>'))
@@ -195,7 +198,7 @@ pub(crate) fn web_page(source: &Source) -> Pending {
     let finding = Pending::new(start..end, "not a feed: this is a web page (HTML)")
         .label("web page")
         .note("a server or generator often writes a web page (an error page, a login page, the site's home page) where the feed should be; every feed reader fails on it");
-    match crate::html::feed_links(text).first() {
+    match crate::base::html::feed_links(text).first() {
         Some(link) => finding.help(format!(
             "the page names its feed ({}) at {}: check that address, or publish the feed itself here",
             link.media_type,

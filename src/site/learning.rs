@@ -6,12 +6,12 @@
 use rayon::prelude::*;
 use url::Url;
 
-use crate::document::{Document, Misplaced};
-use crate::iri;
-use crate::summary::DocSummary;
+use crate::model::document::{Document, Misplaced};
+use crate::model::summary::DocSummary;
+use crate::text::iri;
 
-use super::placement::{self, Placement};
 use super::published::Published;
+use crate::feed::placement::{self, Placement};
 
 /// Where the documents' `self` links publish their folders (see
 /// [`placement`]): the directory a base URL given alone names, or, with

@@ -2,14 +2,13 @@
 //! trees), or learned from the documents' own `self` links; and which
 //! folders a run may read in besides the paths it was named.
 //!
-//! [`placement`] is what one document's self link says, made while the
-//! document is analyzed; the rest works on the whole run, after analysis:
-//! [`published`] holds the trees and maps files to URLs and back,
-//! [`learning`] learns them, [`boundary`] bounds what is read.
+//! It works on the whole run, after analysis (what one document's self
+//! link says is [`crate::feed::placement`], made while the document is
+//! analyzed): [`published`] holds the trees and maps files to URLs and
+//! back, [`learning`] learns them, [`boundary`] bounds what is read.
 
 pub mod boundary;
 pub(crate) mod learning;
-pub mod placement;
 pub(crate) mod published;
 
 pub(crate) use boundary::Boundary;

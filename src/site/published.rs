@@ -8,14 +8,14 @@ use rayon::prelude::*;
 
 use url::Url;
 
-use crate::config::deepest_above;
-use crate::document::Document;
-use crate::hash::FastMap;
-use crate::options::Options;
-use crate::set::UrlSpace;
+use crate::base::hash::FastMap;
+use crate::model::document::Document;
+use crate::model::set::UrlSpace;
+use crate::settings::config::deepest_above;
+use crate::settings::options::Options;
 
 use super::boundary::Boundary;
-use super::placement::{self, Learning, Placement};
+use crate::feed::placement::{self, Learning, Placement};
 
 /// The tree linted: its root directory, made canonical, and where it is
 /// published. With a base URL, files map to URLs below it; without one,
@@ -235,7 +235,8 @@ impl Published {
                 let placement = document.placement.as_ref()?;
                 let &i = self.learned_by_folder.get(&placement.folder)?;
                 let base = self.learned[i].base.as_ref()?;
-                (crate::iri::comparison_key(base) == crate::iri::comparison_key(&placement.prefix)).then_some(i)
+                (crate::text::iri::comparison_key(base) == crate::text::iri::comparison_key(&placement.prefix))
+                    .then_some(i)
             })
             .collect();
         let mut placing: Vec<usize> = vec![0; self.learned.len()];

@@ -250,7 +250,7 @@ fn problem(api: bool, status: StatusCode, title: &str, message: &str) -> Respons
 
 pub(super) fn api_error(message: &str) -> Response {
     // Like a problem page, the error may echo a URL the client sent.
-    let message = crate::secret::mask_text(message);
+    let message = crate::base::secret::mask_text(message);
     (
         [(header::CONTENT_TYPE, "application/json")],
         serde_json::json!({ "error": message }).to_string(),

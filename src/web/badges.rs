@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::diagnostic::Level;
+use crate::findings::diagnostic::Level;
 use crate::report::Report;
 
 /// How long a verdict is served from the cache.

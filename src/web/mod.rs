@@ -30,13 +30,13 @@ use serde::Deserialize;
 use tokio::sync::Semaphore;
 use url::Url;
 
-use crate::config::Config;
-use crate::discover::Failure;
 use crate::fetch::Limits;
-use crate::options::{FrontDoor, Options, Overrides};
+use crate::findings::rule_id::RuleId;
+use crate::model::failure::Failure;
 use crate::report::Format;
 use crate::report::Report;
-use crate::rule_id::RuleId;
+use crate::settings::config::Config;
+use crate::settings::options::{FrontDoor, Options, Overrides};
 use crate::{lint_in_memory, InMemory};
 use listen::Peer;
 use runs::Client;
@@ -268,7 +268,7 @@ enum Work {
     /// These documents, as one set.
     Documents(Vec<InMemory>),
     /// Uploaded files, as one tree.
-    Upload(Vec<InMemory>, crate::engine::Upload),
+    Upload(Vec<InMemory>, crate::run::engine::Upload),
 }
 
 /// What a check came to: its report, and the document fixed where one
@@ -313,7 +313,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
             .unwrap_or_else(failed),
             Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(invalid),
             Work::Upload(documents, upload) => {
-                crate::engine::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
+                crate::run::engine::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
             }
         };
         let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
@@ -335,7 +335,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
 fn fixed(
     document: InMemory,
     report: &Report,
-    options: &crate::options::Options,
+    options: &crate::settings::options::Options,
     deadline: std::time::Instant,
 ) -> Option<(String, Vec<u8>)> {
     let fixes: Vec<_> = report.diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
@@ -344,11 +344,11 @@ fn fixed(
     }
     let text = std::str::from_utf8(&document.bytes).ok()?;
     // Fixed as the command line fixes: every finding kept, no text kept.
-    let options = crate::options::Options {
+    let options = crate::settings::options::Options {
         keep_texts: false,
         // The fixed text names the same media, checked already.
         media: None,
-        ..crate::fix_files::for_fixing(options)
+        ..crate::run::fix_files::for_fixing(options)
     };
     let lint = |text: &str| {
         let again = InMemory {
@@ -357,12 +357,12 @@ fn fixed(
         };
         lint_in_memory(vec![again], &[], &options).unwrap_or_default()
     };
-    let (text, _) = crate::fix_files::fix_text(text, lint, deadline)?;
+    let (text, _) = crate::run::fix_files::fix_text(text, lint, deadline)?;
     Some((document.name, text.into_bytes()))
 }
 
 /// A report of nothing linted because a URL given is not one.
-fn invalid(invalid: crate::options::InvalidUrl) -> Report {
+fn invalid(invalid: crate::settings::options::InvalidUrl) -> Report {
     failed(Failure::Unfetchable {
         url: invalid.url.clone(),
         message: invalid.to_string(),
@@ -532,7 +532,7 @@ async fn check_url(
     let (url, said) = match url_to_check(&text) {
         Ok(checked) => checked,
         Err(message) => {
-            let typed = crate::secret::mask_text(&text);
+            let typed = crate::base::secret::mask_text(&text);
             let retry = page::Retry::Url(&typed);
             return (
                 StatusCode::BAD_REQUEST,
@@ -541,12 +541,12 @@ async fn check_url(
                 .into_response();
         }
     };
-    let shown = crate::secret::masked(&url).to_string();
+    let shown = crate::base::secret::masked(&url).to_string();
     let linted = lint(&app, slot, Work::Url(url), Fixed::NotOffered).await;
     if query.format.as_deref() == Some("json") {
         return json_response(&linted.report);
     }
-    let said = said.map(|said| crate::secret::mask_text(&said).into_owned());
+    let said = said.map(|said| crate::base::secret::mask_text(&said).into_owned());
     let retry = page::Retry::Url(&shown);
     let about = page::About {
         what: &shown,
@@ -600,7 +600,7 @@ async fn check_text(
     Form(form): Form<TextForm>,
 ) -> Response {
     // A password in the URL is not put back on the page.
-    let published = crate::secret::mask_text(&form.published).into_owned();
+    let published = crate::base::secret::mask_text(&form.published).into_owned();
     let retry = page::Retry::Paste {
         text: &form.text,
         published: &published,
@@ -704,7 +704,7 @@ async fn check_upload(
     // are skipped, as a walk skips them.
     if let Some(binary) = documents
         .iter()
-        .find(|document| upload != crate::engine::Upload::Folder && uploads::is_binary(&document.bytes))
+        .find(|document| upload != crate::run::engine::Upload::Folder && uploads::is_binary(&document.bytes))
     {
         let message = format!("{} is a binary file, not a text feed.", binary.name);
         return (StatusCode::BAD_REQUEST, html(page::problem("Not a feed", &message))).into_response();

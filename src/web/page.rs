@@ -5,11 +5,11 @@
 
 use maud::{html, Markup, PreEscaped, DOCTYPE};
 
-use crate::diagnostic::{Diagnostic, Level};
 use crate::feed::DocKind;
-use crate::fix::{Applicability, ByteRange, Fix};
+use crate::findings::diagnostic::{Diagnostic, Level};
+use crate::findings::fix::{Applicability, ByteRange, Fix};
+use crate::findings::rule_id::RuleId;
 use crate::report::Report;
-use crate::rule_id::RuleId;
 
 use super::words::Words;
 
@@ -165,7 +165,7 @@ pub fn problem(title: &str, message: &str) -> Markup {
 pub fn problem_with(title: &str, message: &str, retry: Option<&Retry>) -> Markup {
     // A problem often echoes what was sent (a URL that is not one): any
     // password in it is masked here, once for every problem page.
-    let message = crate::secret::mask_text(message);
+    let message = crate::base::secret::mask_text(message);
     layout(
         title,
         html! {
@@ -401,7 +401,7 @@ fn plural(n: usize, what: &str) -> String {
 
 /// A count with thousands separated: "12,900".
 fn thousands(n: usize) -> String {
-    crate::shown::thousands(n as u64)
+    crate::base::shown::thousands(n as u64)
 }
 
 /// The most bytes of findings one result page shows: past them, the page
@@ -524,7 +524,7 @@ impl<'t> Lines<'t> {
     pub fn of(text: &'t str) -> Lines<'t> {
         Lines {
             text,
-            starts: crate::source::line_starts(text),
+            starts: crate::findings::source::line_starts(text),
         }
     }
 
@@ -600,7 +600,7 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
 /// cut to [`MOST_COLUMNS`] around the mark.
 /// Also the column (in characters shown) where the mark starts.
 fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::ops::Range<usize>>) -> (Markup, usize) {
-    let floor = |at: usize| crate::snippet::floor_char_boundary(text, at);
+    let floor = |at: usize| crate::text::snippet::floor_char_boundary(text, at);
     let (from, to) = match &marked {
         Some(mark) => {
             let center = mark.start.max(line.start);
@@ -634,7 +634,7 @@ fn line_with_mark(text: &str, line: std::ops::Range<usize>, marked: Option<std::
 const MOST_DIFF_LINES: usize = 24;
 
 /// A fix as the diff of the lines it changes, with a line of context.
-fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
+fn fix_diff(fix: &Fix<crate::findings::diagnostic::Location>, lines: &Lines) -> Markup {
     let text = lines.text;
     let Some(first) = fix.edits.iter().map(|e| e.at.byte_range().start).min() else {
         return html! {};
@@ -669,13 +669,13 @@ fn fix_diff(fix: &Fix<crate::diagnostic::Location>, lines: &Lines) -> Markup {
             .map(|edit| edit.at.byte_range())
             .zip(&fix.edits)
             .filter(|(at, _)| at.start >= region.start && at.end <= region.end && at.start <= at.end)
-            .map(|(at, edit)| crate::fix::Edit {
+            .map(|(at, edit)| crate::findings::fix::Edit {
                 at: at.start - region.start..at.end - region.start,
                 replacement: edit.replacement.clone(),
             })
             .collect(),
     };
-    let (new, _) = crate::fix::apply(old, std::iter::once(&in_region));
+    let (new, _) = crate::findings::fix::apply(old, std::iter::once(&in_region));
     let diff = similar::TextDiff::from_lines(old, new.as_str());
     html! {
         details.fix open {
@@ -719,7 +719,7 @@ pub fn rule(id: RuleId) -> Markup {
         id.as_str(),
         html! {
             article.rule-doc { (PreEscaped(rendered)) }
-            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::select::group_names(id, ", ")) }
+            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::settings::select::group_names(id, ", ")) }
             p { a href="/rules" { "Every rule" } " · " a href="/" { "Check a feed" } }
         },
     )

@@ -257,7 +257,7 @@ pub struct Tree<'input> {
     pub(super) unread_entity: Option<UnreadEntity>,
     /// The errors read past, where the tree was parsed recovering (see
     /// [`super::parse_recovering`]); none otherwise.
-    pub(crate) recovered: Vec<super::parser::Recovered>,
+    pub(crate) recovered: Vec<Recovered>,
 }
 
 impl std::fmt::Debug for Tree<'_> {
@@ -360,7 +360,7 @@ impl<'input> Tree<'input> {
     /// The well-formedness errors the parse read past (see
     /// [`super::parse_recovering`]): the document is not well-formed if
     /// there are any.
-    pub fn recovered(&self) -> &[super::parser::Recovered] {
+    pub fn recovered(&self) -> &[Recovered] {
         &self.recovered
     }
 
@@ -931,4 +931,25 @@ fn reference_char(name: &str) -> Option<char> {
         None => return super::chars::predefined(name),
     };
     char::from_u32(code)
+}
+
+/// A well-formedness error the parser read past, because XML leaves one
+/// clear reading of the document (the document is still not well-formed):
+/// the rest of the document is parsed as if the error were not there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    /// The bytes in error.
+    pub at: std::ops::Range<usize>,
+    pub message: String,
+    pub kind: RecoveredKind,
+}
+
+/// What a recovered error is, and so how it is fixed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecoveredKind {
+    /// White space before the XML declaration (`at`): deleting it fixes it.
+    SpaceBeforeDeclaration,
+    /// An XML declaration (`at`) after comments or processing
+    /// instructions: moving it to the start fixes it.
+    DeclarationNotFirst,
 }

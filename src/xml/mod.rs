@@ -25,7 +25,7 @@ mod dom;
 mod parser;
 
 pub(crate) use declarations::{declarations, Declaration};
-pub use parser::{Recovered, RecoveredKind};
+pub use dom::{Recovered, RecoveredKind};
 
 pub use dom::{
     Attribute, AttributeName, Attributes, Descendants, ExpandedName, Node, NodeId, NodeList, Tree, UnreadEntity,

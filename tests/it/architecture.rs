@@ -1,62 +1,42 @@
-//! The library's modules depend on each other one way only: each stage
-//! builds on the ones before it, and nothing reaches back up. The stages
-//! are written once, in [`STAGES`]; a test reads every `crate::` (and
-//! `super::`) path in `src/` and fails on an import of a later stage, and
-//! on any cycle.
+//! The library is laid out by folders, and the folders are its stages:
+//! each builds on the ones before it, and nothing reaches back up. The
+//! order is written once, as `src/lib.rs` declares the folders (lowest
+//! first; the binary's `cli/` comes last). A test reads every `crate::`
+//! (and `super::`) path in `src/` and fails on an import of a later
+//! folder; another fails on modules of one folder that import each other
+//! in a circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The stages, lowest first: a module may use its own stage and the ones
-/// before it. A unit is a top-level module, or a submodule named here on
-/// its own (`site::placement`, what one document's self link says, is
-/// made while a document is analyzed; the rest of `site` works on the
-/// whole run).
-const STAGES: &[(&str, &[&str])] = &[
-    (
-        "foundations, knowing nothing of feeds",
-        &[
-            "alloc",
-            "contain",
-            "descriptors",
-            "exclude",
-            "fix",
-            "hash",
-            "html",
-            "secret",
-            "shown",
-            "syntax",
-        ],
-    ),
-    (
-        "text: rule ids, snippets, dates, IRIs, XML",
-        &["date", "iri", "rule_id", "snippet", "xml"],
-    ),
-    (
-        "findings, decoded sources, suppressions",
-        &["diagnostic", "source", "suppress"],
-    ),
-    (
-        "one document's facts, and the set they form",
-        &["document", "feed", "set", "site::placement", "summary"],
-    ),
-    (
-        "the rules, and the settings that select them",
-        &["config", "options", "rules", "select"],
-    ),
-    ("where files are published, given or learned", &["site"]),
-    ("discover: from paths to documents, read", &["discover"]),
-    ("analyze: one document", &["analyze"]),
-    ("the report, and the formats that write it", &["report"]),
-    ("assemble: the set checks, made into the report", &["assemble"]),
-    ("the run, stage after stage", &["engine"]),
-    ("what a run is given to and made from", &["fetch", "fix_files"]),
-    ("the servers", &["server", "web"]),
-    ("the command line", &["cli"]),
-];
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
 
-fn stage_of(unit: &str) -> Option<usize> {
-    STAGES.iter().position(|(_, units)| units.contains(&unit))
+/// The stages, lowest first, as `lib.rs` declares them: each a folder of
+/// `src/`, with what its `mod.rs` says it is (its first line).
+fn stages_of(lib: &str) -> Vec<String> {
+    let mut stages: Vec<String> = lib
+        .lines()
+        .filter_map(|line| line.strip_prefix("pub mod ")?.strip_suffix(';'))
+        .map(str::to_owned)
+        .collect();
+    stages.push("cli".to_owned());
+    stages
+}
+
+fn stages() -> Vec<String> {
+    stages_of(&std::fs::read_to_string(src().join("lib.rs")).unwrap())
+}
+
+/// The first line of a folder's `mod.rs`: what the stage is.
+fn summary_of(stage: &str) -> String {
+    let text = std::fs::read_to_string(src().join(stage).join("mod.rs")).unwrap();
+    text.lines()
+        .next()
+        .and_then(|line| line.strip_prefix("//! "))
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
@@ -70,43 +50,52 @@ fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The unit a module path names: `site::placement::Placement` is
-/// `site::placement`, `rules::chains` is `rules`.
-fn unit_of_path(path: &str) -> String {
+/// A module path as (folder, module of the folder): `feed::placement::X`
+/// is `("feed", "placement")`; a folder's own `mod.rs` is `""`.
+fn unit_of_path(path: &str) -> (String, String) {
     let mut parts = path.split("::");
-    let first = parts.next().unwrap_or_default();
-    match parts.next() {
-        Some(second) if stage_of(&format!("{first}::{second}")).is_some() => format!("{first}::{second}"),
-        _ => first.to_owned(),
-    }
+    let folder = parts.next().unwrap_or_default().to_owned();
+    let module = parts
+        .next()
+        .filter(|part| part.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .unwrap_or_default()
+        .to_owned();
+    (folder, module)
 }
 
-/// The unit a file belongs to: `src/rules/chains/paging.rs` is `rules`,
-/// `src/site/placement.rs` is `site::placement`.
-fn unit_of_file(src: &Path, file: &Path) -> String {
-    let relative = file.strip_prefix(src).unwrap().with_extension("");
+/// The module path a file is: `src/rules/chains/paging.rs` is
+/// `rules::chains::paging`, `src/feed/mod.rs` is `feed`.
+fn path_of_file(file: &Path) -> String {
+    let relative = file.strip_prefix(src()).unwrap().with_extension("");
     let parts: Vec<String> = relative
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .filter(|part| part != "mod")
         .collect();
-    unit_of_path(&parts.join("::"))
+    parts.join("::")
 }
 
 /// The module paths after each `crate::` in `text` (and each `super::`,
-/// read as `crate::` then the top-level module `top`), comments left out,
-/// and the unit tests at the end of a file too (a test may drive a whole
-/// run).
-fn crate_paths(text: &str, top: &str) -> Vec<String> {
+/// read from `module`, the file's own path), comments left out, and the
+/// unit tests at the end of a file too (a test may drive a whole run).
+fn crate_paths(text: &str, module: &str, is_mod_rs: bool) -> Vec<String> {
     let path_chars = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
     let code = text.split("\n#[cfg(test)]\nmod tests").next().unwrap_or_default();
+    // `super::` in `a/b.rs` is `a`; in `a/b/mod.rs` too.
+    let parent = match (is_mod_rs, module.rsplit_once("::")) {
+        (false, Some((parent, _))) => format!("{parent}::"),
+        (false, None) => String::new(),
+        (true, _) => match module.rsplit_once("::") {
+            Some((parent, _)) => format!("{parent}::"),
+            None => String::new(),
+        },
+    };
     let mut found = Vec::new();
     for line in code.lines() {
         let code = line.split("//").next().unwrap_or_default();
-        for (prefix, base) in [("crate::", String::new()), ("super::", format!("{top}::"))] {
+        for (prefix, base) in [("crate::", String::new()), ("super::", parent.clone())] {
             let mut rest = code;
             while let Some(at) = rest.find(prefix) {
-                // `crate::x::super::` is no path of ours; `super::super` is
-                // rare enough to read as the parent.
                 rest = &rest[at + prefix.len()..];
                 if rest.starts_with('{') {
                     // `use crate::{a, b::c}`: each path in the braces.
@@ -126,83 +115,129 @@ fn crate_paths(text: &str, top: &str) -> Vec<String> {
     found
 }
 
-/// `pub use module::{A, B}` in lib.rs: which module each re-exported name is from.
+/// `pub use folder::module::{A, B}` in lib.rs: the folder each re-exported
+/// name is from.
 fn reexports(lib: &str) -> BTreeMap<String, String> {
     let mut map = BTreeMap::new();
-    for line in lib.lines().filter(|l| l.starts_with("pub use ")) {
-        let path = line.trim_start_matches("pub use ").trim_end_matches(';');
-        let (module, names) = path.split_once("::").unwrap();
-        for name in names.trim_matches(|c| c == '{' || c == '}').split(',') {
-            map.insert(name.trim().to_owned(), module.to_owned());
+    let mut statement = String::new();
+    for line in lib.lines() {
+        if line.starts_with("pub use ") || !statement.is_empty() {
+            statement.push_str(line);
+        }
+        if statement.ends_with(';') {
+            let path = statement.trim_start_matches("pub use ").trim_end_matches(';');
+            let (folder, rest) = path.split_once("::").unwrap();
+            let names = rest.rsplit_once("::").map_or(rest, |(_, names)| names);
+            for name in names.trim_matches(|c| c == '{' || c == '}').split(',') {
+                map.insert(name.trim().to_owned(), folder.to_owned());
+            }
+            statement.clear();
         }
     }
     map
 }
 
-/// Every unit's imports of other units.
-fn imports() -> (BTreeSet<String>, BTreeMap<String, BTreeSet<String>>) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let lib = std::fs::read_to_string(src.join("lib.rs")).unwrap();
+/// An import from one module to another: (from, to), each as
+/// [`unit_of_path`] gives it.
+type Import = ((String, String), (String, String));
+
+/// Every import of the library's files (the binary's `cli/` imports the
+/// library by its name, and nothing imports it).
+fn imports() -> Vec<Import> {
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
     let reexported = reexports(&lib);
+    let stages = stages();
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let units: BTreeSet<String> = files
-        .iter()
-        .map(|f| unit_of_file(&src, f))
-        .filter(|m| m != "lib" && m != "main")
-        .collect();
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    rust_files(&src(), &mut files);
+    let mut found = Vec::new();
     for file in &files {
-        let from = unit_of_file(&src, file);
-        if from == "lib" || from == "main" {
+        let module = path_of_file(file);
+        if matches!(module.as_str(), "lib" | "main") || module.starts_with("cli") {
             continue;
         }
-        let top = from.split("::").next().unwrap().to_owned();
+        let from = unit_of_path(&module);
         let text = std::fs::read_to_string(file).unwrap();
-        for path in crate_paths(&text, &top) {
-            let unit = unit_of_path(&path);
-            let to = if units.contains(&unit) {
-                unit
-            } else if let Some(module) = reexported.get(&unit) {
-                module.clone()
+        let is_mod_rs = file.file_name().is_some_and(|name| name == "mod.rs");
+        for path in crate_paths(&text, &module, is_mod_rs) {
+            let to = unit_of_path(&path);
+            let to = if stages.contains(&to.0) {
+                to
+            } else if let Some(folder) = reexported.get(&to.0) {
+                (folder.clone(), String::new())
             } else {
                 continue;
             };
             if to != from {
-                edges.entry(from.clone()).or_default().insert(to);
+                found.push((from.clone(), to));
             }
         }
     }
-    (units, edges)
+    found
+}
+
+/// The imports that run up the stages, said as a reader would want them.
+fn upward(stages: &[String], imports: &[Import]) -> Vec<String> {
+    let stage_of = |folder: &str| stages.iter().position(|stage| stage == folder);
+    let mut found: BTreeSet<String> = BTreeSet::new();
+    for ((from, _), (to, _)) in imports {
+        let (Some(below), Some(above)) = (stage_of(from), stage_of(to)) else {
+            continue;
+        };
+        if above > below {
+            found.insert(format!("{from}/ imports {to}/, a later stage"));
+        }
+    }
+    found.into_iter().collect()
 }
 
 #[test]
-fn no_stage_imports_a_later_one() {
-    let (units, edges) = imports();
-    assert!(edges.len() > 20, "the graph was read: {edges:?}");
-    let unstaged: Vec<&String> = units.iter().filter(|unit| stage_of(unit).is_none()).collect();
-    assert!(
-        unstaged.is_empty(),
-        "give each module its stage in STAGES (tests/it/architecture.rs): {unstaged:?}"
+fn the_folders_are_the_stages() {
+    let stages = stages();
+    assert!(stages.len() > 10, "the stages were read from lib.rs: {stages:?}");
+    // Every folder of src/ is a stage, and every stage a folder that says
+    // what it is; src/ holds no module but the crate roots.
+    let mut folders = Vec::new();
+    let mut loose = Vec::new();
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if path.is_dir() {
+            folders.push(name);
+        } else if name.ends_with(".rs") && name != "lib.rs" && name != "main.rs" {
+            loose.push(name);
+        }
+    }
+    assert_eq!(loose, Vec::<String>::new(), "put these in the folder of their stage");
+    let unstaged: Vec<&String> = folders.iter().filter(|folder| !stages.contains(folder)).collect();
+    assert_eq!(
+        unstaged,
+        Vec::<&String>::new(),
+        "declare these in lib.rs, in their stage's place"
     );
-    let mut upward = Vec::new();
-    for (from, tos) in &edges {
-        for to in tos {
-            let (below, above) = (stage_of(from).unwrap(), stage_of(to).unwrap());
-            if above > below {
-                upward.push(format!(
-                    "{from} ({}) imports {to} ({})",
-                    STAGES[below].0, STAGES[above].0
-                ));
-            }
-        }
-    }
-    assert!(upward.is_empty(), "imports of a later stage:\n{}", upward.join("\n"));
+    let unsaid: Vec<&String> = stages.iter().filter(|stage| summary_of(stage).is_empty()).collect();
+    assert_eq!(
+        unsaid,
+        Vec::<&String>::new(),
+        "say in mod.rs's first line what each stage is"
+    );
 }
 
 #[test]
-fn modules_do_not_depend_on_each_other_in_a_circle() {
-    let (units, edges) = imports();
+fn no_folder_imports_a_later_one() {
+    let (stages, imports) = (stages(), imports());
+    let folders: BTreeSet<&String> = imports.iter().map(|((from, _), _)| from).collect();
+    assert!(folders.len() > 10, "the imports were read: {folders:?}");
+    assert_eq!(upward(&stages, &imports), Vec::<String>::new());
+    // The check fails where it should: an import of a later stage is named.
+    let wrong = vec![(
+        ("feed".to_owned(), "placement".to_owned()),
+        ("run".to_owned(), "engine".to_owned()),
+    )];
+    assert_eq!(upward(&stages, &wrong), ["feed/ imports run/, a later stage"]);
+}
+
+/// The first circle among `edges`, if any, as the path that closes it.
+fn circle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search; a node met again while on the path closes a cycle.
     fn visit(
         node: &str,
@@ -229,21 +264,67 @@ fn modules_do_not_depend_on_each_other_in_a_circle() {
         None
     }
     let mut done = BTreeSet::new();
-    for unit in &units {
-        if let Some(cycle) = visit(unit, &edges, &mut Vec::new(), &mut done) {
-            panic!("modules depend on each other in a circle: {}", cycle.join(" -> "));
+    edges
+        .keys()
+        .find_map(|node| visit(node, edges, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_modules_depend_on_each_other_in_a_circle() {
+    // Across folders, the stages' order forbids a circle; inside a folder,
+    // its modules (not counting the folder's own mod.rs, which declares
+    // them) import each other one way only.
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for ((from_folder, from), (to_folder, to)) in imports() {
+        if from_folder != to_folder {
+            edges.entry(from_folder).or_default().insert(to_folder);
+        } else if !from.is_empty() && !to.is_empty() {
+            edges
+                .entry(format!("{from_folder}::{from}"))
+                .or_default()
+                .insert(format!("{to_folder}::{to}"));
         }
     }
+    assert!(edges.len() > 20, "the graph was read: {edges:?}");
+    if let Some(cycle) = circle(&edges) {
+        panic!("modules depend on each other in a circle: {}", cycle.join(" -> "));
+    }
+    let mut looped = BTreeMap::new();
+    looped.insert(
+        "rules::itunes".to_owned(),
+        BTreeSet::from(["rules::podcast".to_owned()]),
+    );
+    looped.insert(
+        "rules::podcast".to_owned(),
+        BTreeSet::from(["rules::itunes".to_owned()]),
+    );
+    assert_eq!(
+        circle(&looped),
+        Some(vec![
+            "rules::itunes".to_owned(),
+            "rules::podcast".to_owned(),
+            "rules::itunes".to_owned()
+        ])
+    );
 }
 
 #[test]
 fn the_reader_of_paths_finds_them() {
-    let text = "use crate::{feed::FeedDoc, set};\nuse crate::rules::Rule; // crate::engine\nlet x = crate::iri::check(y);\nuse super::placement::{self, Placement};";
-    let units: Vec<String> = crate_paths(text, "site").iter().map(|p| unit_of_path(p)).collect();
-    assert_eq!(units, ["feed", "set", "rules", "iri", "site::placement"]);
-    assert_eq!(unit_of_path("site::published::Published"), "site");
-    // An import of a later stage is one the test sees as such.
-    assert!(stage_of("analyze") > stage_of("site::placement"));
+    let text = "use crate::{feed::FeedDoc, model::set};\nuse crate::rules::Rule; // crate::run\nlet x = crate::text::iri::check(y);\nuse super::placement::{self, Placement};";
+    let units: Vec<(String, String)> = crate_paths(text, "site::learning", false)
+        .iter()
+        .map(|p| unit_of_path(p))
+        .collect();
+    let named: Vec<String> = units
+        .iter()
+        .map(|(folder, module)| format!("{folder}/{module}"))
+        .collect();
+    assert_eq!(named, ["feed/", "model/set", "rules/", "text/iri", "site/placement"]);
+    assert_eq!(stages_of("pub mod base;\npub mod text;\n"), ["base", "text", "cli"]);
+    let reexported =
+        reexports("pub use run::engine::{lint, InMemory};\npub use settings::options::{\n    Options,\n};\n");
+    assert_eq!(reexported["InMemory"], "run");
+    assert_eq!(reexported["Options"], "settings");
 }
 
 #[test]
@@ -327,7 +408,7 @@ fn the_notes_helps_and_labels_written_in_the_code_show_as_they_are() {
             let escapes = ["\\n", "\\r", "\\t", "\\0", "\\x", "\\u{"]
                 .iter()
                 .any(|escape| unescaped.contains(escape));
-            if written.len() > feedlint::shown::MAX_TEXT || escapes {
+            if written.len() > feedlint::base::shown::MAX_TEXT || escapes {
                 wrong.push(format!("{}: {}", file.display(), &written[..written.len().min(80)]));
             }
         }
@@ -399,4 +480,54 @@ fn no_function_passes_a_hundred_lines() {
         long_functions(&text),
         [(4, MOST_FUNCTION_LINES + 2, "pub(crate) fn long() {".to_owned())]
     );
+}
+
+/// The first sentence of a folder's `mod.rs`, its intra-doc links as
+/// plain code.
+fn first_sentence_of(stage: &str) -> String {
+    let text = std::fs::read_to_string(src().join(stage).join("mod.rs")).unwrap();
+    let paragraph: Vec<&str> = text
+        .lines()
+        .map_while(|line| line.strip_prefix("//!"))
+        .map(str::trim)
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let paragraph = paragraph.join(" ");
+    let sentence = match paragraph.find(". ") {
+        Some(end) => &paragraph[..=end],
+        None => &paragraph,
+    };
+    let link = regex::Regex::new(r"\[(`[^`]+`)\](\([^)]*\))?").unwrap();
+    link.replace_all(sentence, "$1").into_owned()
+}
+
+/// CONTRIBUTING's map of the house: each folder, in stage order, with
+/// what it is.
+fn map_of_the_house() -> String {
+    stages()
+        .iter()
+        .map(|stage| format!("- `src/{stage}/`: {}\n", first_sentence_of(stage)))
+        .collect()
+}
+
+#[test]
+fn contributing_maps_the_folders_as_they_are() {
+    const START: &str = "<!-- folders: generated from src/lib.rs and each folder's mod.rs -->\n";
+    const END: &str = "<!-- end of folders -->\n";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("CONTRIBUTING.md");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (before, rest) = text.split_once(START).expect("CONTRIBUTING's map starts");
+    let (old, after) = rest.split_once(END).expect("CONTRIBUTING's map ends");
+    let map = map_of_the_house();
+    assert!(
+        map.contains("- `src/base/`: ") && map.contains("- `src/cli/`: "),
+        "{map}"
+    );
+    if old != map {
+        if std::env::var_os("FEEDLINT_BLESS").is_some_and(|v| v == "1") {
+            std::fs::write(&path, format!("{before}{START}{map}{END}{after}")).unwrap();
+        } else {
+            panic!("CONTRIBUTING's map of the folders differs (FEEDLINT_BLESS=1 rewrites it):\n{map}");
+        }
+    }
 }

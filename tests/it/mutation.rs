@@ -143,7 +143,7 @@ fn lint(path: &std::path::Path, text: &str, options: &Options) -> Report {
 }
 
 fn options() -> Options {
-    feedlint::contain::install_hook();
+    feedlint::base::contain::install_hook();
     let mut options = Options::default();
     options
         .levels

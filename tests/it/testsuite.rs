@@ -77,7 +77,7 @@ fn without_the_profile(mut options: Options, path: &Path) -> Options {
         .and_then(|rest| rest.components().next())
         .and_then(|rule| rule.as_os_str().to_str().map(str::to_owned));
     let asks_for_more = |rule: &&&rules::Rule| {
-        rule.groups.contains(&feedlint::select::Group::RssProfile)
+        rule.groups.contains(&feedlint::settings::select::Group::RssProfile)
             || matches!(
                 rule.id,
                 feedlint::RuleId::PodcastMissingElement
@@ -151,7 +151,7 @@ fn actual_findings(report: &Report) -> BTreeMap<(String, usize), usize> {
 /// The fixture's text as feedlint reads it (transcoded), for its markers.
 fn fixture_text(path: &Path) -> String {
     let bytes = fs::read(path).unwrap();
-    match feedlint::source::decode(bytes) {
+    match feedlint::findings::source::decode(bytes) {
         Ok(text) | Err((text, _)) => text,
     }
 }
@@ -215,7 +215,7 @@ fn case_options(case: &Path) -> Options {
     if !path.exists() {
         return without_the_profile(Options::default(), case);
     }
-    let config = feedlint::config::load(&path).expect("the case's feedlint.toml is valid");
+    let config = feedlint::settings::config::load(&path).expect("the case's feedlint.toml is valid");
     let mut options = Options::default();
     options.levels = config.levels;
     let options = without_the_profile(options, case);
@@ -494,17 +494,17 @@ fn doc_header(rule: &rules::Rule) -> String {
 /// The README table a rule is listed in: the Atom core table, the RSS core
 /// table, or the first one (XML, RFC 5005, RFC 6721, fetching).
 fn readme_table_of(rule: &rules::Rule) -> usize {
-    if rule.groups.contains(&feedlint::select::Group::AtomCore) {
+    if rule.groups.contains(&feedlint::settings::select::Group::AtomCore) {
         1
-    } else if rule.groups.contains(&feedlint::select::Group::RssCore) {
+    } else if rule.groups.contains(&feedlint::settings::select::Group::RssCore) {
         2
-    } else if rule.groups.contains(&feedlint::select::Group::RssProfile) {
+    } else if rule.groups.contains(&feedlint::settings::select::Group::RssProfile) {
         3
-    } else if rule.groups.contains(&feedlint::select::Group::Itunes) {
+    } else if rule.groups.contains(&feedlint::settings::select::Group::Itunes) {
         4
-    } else if rule.groups.contains(&feedlint::select::Group::Podcast) {
+    } else if rule.groups.contains(&feedlint::settings::select::Group::Podcast) {
         5
-    } else if rule.groups.contains(&feedlint::select::Group::Media) {
+    } else if rule.groups.contains(&feedlint::settings::select::Group::Media) {
         6
     } else {
         0

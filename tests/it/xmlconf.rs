@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use std::io::Read;
 use std::path::PathBuf;
 
-use feedlint::{source, xml};
+use feedlint::{findings::source, xml};
 use url::Url;
 
 /// Standalone tests judged wrong, each with the reason.

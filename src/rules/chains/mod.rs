@@ -7,11 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use super::SetChecker;
 use super::{rule, Rule};
-use crate::diagnostic::DocId;
-use crate::document::Misplaced;
 use crate::feed::Relation;
-use crate::set::{self, link_key, FeedSet, LinkKey, ARCHIVE_RELATIONS, PAGING_RELATIONS};
-use crate::summary::NavLink;
+use crate::findings::diagnostic::DocId;
+use crate::model::document::Misplaced;
+use crate::model::set::{self, link_key, FeedSet, LinkKey, ARCHIVE_RELATIONS, PAGING_RELATIONS};
+use crate::model::summary::NavLink;
 use url::Url;
 
 mod paging;
@@ -627,7 +627,10 @@ fn self_link_mismatch(cx: &mut SetChecker) {
         else {
             continue;
         };
-        let folder = format!("{}/", crate::shown::shown_path(&placement.folder).trim_end_matches('/'));
+        let folder = format!(
+            "{}/",
+            crate::base::shown::shown_path(&placement.folder).trim_end_matches('/')
+        );
         let published = document.url.as_ref().filter(|url| url.scheme() != "file");
         let finding = match how {
             Misplaced::ByBaseUrl => SetChecker::at(

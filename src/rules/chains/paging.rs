@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 
 use super::{dissenters, named_by, report_asymmetries, report_cycles};
-use crate::diagnostic::DocId;
 use crate::feed::Relation;
+use crate::findings::diagnostic::DocId;
+use crate::model::set::{FeedSet, PAGING_RELATIONS};
 use crate::rules::{rule, Rule, SetChecker};
-use crate::set::{FeedSet, PAGING_RELATIONS};
 
 pub static PAGING_CHAIN_ASYMMETRIC: Rule = rule!(
     PagingChainAsymmetric, Warning, Set, None, set: Some(paging_chain_asymmetric),
@@ -176,7 +176,7 @@ fn paging_guid_reused(cx: &mut SetChecker) {
     for ((doc, entry), (other, earlier)) in pairs {
         let guid = set.summary(doc).id(entry);
         cx.report(
-            SetChecker::at(doc, entry.location(), format!("the guid {} is another episode's on {}, with another enclosure", crate::diagnostic::shorten(guid), set.name(other)))
+            SetChecker::at(doc, entry.location(), format!("the guid {} is another episode's on {}, with another enclosure", crate::findings::diagnostic::shorten(guid), set.name(other)))
                 .label("one guid, two episodes")
                 .secondary(earlier.span(other), "the other episode")
                 .note("RSS 2.0: the guid \"is a string that uniquely identifies the item\"; PSP-1: \"Each episode must have a unique GUID that never changes\". Apps keep one of the two episodes, and never show the other")
@@ -186,7 +186,7 @@ fn paging_guid_reused(cx: &mut SetChecker) {
 }
 
 /// An entry, and the page it is on.
-type PageEntry<'s> = (DocId, &'s crate::summary::EntrySummary);
+type PageEntry<'s> = (DocId, &'s crate::model::summary::EntrySummary);
 
 /// Each entry of a paged feed that has the key of an entry of another
 /// page, where `differ` says the two are different episodes, with that
@@ -194,8 +194,8 @@ type PageEntry<'s> = (DocId, &'s crate::summary::EntrySummary);
 /// earlier entry.
 fn reused_across_pages<'s, K: std::hash::Hash + Eq>(
     set: &FeedSet<'s>,
-    key: impl Fn(&'s crate::summary::DocSummary, &'s crate::summary::EntrySummary) -> Option<K>,
-    differ: impl Fn(&crate::summary::EntrySummary, &crate::summary::EntrySummary) -> bool,
+    key: impl Fn(&'s crate::model::summary::DocSummary, &'s crate::model::summary::EntrySummary) -> Option<K>,
+    differ: impl Fn(&crate::model::summary::EntrySummary, &crate::model::summary::EntrySummary) -> bool,
 ) -> Vec<(PageEntry<'s>, PageEntry<'s>)> {
     let mut pairs = Vec::new();
     for pages in paged_feeds(set) {
@@ -252,7 +252,7 @@ pub static PAGING_CHANNEL_MISMATCH: Rule = rule!(
 );
 
 /// How a page names its channel: one field of its summary.
-type ChannelField = fn(&crate::summary::DocSummary) -> Option<&crate::summary::SharedValue>;
+type ChannelField = fn(&crate::model::summary::DocSummary) -> Option<&crate::model::summary::SharedValue>;
 
 /// The pages are one logical feed: a page whose channel differs reads as
 /// another feed, and an app that pages through it shows episodes under

@@ -1,10 +1,10 @@
 //! Apple's categories (`itunes:category`): the list Apple keeps, and the
 //! categories it has retired with the ones that replace them.
 
-use crate::diagnostic::shorten;
 use crate::feed::FeedDoc;
 use crate::feed::ITUNES_NS;
-use crate::fix::{self, Fix};
+use crate::findings::diagnostic::shorten;
+use crate::findings::fix::{self, Fix};
 use crate::rules::podcast_vocabulary::itunes_head;
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;

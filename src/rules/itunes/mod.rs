@@ -6,9 +6,9 @@ use super::podcast_vocabulary::{
     family_by_type, itunes_elements, media_format_by_url, podcast_channel, podcast_enclosures, Family,
 };
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
 use crate::feed::{FeedDoc, Text, ITUNES_NS};
-use crate::fix::{self, Fix};
+use crate::findings::diagnostic::shorten;
+use crate::findings::fix::{self, Fix};
 use crate::xml::Node;
 
 mod categories;

@@ -1,10 +1,10 @@
 //! `podcast:guid`: a UUIDv5 made from the feed's URL (tags/guid.md, PSP-1).
 
 use super::elements_of;
-use crate::diagnostic::shorten;
+use crate::base::syntax;
 use crate::feed::Text;
+use crate::findings::diagnostic::shorten;
 use crate::rules::{rule, Checker, Rule};
-use crate::syntax;
 
 pub static PODCAST_GUID_NOT_UUIDV5: Rule = rule!(
     PodcastGuidNotUuidv5, Error, Doc, Some(podcast_guid_not_uuidv5),

@@ -19,9 +19,9 @@ pub use schedule::{PODCAST_INVALID_RRULE, PODCAST_LIVE_ITEM_ENDS_BEFORE_START};
 use tags::{MEDIUMS, TAGS};
 
 use super::{rule, Checker, Rule};
-use crate::diagnostic::shorten;
+use crate::base::syntax;
 use crate::feed::{start_tag, DocKind, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
-use crate::syntax;
+use crate::findings::diagnostic::shorten;
 use crate::xml::Node;
 
 /// Where a tag may stand.
@@ -191,7 +191,7 @@ pub static PODCAST_UNKNOWN_ELEMENT: Rule = rule!(
 fn meant_tag(name: &str) -> Option<&'static Tag> {
     TAGS.iter().find(|tag| tag.name.eq_ignore_ascii_case(name)).or_else(|| {
         TAGS.iter().find(|tag| {
-            crate::rule_id::one_edit_apart(&tag.name.to_ascii_lowercase(), &name.to_ascii_lowercase(), true)
+            crate::findings::rule_id::one_edit_apart(&tag.name.to_ascii_lowercase(), &name.to_ascii_lowercase(), true)
         })
     })
 }
@@ -282,7 +282,8 @@ pub static PODCAST_REPEATED_ELEMENT: Rule = rule!(
 fn podcast_repeated_element(cx: &mut Checker) {
     let feed = cx.feed;
     let mut repeats = Vec::new();
-    let mut seen: crate::hash::FastMap<(crate::xml::NodeId, &str), Range<usize>> = crate::hash::FastMap::default();
+    let mut seen: crate::base::hash::FastMap<(crate::xml::NodeId, &str), Range<usize>> =
+        crate::base::hash::FastMap::default();
     for (node, tag) in podcast_elements(feed) {
         let (Some(tag), Some(parent)) = (tag, node.parent_element()) else {
             continue;
@@ -425,7 +426,7 @@ fn format_error(format: Format, value: &str) -> Option<String> {
         Format::Iso8601 => iso8601_seconds(value)
             .is_none()
             .then(|| "it is not an ISO 8601 date or time".to_owned()),
-        Format::Rfc2822 => crate::date::parse_rfc822(value)
+        Format::Rfc2822 => crate::text::date::parse_rfc822(value)
             .is_err()
             .then(|| "it is not an RFC 2822 date".to_owned()),
         Format::Language => syntax::language_tag_error(value).map(|why| format!("it is not a language tag: {why}")),

@@ -1,7 +1,7 @@
 //! `podcast:person`: roles and groups by the Podcast Taxonomy Project.
 
 use super::elements_of;
-use crate::diagnostic::shorten;
+use crate::findings::diagnostic::shorten;
 use crate::rules::{rule, Checker, Rule};
 
 pub static PODCAST_UNKNOWN_PERSON_ROLE: Rule = rule!(

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::elements_of;
-use crate::diagnostic::shorten;
+use crate::findings::diagnostic::shorten;
 use crate::rules::{rule, Checker, Rule};
 
 /// An ISO 8601 date (`2021-09-26`) or date and time
@@ -22,7 +22,7 @@ pub(super) fn iso8601_seconds(value: &str) -> Option<i64> {
     if parts.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
     }
-    let days = crate::date::days_from_civil(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?);
+    let days = crate::text::date::days_from_civil(year, u32::try_from(month).ok()?, u32::try_from(day).ok()?);
     let Some(time) = time else { return Some(days * 86400) };
     // The zone: Z, or ±HH, ±HHMM, ±HH:MM.
     let (clock, offset) = if let Some(clock) = time.strip_suffix(['Z', 'z']) {

@@ -180,7 +180,7 @@ impl Parser<'_> {
                     start,
                     format!(
                         "undeclared parameter entity \"%{};\" (XML 1.0 §4.1, WFC: Entity Declared)",
-                        crate::shown::shorten(name)
+                        crate::base::shown::shorten(name)
                     ),
                 ));
             }

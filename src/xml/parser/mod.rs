@@ -15,12 +15,12 @@ mod names;
 
 use super::chars::{self, is_space, predefined};
 use super::dom::{
-    decode_text, AttributeData, Kind, NameData, NodeData, Str, StringTable, Tree, UnreadEntity, MAX_NAMES, MAX_NODES,
-    NONE,
+    decode_text, AttributeData, Kind, NameData, NodeData, Recovered, RecoveredKind, Str, StringTable, Tree,
+    UnreadEntity, MAX_NAMES, MAX_NODES, NONE,
 };
 use super::{XmlError, MAX_ENTITY_DEPTH, MAX_ENTITY_EXPANSION, XMLNS_NS, XML_NS};
-use crate::hash::{FastMap, FastState};
-use crate::shown::shorten;
+use crate::base::hash::{FastMap, FastState};
+use crate::base::shown::shorten;
 use dtd::{Dtd, EntityValue};
 use names::{NameTable, Namespaces};
 
@@ -257,27 +257,6 @@ pub(super) struct Parser<'input> {
     /// Only comments, processing instructions and white space were read:
     /// an XML declaration here, misplaced, still reads as one.
     only_misc_so_far: bool,
-}
-
-/// A well-formedness error the parser read past, because XML leaves one
-/// clear reading of the document (the document is still not well-formed):
-/// the rest of the document is parsed as if the error were not there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Recovered {
-    /// The bytes in error.
-    pub at: std::ops::Range<usize>,
-    pub message: String,
-    pub kind: RecoveredKind,
-}
-
-/// What a recovered error is, and so how it is fixed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecoveredKind {
-    /// White space before the XML declaration (`at`): deleting it fixes it.
-    SpaceBeforeDeclaration,
-    /// An XML declaration (`at`) after comments or processing
-    /// instructions: moving it to the start fixes it.
-    DeclarationNotFirst,
 }
 
 /// Documents from this size on have their nodes and attributes counted

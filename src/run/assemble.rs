@@ -4,14 +4,14 @@
 
 use rayon::prelude::*;
 
-use crate::analyze::Outcome;
-use crate::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
-use crate::document::Document;
-use crate::options::Options;
+use crate::findings::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
+use crate::findings::suppress::{self, Suppression};
+use crate::model::document::Document;
+use crate::model::set::{FeedSet, UrlSpace};
 use crate::report::{Dropped, Report, Sink};
 use crate::rules::{self, Rule, SetChecker};
-use crate::set::{FeedSet, UrlSpace};
-use crate::suppress::{self, Suppression};
+use crate::run::analyze::Outcome;
+use crate::settings::options::Options;
 
 /// What is left of `--max-findings` as documents are added, in the order
 /// the run reads them, so that the same findings are kept at any number of
@@ -271,13 +271,14 @@ const CAUSED_SHOWN: usize = 4;
 /// stands for. A finding whose cause has no finding of its own (its rule
 /// is off) stays as it is.
 fn fold_into_causes(findings: Vec<Leveled>, documents: &[Document]) -> Vec<Leveled> {
-    let causes: crate::hash::FastMap<(DocId, usize), usize> = findings
+    let causes: crate::base::hash::FastMap<(DocId, usize), usize> = findings
         .iter()
         .enumerate()
         .filter(|(_, (rule, _, _))| {
             matches!(
                 rule.id,
-                crate::rule_id::RuleId::ArchiveLinkDangling | crate::rule_id::RuleId::PagingLinkDangling
+                crate::findings::rule_id::RuleId::ArchiveLinkDangling
+                    | crate::findings::rule_id::RuleId::PagingLinkDangling
             )
         })
         .map(|(i, (_, pending, _))| ((pending.primary.doc, pending.primary.byte_start), i))

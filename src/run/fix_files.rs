@@ -12,10 +12,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::discover::Input;
-use crate::fix;
-use crate::options::Options;
+use crate::findings::fix;
 use crate::report::Report;
+use crate::run::discover::Input;
+use crate::settings::options::Options;
 
 /// The most rounds of fixing: fixes converge in one or two; a few more
 /// cover chains of overlapping edits, and the bound keeps a pathological
@@ -132,7 +132,7 @@ pub fn fix_text(text: &str, lint: impl Fn(&str) -> Report, deadline: std::time::
 fn fixable_files(
     report: &Report,
     unsafe_fixes: bool,
-) -> HashMap<&PathBuf, Vec<&fix::Fix<crate::diagnostic::Location>>> {
+) -> HashMap<&PathBuf, Vec<&fix::Fix<crate::findings::diagnostic::Location>>> {
     let mut by_file: HashMap<&PathBuf, Vec<&fix::Fix<_>>> = HashMap::new();
     for diagnostic in &report.diagnostics {
         let Some(fix) = diagnostic.fix.as_ref().filter(|f| f.applies(unsafe_fixes)) else {
@@ -278,7 +278,7 @@ pub fn unified_diff(files: &[FixedFile], out: &mut dyn std::io::Write) -> std::i
     for file in files {
         let before = String::from_utf8_lossy(&file.before);
         let after = String::from_utf8_lossy(&file.after);
-        let name = crate::shown::visible(&file.path.to_string_lossy()).into_owned();
+        let name = crate::base::shown::visible(&file.path.to_string_lossy()).into_owned();
         let diff = similar::TextDiff::from_lines(before.as_ref(), after.as_ref());
         write!(out, "{}", diff.unified_diff().context_radius(3).header(&name, &name))?;
     }

@@ -344,7 +344,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
             if at + 6 != text.len() {
                 return fail(format!(
                     "unexpected text after the time zone: \"{}\"",
-                    crate::shown::shorten(rest.get(6..).unwrap_or_default())
+                    crate::base::shown::shorten(rest.get(6..).unwrap_or_default())
                 ));
             }
             if hours > 23 || minutes > 59 {
@@ -362,7 +362,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         Some(_) => {
             return fail(format!(
                 "unexpected text after the time: \"{}\"",
-                crate::shown::shorten(rest)
+                crate::base::shown::shorten(rest)
             ))
         }
     };

@@ -1,19 +1,20 @@
-//! One run, stage after stage: [`discover`](crate::discover) the documents
-//! and read them, [`analyze`](crate::analyze) each in parallel (its tree is
-//! dropped as soon as its rules have run), then [`assemble`](crate::assemble)
+//! One run, stage after stage: [`discover`](crate::run::discover) the documents
+//! and read them, [`analyze`](crate::run::analyze) each in parallel (its tree is
+//! dropped as soon as its rules have run), then [`assemble`](crate::run::assemble)
 //! the report: the set checks, levels, suppressions, sorting.
 
 use rayon::prelude::*;
 use url::Url;
 
-use crate::analyze::{self, Named, Outcome};
-use crate::assemble::{self, FindingBudget};
-use crate::diagnostic::Level;
-use crate::discover::{self, Failure, Input, Job, LinkedFile, Origin, Read};
-use crate::hash::FastSet;
-use crate::options::{absolute_url, InvalidUrl, Options};
+use crate::base::hash::FastSet;
+use crate::findings::diagnostic::Level;
+use crate::model::failure::Failure;
+use crate::model::set::UrlSpace;
 use crate::report::{Keep, Report, Sink};
-use crate::set::UrlSpace;
+use crate::run::analyze::{self, Named, Outcome};
+use crate::run::assemble::{self, FindingBudget};
+use crate::run::discover::{self, Input, Job, LinkedFile, Origin, Read};
+use crate::settings::options::{absolute_url, InvalidUrl, Options};
 use crate::site;
 
 /// Lints everything the inputs name.
@@ -71,7 +72,7 @@ pub fn lint_into(inputs: Vec<Input>, options: &Options, sink: &mut dyn Sink) -> 
     for _ in 0..LEARNING_ROUNDS {
         let read = run.done.len();
         if let Some(published) = published.as_mut() {
-            let mut documents: Vec<&mut crate::document::Document> =
+            let mut documents: Vec<&mut crate::model::document::Document> =
                 run.done.iter_mut().map(|outcome| &mut outcome.document).collect();
             let again = site::learn_sites(&mut documents, published);
             analyze_again(again, options, &mut run.done, &mut run.budget);
@@ -158,7 +159,7 @@ pub(crate) struct Run<'o> {
     outside: Outside,
     /// The walk that fetched the documents, when they were fetched: the
     /// media check shares its deadline and its start.
-    pub(crate) walked: Option<crate::options::Walked>,
+    pub(crate) walked: Option<crate::settings::options::Walked>,
 }
 
 /// The links that lead outside the run's boundary, not read: said once,
@@ -174,7 +175,7 @@ impl Outside {
     const NAMED: usize = 5;
 
     fn note(&mut self, document: &str, target: std::path::PathBuf) {
-        let said = format!("{document} links to {}", crate::shown::shown_path(&target));
+        let said = format!("{document} links to {}", crate::base::shown::shown_path(&target));
         if self.said.contains(&said) {
             return;
         }
@@ -192,7 +193,7 @@ impl Outside {
         let roots: Vec<String> = boundary
             .roots()
             .iter()
-            .map(|root| crate::shown::shown_path(root))
+            .map(|root| crate::base::shown::shown_path(root))
             .collect();
         let more = match self.more {
             0 => String::new(),
@@ -267,12 +268,12 @@ impl<'o> Run<'o> {
         url_spaces: &[UrlSpace],
         mut extra: Vec<(
             &'static crate::rules::Rule,
-            crate::diagnostic::Pending<crate::diagnostic::Span>,
+            crate::findings::diagnostic::Pending<crate::findings::diagnostic::Span>,
         )>,
         sink: &mut dyn Sink,
     ) -> Report {
         if let Some(check) = self.options.media.as_ref().filter(|_| self.options.checks_media()) {
-            let media: Vec<(usize, &[crate::summary::MediaRef])> = self
+            let media: Vec<(usize, &[crate::model::summary::MediaRef])> = self
                 .done
                 .iter()
                 .enumerate()
@@ -303,7 +304,7 @@ impl<'o> Run<'o> {
     }
 
     /// The documents read so far.
-    fn documents(&self) -> Vec<&crate::document::Document> {
+    fn documents(&self) -> Vec<&crate::model::document::Document> {
         self.done.iter().map(|outcome| &outcome.document).collect()
     }
 
@@ -447,7 +448,7 @@ impl<'o> Run<'o> {
                 Some(found) => jobs.extend(found.into_iter().filter(|job| self.reading.count_if_new(job))),
                 None => self.warnings.push(format!(
                     "{} holds more than {} files: its documents were not read for the checks across documents",
-                    crate::shown::shown_path(&root),
+                    crate::base::shown::shown_path(&root),
                     discover::MOST_CONTEXT_FILES
                 )),
             }
@@ -471,7 +472,7 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
                 origin: Origin::File(document.path.clone()?),
                 explicit: document.explicit,
                 canonical: document.canonical.clone(),
-                learning: site::placement::Learning::Off,
+                learning: crate::feed::placement::Learning::Off,
                 charset: None,
                 media_type: None,
             })
@@ -603,11 +604,11 @@ fn file_name(url: &Url) -> Option<&str> {
 /// (its origin, or `file:`) that name no document but end in its file
 /// name, where no other document has that name (see [`lint_upload`]).
 fn match_by_file_name(done: &mut [Outcome]) {
-    let mut by_name: crate::hash::FastMap<String, Option<usize>> = crate::hash::FastMap::default();
+    let mut by_name: crate::base::hash::FastMap<String, Option<usize>> = crate::base::hash::FastMap::default();
     let mut known: FastSet<String> = FastSet::default();
     for (i, outcome) in done.iter().enumerate() {
         let Some(url) = &outcome.document.url else { continue };
-        known.insert(crate::iri::comparison_key(url).into_owned());
+        known.insert(crate::text::iri::comparison_key(url).into_owned());
         if let Some(name) = file_name(url) {
             by_name
                 .entry(name.to_owned())
@@ -622,7 +623,7 @@ fn match_by_file_name(done: &mut [Outcome]) {
             continue;
         };
         for target in summary.links.iter().filter_map(|link| link.target.as_ref()) {
-            if !same_space(from, target) || known.contains(crate::iri::comparison_key(target).as_ref()) {
+            if !same_space(from, target) || known.contains(crate::text::iri::comparison_key(target).as_ref()) {
                 continue;
             }
             if let Some(&Some(doc)) = file_name(target).and_then(|name| by_name.get(name)) {
@@ -753,8 +754,8 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
     // the others go on.
     let named = named(path);
     let kept = named.clone();
-    match crate::contain::contained(|| {
-        crate::contain::panic_if_asked(&named.name);
+    match crate::base::contain::contained(|| {
+        crate::base::contain::panic_if_asked(&named.name);
         analyze::lint_document(named, bytes, explicit, options)
     }) {
         Ok(outcome) => Ok(outcome),
@@ -765,7 +766,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::Failure;
+    use crate::model::failure::Failure;
 
     #[test]
     fn urls_given_to_the_library_must_be_absolute() {

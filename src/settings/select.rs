@@ -6,7 +6,7 @@
 //! a prefix, a longer prefix over a shorter, a prefix over a group, a
 //! group over `all`; on a tie, ignoring wins.
 
-use crate::rule_id::{RuleId, UnknownRule};
+use crate::findings::rule_id::{RuleId, UnknownRule};
 
 pub use crate::rules::Group;
 

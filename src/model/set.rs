@@ -9,13 +9,13 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::diagnostic::DocId;
-use crate::document::Document;
+use crate::base::hash::FastMap;
 use crate::feed::Relation;
 pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
-use crate::hash::FastMap;
-use crate::iri;
-use crate::summary::{DocSummary, NavLink};
+use crate::findings::diagnostic::DocId;
+use crate::model::document::Document;
+use crate::model::summary::{DocSummary, NavLink};
+use crate::text::iri;
 
 /// The relations that lead one way through a chain, and so can loop.
 pub const CYCLE_RELATIONS: [Relation; 4] = [
@@ -233,7 +233,7 @@ impl<'r> FeedSet<'r> {
             let root_relative = self.root_relative.and_then(|space| space.root_relative_file_of(url));
             root_relative.or_else(|| url.to_file_path().ok())
         });
-        file.map_or_else(|| url.to_string(), |file| crate::shown::shown_path(&file))
+        file.map_or_else(|| url.to_string(), |file| crate::base::shown::shown_path(&file))
     }
 
     /// How a link in document `from` could name document `to`: relative

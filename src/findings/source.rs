@@ -6,10 +6,10 @@ use std::ops::Range;
 
 use encoding_rs::Encoding;
 
-use crate::diagnostic::{Diagnostic, DocSpan, Level, Location, Pending};
-use crate::fix::{Edit, Fix};
-use crate::rule_id::RuleId;
-use crate::snippet::{floor_char_boundary, Place};
+use crate::findings::diagnostic::{Diagnostic, DocSpan, Level, Location, Pending};
+use crate::findings::fix::{Edit, Fix};
+use crate::findings::rule_id::RuleId;
+use crate::text::snippet::{floor_char_boundary, Place};
 
 /// One document's text, as UTF-8.
 #[derive(Debug)]
@@ -305,7 +305,7 @@ fn decode_as(
     source: &str,
     bytes: Vec<u8>,
 ) -> Result<String, (String, DecodeError)> {
-    let label = &*crate::shown::shorten(label);
+    let label = &*crate::base::shown::shorten(label);
     let fail = |message: String| {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         Err((text, DecodeError { offset: 0, message }))
@@ -376,7 +376,7 @@ pub fn decode_transported(
     bytes: Vec<u8>,
     charset: &str,
 ) -> (Result<String, (String, DecodeError)>, Option<CharsetNote>) {
-    let shown = crate::shown::shorten(charset);
+    let shown = crate::base::shown::shorten(charset);
     let header = XmlEncoding::for_label(charset);
     let utf16_start = matches!(
         bytes[..],
@@ -401,7 +401,7 @@ pub fn decode_transported(
         let agrees = XmlEncoding::for_label(label).is_some_and(|declared| declared.same_as(&header_encoding));
         (!agrees).then(|| CharsetNote {
             declaration: Some(*offset),
-            message: format!("the Content-Type header names charset \"{shown}\", but the XML declaration names \"{}\"; the document was decoded as \"{shown}\", because the header wins over the declaration (RFC 7303 §3.2)", crate::shown::shorten(label)),
+            message: format!("the Content-Type header names charset \"{shown}\", but the XML declaration names \"{}\"; the document was decoded as \"{shown}\", because the header wins over the declaration (RFC 7303 §3.2)", crate::base::shown::shorten(label)),
         })
     });
     let text = match header_encoding {
@@ -492,7 +492,7 @@ fn agrees_with_declaration(
     if agrees {
         return Ok(text);
     }
-    let label = crate::shown::shorten(label);
+    let label = crate::base::shown::shorten(label);
     let message = format!(
         "the XML declaration names encoding \"{label}\", but {known_from} say{} the document is {} (XML 1.0 §4.3.3: a fatal error)",
         if known_from.ends_with('s') { "" } else { "s" },

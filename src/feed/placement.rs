@@ -16,9 +16,9 @@ use std::path::{Component, Path, PathBuf};
 use percent_encoding::percent_decode_str;
 use url::Url;
 
-use crate::diagnostic::DocId;
-use crate::hash::{FastMap, FastSet};
-use crate::iri;
+use crate::base::hash::{FastMap, FastSet};
+use crate::findings::diagnostic::DocId;
+use crate::text::iri;
 
 /// A folder published at a URL, as a document's `self` link says.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -46,7 +46,7 @@ pub struct Edit<S = Range<usize>> {
 }
 
 /// A fix as a rule makes it (`S` a byte range), or located in its document
-/// (`S` a [`Location`](crate::diagnostic::Location)).
+/// (`S` a [`Location`](crate::findings::diagnostic::Location)).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fix<S = Range<usize>> {
     /// What it does, as an imperative: "Write rel=\"previous\"".

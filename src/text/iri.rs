@@ -27,7 +27,7 @@ fn error(offset: usize, len: usize, message: impl Into<String>) -> IriError {
 
 /// The ASCII bytes an IRI reference may hold as they are: unreserved and
 /// reserved characters (RFC 3986 §2.2, §2.3); anything else needs a look.
-const PLAIN: [bool; 256] = crate::syntax::ascii_table(b"-._~:/?#@!$&'()*+,;=");
+const PLAIN: [bool; 256] = crate::base::syntax::ascii_table(b"-._~:/?#@!$&'()*+,;=");
 
 /// Checks that `text` is an IRI reference (RFC 3987 §2.2: `IRI-reference`).
 pub fn check_iri_reference(text: &str) -> Result<(), IriError> {
@@ -315,7 +315,7 @@ enum PlainShape {
 }
 
 /// The bytes a scheme continues with (RFC 3986 §3.1).
-const SCHEME: [bool; 256] = crate::syntax::ascii_table(b"+-.");
+const SCHEME: [bool; 256] = crate::base::syntax::ascii_table(b"+-.");
 
 /// Accepts, in about one pass over the bytes, the references that need no
 /// closer look, which are nearly all of them (relative paths, `tag:` and

@@ -6,14 +6,14 @@
 
 use url::Url;
 
-use crate::date::{self, Instant};
-pub use crate::diagnostic::Location;
-use crate::diagnostic::{small, DocId, Span};
+pub use crate::findings::diagnostic::Location;
+use crate::findings::diagnostic::{small, DocId, Span};
+use crate::text::date::{self, Instant};
 use std::hash::BuildHasher;
 
+use crate::base::hash::FastState;
 use crate::feed::{child_text, start_tag, DocKind, FeedDoc, Relation, ATOM_NS};
-use crate::hash::FastState;
-use crate::source::Source;
+use crate::findings::source::Source;
 
 #[derive(Debug, Clone)]
 pub struct NavLink {
@@ -142,10 +142,10 @@ impl MediaRef {
                 // A value that is no IRI is the URL rules' finding
                 // (rss-invalid-url, itunes-invalid-image, the Atom IRI
                 // rules): no request is made of it, and nothing more said.
-                if crate::iri::check_iri_reference(written).is_err() {
+                if crate::text::iri::check_iri_reference(written).is_err() {
                     continue;
                 }
-                let resolved = if crate::iri::has_scheme(written) {
+                let resolved = if crate::text::iri::has_scheme(written) {
                     written.to_owned()
                 } else {
                     match feed.resolve(child, written) {
@@ -202,7 +202,7 @@ impl MediaRef {
 /// Locates `ranges`, close together and written in any order, in document
 /// order: the order a locator is asked in.
 fn locate_in_order<const N: usize>(
-    at: &mut crate::source::Locator,
+    at: &mut crate::findings::source::Locator,
     ranges: [Option<std::ops::Range<usize>>; N],
 ) -> [Option<Location>; N] {
     let mut order: [usize; N] = std::array::from_fn(|i| i);
@@ -256,7 +256,7 @@ pub struct DocSummary {
 }
 
 /// The links a chain check follows, each with its relation and place.
-fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::source::Locator<'_>) -> Vec<NavLink> {
+fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::findings::source::Locator<'_>) -> Vec<NavLink> {
     feed.links
         .iter()
         .filter_map(|l| {
@@ -276,7 +276,10 @@ fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::source::Locator<'_>) -> Vec
 
 /// When the feed says it was last updated (Atom's `updated`, RSS's
 /// `lastBuildDate`), where it says it is a date.
-fn feed_updated(feed: &FeedDoc<'_, '_>, at: &mut crate::source::Locator<'_>) -> Option<Located<date::Instant>> {
+fn feed_updated(
+    feed: &FeedDoc<'_, '_>,
+    at: &mut crate::findings::source::Locator<'_>,
+) -> Option<Located<date::Instant>> {
     let head = feed.head?;
     let (text, instant) = match feed.kind {
         DocKind::Rss => {
@@ -304,7 +307,7 @@ type TombstoneRef = ((u32, u32), Location);
 fn ids(
     feed: &FeedDoc<'_, '_>,
     hasher: &FastState,
-    at: &mut crate::source::Locator<'_>,
+    at: &mut crate::findings::source::Locator<'_>,
 ) -> (String, Vec<TombstoneRef>, Vec<EntrySummary>) {
     // An Entry Document's entry is published on its own, beside the feeds
     // that hold it (an AtomPub member): it is no entry of a chain, and no
@@ -387,7 +390,7 @@ impl DocSummary {
         let channel = feed.head.filter(|_| feed.kind == DocKind::Rss);
         let mut located = |text: crate::feed::Text| SharedValue {
             hash: hasher.hash_one(text.value),
-            shown: crate::diagnostic::shorten(text.value).to_string(),
+            shown: crate::findings::diagnostic::shorten(text.value).to_string(),
             span: at.locate(text.range),
         };
         let channel_title = channel.and_then(|c| child_text(c, None, "title")).map(&mut located);
@@ -460,7 +463,7 @@ impl DocSummary {
     /// Every span, so that the report can set their document.
     /// Every place a set finding may point at, for the text format's
     /// snippets.
-    pub fn places(&self) -> impl Iterator<Item = crate::snippet::Place> + '_ {
+    pub fn places(&self) -> impl Iterator<Item = crate::text::snippet::Place> + '_ {
         std::iter::once(&self.root)
             .chain(self.self_link.iter().map(|l| &l.span))
             .chain(self.archive_marker.iter())

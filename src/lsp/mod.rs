@@ -31,11 +31,11 @@ use lsp_types::{
 };
 use url::Url;
 
-use crate::config::Config;
-use crate::diagnostic::{Diagnostic, Level};
-use crate::discover::Input;
-use crate::fix::Fix;
-use crate::options::{FrontDoor, Options, Overrides, Resolved};
+use crate::findings::diagnostic::{Diagnostic, Level};
+use crate::findings::fix::Fix;
+use crate::run::discover::Input;
+use crate::settings::config::Config;
+use crate::settings::options::{FrontDoor, Options, Overrides, Resolved};
 
 mod transport;
 
@@ -277,7 +277,7 @@ impl Settings {
 fn names_a_config(notification: &Notification) -> bool {
     let is_config = |uri: &serde_json::Value| {
         uri.as_str()
-            .is_some_and(|uri| uri.rsplit('/').next() == Some(crate::config::CONFIG_FILE))
+            .is_some_and(|uri| uri.rsplit('/').next() == Some(crate::settings::config::CONFIG_FILE))
     };
     match notification.method.as_str() {
         DidSaveTextDocument::METHOD => is_config(&notification.params["textDocument"]["uri"]),
@@ -300,7 +300,7 @@ fn watch_configs() -> lsp_server::Request {
         "registrations": [{
             "id": "feedlint-config",
             "method": lsp_types::notification::DidChangeWatchedFiles::METHOD,
-            "registerOptions": { "watchers": [{ "globPattern": format!("**/{}", crate::config::CONFIG_FILE) }] },
+            "registerOptions": { "watchers": [{ "globPattern": format!("**/{}", crate::settings::config::CONFIG_FILE) }] },
         }]
     });
     lsp_server::Request::new(
@@ -329,7 +329,7 @@ fn cleared(uri: &str) -> Notification {
 /// file system (whose reads can block for good).
 fn is_walkable_workspace(root: &std::path::Path) -> bool {
     let canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
-    canonical.parent().is_some() && !crate::discover::is_kernel_path(&canonical)
+    canonical.parent().is_some() && !crate::run::discover::is_kernel_path(&canonical)
 }
 
 /// The workspace's directory: the first workspace folder, else the root URI.
@@ -343,7 +343,7 @@ fn workspace_root(initialize: &serde_json::Value) -> Option<PathBuf> {
 /// command line resolves them, and what the editor is told of them.
 fn options_for(root: Option<&Path>) -> (Options, Vec<Notification>) {
     let paths: Vec<PathBuf> = root.map(Path::to_path_buf).into_iter().collect();
-    let resolved = match crate::config::for_paths(&paths) {
+    let resolved = match crate::settings::config::for_paths(&paths) {
         Ok(config) => Options::resolve(config, Overrides::default(), FrontDoor::Editor),
         // The editor is told, at the mistake, and the defaults apply
         // meanwhile: never a silent fall back.
@@ -380,7 +380,7 @@ fn show_message(typ: lsp_types::MessageType, message: String) -> Notification {
 
 /// What the editor is told of a config it cannot use: a message, and a
 /// diagnostic at each mistake in the config file.
-fn config_error_notifications(error: &crate::config::ConfigError) -> Vec<Notification> {
+fn config_error_notifications(error: &crate::settings::config::ConfigError) -> Vec<Notification> {
     let mut told = vec![show_message(
         lsp_types::MessageType::ERROR,
         format!(
@@ -628,12 +628,12 @@ impl<'r> Texts<'r> {
                         if std::fs::metadata(path).ok()?.len() > MOST_RELATED_BYTES {
                             return None;
                         }
-                        match crate::source::decode(std::fs::read(path).ok()?) {
+                        match crate::findings::source::decode(std::fs::read(path).ok()?) {
                             Ok(text) | Err((text, _)) => text,
                         }
                     }
                 };
-                let starts = crate::source::line_starts(&text);
+                let starts = crate::findings::source::line_starts(&text);
                 Some(Text { uri, text, starts })
             })
             .as_ref()
@@ -686,7 +686,7 @@ fn lsp_diagnostic(diagnostic: &Diagnostic, lines: &LineIndex) -> LspDiagnostic {
     }
 }
 
-fn lsp_fix(fix: &Fix<crate::diagnostic::Location>, lines: &LineIndex) -> QuickFix {
+fn lsp_fix(fix: &Fix<crate::findings::diagnostic::Location>, lines: &LineIndex) -> QuickFix {
     let edits = fix
         .edits
         .iter()
@@ -698,7 +698,7 @@ fn lsp_fix(fix: &Fix<crate::diagnostic::Location>, lines: &LineIndex) -> QuickFi
     QuickFix {
         title: fix.title.clone(),
         edits,
-        safe: fix.applicability == crate::fix::Applicability::Safe,
+        safe: fix.applicability == crate::findings::fix::Applicability::Safe,
     }
 }
 
@@ -793,12 +793,12 @@ impl<'t> LineIndex<'t> {
     fn new(text: &'t str) -> Self {
         LineIndex {
             text,
-            starts: crate::source::line_starts(text).into(),
+            starts: crate::findings::source::line_starts(text).into(),
         }
     }
 
     fn position(&self, offset: usize) -> Position {
-        let offset = crate::snippet::floor_char_boundary(self.text, offset.min(self.text.len()));
+        let offset = crate::text::snippet::floor_char_boundary(self.text, offset.min(self.text.len()));
         let line = self.starts.partition_point(|&start| start <= offset) - 1;
         let character = self.text[self.starts[line]..offset].encode_utf16().count();
         Position::new(line as u32, character as u32)

@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::site::placement::Placement;
-use crate::snippet::Snippets;
-use crate::summary::DocSummary;
-use crate::suppress::Suppression;
+use crate::feed::placement::Placement;
+use crate::findings::suppress::Suppression;
+use crate::model::summary::DocSummary;
+use crate::text::snippet::Snippets;
 
 /// A linted document.
 #[derive(Debug)]

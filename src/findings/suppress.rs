@@ -19,9 +19,9 @@ use std::ops::Range;
 
 use crate::xml::Node;
 
-use crate::diagnostic::{Diagnostic, Location, Spanned};
-use crate::hash::FastMap;
-use crate::rule_id::RuleId;
+use crate::base::hash::FastMap;
+use crate::findings::diagnostic::{Diagnostic, Location, Spanned};
+use crate::findings::rule_id::RuleId;
 
 const DISABLE: &str = "feedlint-disable";
 const DISABLE_NEXT: &str = "feedlint-disable-next";
@@ -89,7 +89,7 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
         let word_len = trimmed
             .find(|c: char| c.is_whitespace() || c == '(')
             .unwrap_or(trimmed.len());
-        let whole_comment = crate::fix::remove_element(text, comment.range()).at;
+        let whole_comment = crate::findings::fix::remove_element(text, comment.range()).at;
         let directive = match &trimmed[..word_len] {
             DISABLE => DISABLE,
             DISABLE_NEXT => DISABLE_NEXT,

@@ -210,7 +210,7 @@ struct Escape {
 /// Whether a snippet shows `c` escaped. Tabs are shown as the spaces they
 /// stand for.
 fn escaped_in_snippets(c: char) -> bool {
-    c != '\t' && crate::shown::hides_itself(c)
+    c != '\t' && crate::base::shown::hides_itself(c)
 }
 
 /// Pushes `text` onto `source`, its hiding characters escaped; returns
@@ -224,7 +224,7 @@ fn push_shown(source: &mut String, text: &str) -> Vec<Escape> {
     for (at, c) in text.char_indices() {
         if escaped_in_snippets(c) {
             let start = source.len();
-            crate::shown::push_visible(source, c);
+            crate::base::shown::push_visible(source, c);
             escapes.push(Escape {
                 at,
                 len: c.len_utf8(),
@@ -242,7 +242,7 @@ impl<'a> SnippetFile<'a> {
     /// The file of `windows` (in document order, without repeats).
     pub fn new(name: &'a str, windows: Vec<&'a Window>) -> Self {
         // A file name shows what it holds, as a quoted value does.
-        let name = crate::shown::visible(name);
+        let name = crate::base::shown::visible(name);
         let mut source = String::new();
         let mut lines = Vec::with_capacity(windows.len());
         let mut windows_of_lines = Vec::with_capacity(windows.len());

@@ -98,7 +98,7 @@ mod tests {
     fn a_panic_is_one_line_and_the_thread_goes_on() {
         install_hook();
         let error = contained(|| -> usize { panic!("two\nlines") }).unwrap_err();
-        assert!(error.starts_with("two lines (at src/contain.rs:"), "{error}");
+        assert!(error.starts_with("two lines (at src/base/contain.rs:"), "{error}");
         assert_eq!(contained(|| 7), Ok(7));
         // Nested: the inner panic is the inner call's.
         let outer = contained(|| contained(|| -> u8 { panic!("inner") }).unwrap_err());

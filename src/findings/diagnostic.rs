@@ -7,9 +7,9 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use crate::fix::Fix;
-use crate::hash::FastMap;
-use crate::rule_id::RuleId;
+use crate::base::hash::FastMap;
+use crate::findings::fix::Fix;
+use crate::findings::rule_id::RuleId;
 
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -46,7 +46,7 @@ impl fmt::Display for Level {
     }
 }
 
-pub use crate::shown::shorten;
+pub use crate::base::shown::shorten;
 
 /// Findings counted by level.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -130,8 +130,8 @@ pub struct Diagnostic<S = Span> {
 
 impl Span {
     /// Where the span starts, as a place to show.
-    pub fn start_place(&self) -> crate::snippet::Place {
-        crate::snippet::Place {
+    pub fn start_place(&self) -> crate::text::snippet::Place {
+        crate::text::snippet::Place {
             offset: self.byte_start,
             line: self.line_start,
             column: self.column_start,
@@ -139,8 +139,8 @@ impl Span {
     }
 
     /// Where the span ends, as a place to show.
-    pub fn end_place(&self) -> crate::snippet::Place {
-        crate::snippet::Place {
+    pub fn end_place(&self) -> crate::text::snippet::Place {
+        crate::text::snippet::Place {
             offset: self.byte_end,
             line: self.line_end,
             column: self.column_end,
@@ -191,7 +191,7 @@ impl Diagnostic<DocSpan> {
 
 /// A diagnostic under construction. In a document rule, spans are byte
 /// ranges (`S = Range<usize>`), resolved to lines and columns by
-/// [`Locator::resolve`](crate::source::Locator::resolve); in a set rule they are already resolved [`Span`]s
+/// [`Locator::resolve`](crate::findings::source::Locator::resolve); in a set rule they are already resolved [`Span`]s
 /// from the documents' summaries.
 #[derive(Debug)]
 pub struct Pending<S = Range<usize>> {
@@ -215,14 +215,14 @@ pub struct Pending<S = Range<usize>> {
 
 impl<S: Spanned> Diagnostic<S> {
     /// Makes every text of the finding fit to show: cut to
-    /// [`crate::shown::MAX_TEXT`] characters, and every character that
+    /// [`crate::base::shown::MAX_TEXT`] characters, and every character that
     /// would hide itself or act on a terminal written as `\u{...}`. This
     /// is the one place where the texts of all findings pass, so a path,
     /// URL or name put into a message, label, note or help anywhere (a
     /// link's `href` decoded into a file name, say) cannot forge a line in
     /// any format.
     pub fn make_texts_showable(&mut self) {
-        use crate::shown::{showable, showable_text};
+        use crate::base::shown::{showable, showable_text};
         showable(&mut self.message);
         self.notes.iter_mut().for_each(showable_text);
         self.help.iter_mut().for_each(showable_text);
@@ -492,7 +492,7 @@ pub struct Location {
 
 impl Location {
     /// The place from `start` to `end`.
-    pub fn between(start: crate::snippet::Place, end: crate::snippet::Place) -> Location {
+    pub fn between(start: crate::text::snippet::Place, end: crate::text::snippet::Place) -> Location {
         Location {
             byte_start: small(start.offset),
             byte_end: small(end.offset),
@@ -519,8 +519,8 @@ impl Location {
     }
 
     /// Where it starts, as a place to show.
-    pub fn start_place(&self) -> crate::snippet::Place {
-        crate::snippet::Place {
+    pub fn start_place(&self) -> crate::text::snippet::Place {
+        crate::text::snippet::Place {
             offset: self.byte_start as usize,
             line: self.line_start as usize,
             column: self.column_start as usize,
@@ -528,8 +528,8 @@ impl Location {
     }
 
     /// Where it ends, as a place to show.
-    pub fn end_place(&self) -> crate::snippet::Place {
-        crate::snippet::Place {
+    pub fn end_place(&self) -> crate::text::snippet::Place {
+        crate::text::snippet::Place {
             offset: self.byte_end as usize,
             line: self.line_end as usize,
             column: self.column_end as usize,
@@ -557,7 +557,7 @@ impl Location {
     }
 }
 
-impl crate::fix::ByteRange for Location {
+impl crate::findings::fix::ByteRange for Location {
     fn byte_range(&self) -> Range<usize> {
         self.byte_start()..self.byte_end()
     }

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 
 use url::Url;
 
-use crate::config::deepest_above;
-use crate::options::Options;
-use crate::site::placement::Learning;
+use crate::feed::placement::Learning;
+use crate::model::failure::Failure;
+use crate::settings::config::deepest_above;
+use crate::settings::options::Options;
 use crate::site::{as_directory, url_of_canonical, Published};
 
 /// A thing to lint, as given on the command line.
@@ -60,65 +61,6 @@ pub(crate) enum Origin {
     Bytes(Vec<u8>),
 }
 
-/// Something named to lint that could not be: a path that does not exist or
-/// cannot be read, a directory that cannot be walked, a URL named on the
-/// command line that cannot be fetched or is not a feed.
-#[derive(Debug)]
-pub enum Failure {
-    Unreadable {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    Unwalkable {
-        path: PathBuf,
-        message: String,
-    },
-    Unfetchable {
-        url: String,
-        message: String,
-    },
-    /// The paths named hold no feed at all: a run that lints nothing
-    /// should not pass as one that found nothing wrong.
-    NoFeeds {
-        paths: Vec<PathBuf>,
-    },
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Unreadable { path, error } => write!(f, "cannot read {}: {error}", path.display()),
-            Failure::Unwalkable { path, message } => write!(f, "cannot walk {}: {message}", path.display()),
-            Failure::Unfetchable { url, message } => write!(f, "cannot lint {url}: {message}"),
-            Failure::NoFeeds { paths } => {
-                let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-                write!(
-                    f,
-                    "no feed found in {}: nothing was linted (feeds are Atom, RSS and Deleted Entry Documents)",
-                    paths.join(", ")
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for Failure {}
-
-impl Failure {
-    /// The path or URL that could not be linted, as given.
-    pub fn input(&self) -> String {
-        match self {
-            Failure::Unreadable { path, .. } | Failure::Unwalkable { path, .. } => path.display().to_string(),
-            Failure::Unfetchable { url, .. } => url.clone(),
-            Failure::NoFeeds { paths } => paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        }
-    }
-}
-
 /// A file on disk that a link target names.
 pub(crate) enum LinkedFile {
     /// Inside the run's boundary: read as context.
@@ -151,7 +93,7 @@ pub(crate) fn local_file(target: &Url, published: Option<&Published>) -> Option<
 /// The job for a file read only because a linted document links to it.
 pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
     Job {
-        name: crate::shown::named_path(&path),
+        name: crate::base::shown::named_path(&path),
         url: Some(url),
         canonical: Some(canonical),
         origin: Origin::File(path),
@@ -171,7 +113,7 @@ pub(crate) const MOST_CONTEXT_FILES: usize = 20_000;
 /// nobody. At most `most`; `None` when the tree holds more. A tree that
 /// cannot be walked is simply not read.
 pub(crate) fn walk_context(root: &Path, options: &Options, published: &Published, most: usize) -> Option<Vec<Job>> {
-    let shown = PathBuf::from(crate::shown::named_path(root));
+    let shown = PathBuf::from(crate::base::shown::named_path(root));
     let mut jobs = Vec::new();
     let mut warnings = Vec::new();
     walk(
@@ -273,7 +215,7 @@ fn without_duplicates(jobs: Vec<Job>) -> Vec<Job> {
 }
 
 /// The ignore files in force as a walk goes, shared with its filter.
-type IgnoreFilesShared = std::sync::Arc<std::sync::Mutex<crate::exclude::IgnoreFiles>>;
+type IgnoreFilesShared = std::sync::Arc<std::sync::Mutex<crate::settings::exclude::IgnoreFiles>>;
 
 /// The walker of `root` (canonical: `canonical`), and the ignore files
 /// it reads as it goes: ripgrep's and ruff's, hidden files and directories
@@ -301,7 +243,7 @@ fn walker(
         // share) is not the tree the user meant.
         .same_file_system(true)
         .sort_by_file_name(|a, b| a.cmp(b));
-    let ignore_files = std::sync::Arc::new(std::sync::Mutex::new(crate::exclude::IgnoreFiles::at(root)));
+    let ignore_files = std::sync::Arc::new(std::sync::Mutex::new(crate::settings::exclude::IgnoreFiles::at(root)));
     {
         let ignore_files = std::sync::Arc::clone(&ignore_files);
         // The walk is depth first, one entry at a time, so the ignore
@@ -320,8 +262,8 @@ fn walker(
         .chain(from_config.into_iter().flat_map(|(_, globs)| globs))
         .cloned()
         .collect();
-    let overrides =
-        crate::exclude::overrides(root, &globs).map_err(|error| format!("invalid --exclude glob: {error}"))?;
+    let overrides = crate::settings::exclude::overrides(root, &globs)
+        .map_err(|error| format!("invalid --exclude glob: {error}"))?;
     builder.overrides(overrides);
     Ok((builder, ignore_files))
 }
@@ -344,7 +286,7 @@ fn walk(
     if canonical.as_deref().is_some_and(is_kernel_path) {
         warnings.push(format!(
             "{} is in a kernel file system (/proc, /sys or /dev): it is not walked (name a file there to lint it)",
-            crate::shown::shown_path(root)
+            crate::base::shown::shown_path(root)
         ));
         return;
     }
@@ -383,7 +325,7 @@ fn walk(
         let below = path.strip_prefix(root).unwrap_or(Path::new(""));
         let url = root_url
             .as_ref()
-            .and_then(|root_url| crate::site::placement::url_below(root_url, below));
+            .and_then(|root_url| crate::feed::placement::url_below(root_url, below));
         let canonical = canonical.as_ref().map(|root| root.join(below));
         let learning = match (published, &canonical) {
             (Some(published), Some(canonical)) => published.learning_for(canonical),

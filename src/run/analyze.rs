@@ -8,22 +8,22 @@ use std::path::PathBuf;
 
 use url::Url;
 
-use crate::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
-use crate::document::Document;
+use crate::feed::placement::{self, Learning};
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::options::Options;
-use crate::rule_id::RuleMap;
+use crate::findings::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
+use crate::findings::rule_id::RuleMap;
+use crate::findings::source::{self, Source};
+use crate::findings::suppress;
+use crate::model::document::Document;
+use crate::model::summary::DocSummary;
 use crate::rules::fetching::{charset_mismatch, served_as_web_page, CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
 use crate::rules::xml::{
     malformed, no_feed_checked, read_past, unread_entity, web_page, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE,
     INTERNAL_ERROR, NOT_A_FEED, UNUSED_SUPPRESSION, XML_MALFORMED,
 };
 use crate::rules::{self, Rule};
-use crate::site::placement::{self, Learning};
-use crate::snippet::{Place, Snippets};
-use crate::source::{self, Source};
-use crate::summary::DocSummary;
-use crate::suppress;
+use crate::settings::options::Options;
+use crate::text::snippet::{Place, Snippets};
 use crate::xml;
 
 /// What analyzing one document gives: the document as the run keeps it,
@@ -35,7 +35,7 @@ pub(crate) struct Outcome {
     /// The level of `unused-suppression` in this document, if it is on.
     pub unused_level: Option<Level>,
     /// Its findings past `--max-findings`, counted but not kept.
-    pub dropped: crate::diagnostic::LevelCounts,
+    pub dropped: crate::findings::diagnostic::LevelCounts,
 }
 
 /// The single lines between the lines a finding points at, shown so that
@@ -55,7 +55,7 @@ fn lines_between(text: &str, diagnostic: &Diagnostic<DocSpan>) -> Vec<Place> {
             // Looked for only near the span: past a long line the gap is
             // marked instead, and no scan grows with the line.
             let near = text.get(offset..)?.as_bytes();
-            let next = offset + memchr::memchr(b'\n', &near[..near.len().min(4 * crate::snippet::WIDTH)])? + 1;
+            let next = offset + memchr::memchr(b'\n', &near[..near.len().min(4 * crate::text::snippet::WIDTH)])? + 1;
             Some(Place {
                 offset: next,
                 line: line + 1,
@@ -248,7 +248,7 @@ fn parse(
         return Parsed::Undecodable(error);
     }
     match xml::parse_recovering(source.text()) {
-        Err(_) if explicit && (served_as_html || crate::html::web_page_start(source.text()).is_some()) => {
+        Err(_) if explicit && (served_as_html || crate::base::html::web_page_start(source.text()).is_some()) => {
             Parsed::WebPage
         }
         Err(error) => Parsed::Malformed(error),
@@ -263,8 +263,8 @@ fn parse(
 struct Checked {
     findings: Vec<(&'static Rule, Pending)>,
     summary: Option<DocSummary>,
-    suppressions: Vec<crate::suppress::Suppression>,
-    placement: Option<crate::site::placement::Placement>,
+    suppressions: Vec<crate::findings::suppress::Suppression>,
+    placement: Option<crate::feed::placement::Placement>,
 }
 
 /// Checks a feed of `kind`: its URL settled from its self link where
@@ -340,7 +340,7 @@ fn check_feed(
         )
     };
     if !named.context && options.checks_media() {
-        summary.media = crate::summary::MediaRef::gather(&feed, source);
+        summary.media = crate::model::summary::MediaRef::gather(&feed, source);
     }
     checked.findings.extend(found);
     checked.findings.extend(

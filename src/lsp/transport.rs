@@ -203,7 +203,7 @@ fn headers(input: &mut dyn BufRead) -> Result<Option<usize>, String> {
             length = Some(value.parse::<usize>().map_err(|_| {
                 format!(
                     "Content-Length \"{}\" is not a number of bytes",
-                    crate::diagnostic::shorten(value)
+                    crate::findings::diagnostic::shorten(value)
                 )
             }));
         }

@@ -12,10 +12,10 @@ use serde::Deserialize;
 use toml::Spanned;
 use url::Url;
 
-use crate::diagnostic::Level;
-use crate::rule_id::{RuleId, RuleMap, UnknownRule};
+use crate::findings::diagnostic::Level;
+use crate::findings::rule_id::{RuleId, RuleMap, UnknownRule};
 use crate::rules::Rule;
-use crate::select::{Selection, Selector, UnknownSelector};
+use crate::settings::select::{Selection, Selector, UnknownSelector};
 
 /// The config file's name, looked up from the paths linted upwards.
 pub const CONFIG_FILE: &str = "feedlint.toml";
@@ -397,7 +397,7 @@ pub fn load(path: &Path) -> Result<Config, ConfigError> {
             message: format!("cannot read {}: {why}", path.display()),
         })
     };
-    let bytes = crate::exclude::read_regular_file(path, MAX_CONFIG_FILE)
+    let bytes = crate::settings::exclude::read_regular_file(path, MAX_CONFIG_FILE)
         .map_err(|why| cannot(&why))?
         .ok_or_else(|| cannot("No such file or directory"))?;
     let text = String::from_utf8(bytes).map_err(|_| cannot("it is not UTF-8"))?;
@@ -416,11 +416,11 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         toml::from_str(text).map_err(|e| ConfigError::one(mistakes.at(e.span(), e.message().trim())))?;
     // Every mistake past the syntax is collected, and all are said at once.
     let base_url = raw.base_url.and_then(|value| match Url::parse(value.get_ref()) {
-        Ok(url) => Some(crate::secret::masked(&url).into()),
+        Ok(url) => Some(crate::base::secret::masked(&url).into()),
         Err(e) => {
             let message = format!(
                 "base-url \"{}\" is not an absolute URL ({e})",
-                crate::secret::mask_text(value.get_ref())
+                crate::base::secret::mask_text(value.get_ref())
             );
             mistakes.push(Some(value.span()), &message);
             None
@@ -438,7 +438,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         .collect();
     let mut exclude = Vec::with_capacity(raw.exclude.len());
     for glob in raw.exclude {
-        match crate::exclude::check_exclusions(std::slice::from_ref(glob.get_ref())) {
+        match crate::settings::exclude::check_exclusions(std::slice::from_ref(glob.get_ref())) {
             Ok(()) => exclude.push(glob.into_inner()),
             Err(e) => mistakes.push(Some(glob.span()), &e.replace("--exclude", "exclude")),
         }

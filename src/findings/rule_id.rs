@@ -17,8 +17,9 @@ impl RuleId {
         // rule id once per run. The memo holds at most MEMO ids, so a run
         // naming millions of distinct ids stays bounded.
         const MEMO: usize = 65_536;
-        static SUGGESTIONS: std::sync::OnceLock<std::sync::Mutex<crate::hash::FastMap<Box<str>, Option<RuleId>>>> =
-            std::sync::OnceLock::new();
+        static SUGGESTIONS: std::sync::OnceLock<
+            std::sync::Mutex<crate::base::hash::FastMap<Box<str>, Option<RuleId>>>,
+        > = std::sync::OnceLock::new();
         let memo = SUGGESTIONS.get_or_init(Default::default);
         let lock = || memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(known) = lock().get(unknown) {

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use url::Url;
 
-use crate::config::{Config, Levels};
-use crate::diagnostic::{DocId, Pending, Span};
+use crate::findings::diagnostic::{DocId, Pending, Span};
+use crate::model::summary::MediaRef;
 use crate::rules::Rule;
-use crate::summary::MediaRef;
+use crate::settings::config::{Config, Levels};
 use crate::Level;
 
 /// What a run is told besides the paths. The URLs are set with
@@ -109,7 +109,7 @@ impl Default for Options {
             keep_sources: false,
             keep_texts: false,
             max_file_size: 0,
-            max_per_rule: crate::diagnostic::DEFAULT_MAX_PER_RULE,
+            max_per_rule: crate::findings::diagnostic::DEFAULT_MAX_PER_RULE,
             max_findings: DEFAULT_MAX_FINDINGS,
             exclude: Vec::new(),
             config_excludes: Vec::new(),
@@ -147,9 +147,9 @@ impl std::error::Error for InvalidUrl {}
 /// must not show the password.
 pub(crate) fn absolute_url(url: &str) -> Result<Url, InvalidUrl> {
     match Url::parse(url) {
-        Ok(url) => Ok(crate::secret::masked(&url)),
+        Ok(url) => Ok(crate::base::secret::masked(&url)),
         Err(e) => Err(InvalidUrl {
-            url: crate::secret::mask_text(url).into_owned(),
+            url: crate::base::secret::mask_text(url).into_owned(),
             reason: e.to_string(),
         }),
     }
@@ -296,7 +296,7 @@ impl Options {
         if let Some(most) = overrides.max_findings {
             options.max_findings = most;
         }
-        crate::exclude::check_exclusions(&overrides.exclude).map_err(|e| vec![e])?;
+        crate::settings::exclude::check_exclusions(&overrides.exclude).map_err(|e| vec![e])?;
         options.exclude = overrides.exclude;
         if door == FrontDoor::Urls {
             // What follows describes local files.

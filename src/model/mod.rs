@@ -1,0 +1,9 @@
+//! What a run keeps of each document once its tree is dropped, and the
+//! set they form: the [`document`], its compact [`summary`] for the
+//! checks across documents, the [`set`] of them, and what could not be
+//! read ([`failure`]).
+
+pub mod document;
+pub mod failure;
+pub mod set;
+pub mod summary;
