@@ -91,7 +91,8 @@ pub use model::document::Document;
 pub use model::failure::Failure;
 pub use report::{Report, Sink};
 pub use run::discover::Input;
-pub use run::engine::{lint, lint_bytes, lint_in_memory, lint_into, lint_upload, InMemory, Upload};
+pub use run::entry::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
+pub use run::uploads::{lint_upload, Upload};
 pub use settings::config::Levels;
 pub use settings::options::{
     FrontDoor, InvalidUrl, MediaCheck, Options, Overrides, Resolved, Walked, DEFAULT_MAX_FILE_SIZE,

@@ -21,7 +21,7 @@ use crate::report::Report;
 use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
 use crate::run::discover::Job;
-use crate::run::engine::{kept, Run};
+use crate::run::{entry::kept, in_progress::Run};
 use crate::settings::options::Options;
 
 mod http;

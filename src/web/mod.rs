@@ -268,7 +268,7 @@ enum Work {
     /// These documents, as one set.
     Documents(Vec<InMemory>),
     /// Uploaded files, as one tree.
-    Upload(Vec<InMemory>, crate::run::engine::Upload),
+    Upload(Vec<InMemory>, crate::run::uploads::Upload),
 }
 
 /// What a check came to: its report, and the document fixed where one
@@ -313,7 +313,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
             .unwrap_or_else(failed),
             Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(invalid),
             Work::Upload(documents, upload) => {
-                crate::run::engine::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
+                crate::run::uploads::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
             }
         };
         let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
@@ -704,7 +704,7 @@ async fn check_upload(
     // are skipped, as a walk skips them.
     if let Some(binary) = documents
         .iter()
-        .find(|document| upload != crate::run::engine::Upload::Folder && uploads::is_binary(&document.bytes))
+        .find(|document| upload != crate::run::uploads::Upload::Folder && uploads::is_binary(&document.bytes))
     {
         let message = format!("{} is a binary file, not a text feed.", binary.name);
         return (StatusCode::BAD_REQUEST, html(page::problem("Not a feed", &message))).into_response();

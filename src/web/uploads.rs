@@ -6,7 +6,7 @@
 
 use url::Url;
 
-use crate::run::engine::{InMemory, Upload};
+use crate::run::{entry::InMemory, uploads::Upload};
 
 /// Where the upload space starts: documents are named by their path in
 /// the upload below it, and a root-relative link (`/archive/1.atom`)
