@@ -18,7 +18,7 @@ use crate::findings::diagnostic::{Pending, Span};
 use crate::model::failure::Failure;
 use crate::model::summary::DocSummary;
 use crate::report::Report;
-use crate::rules::fetching::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
+use crate::rules::fetch::{ARCHIVE_UNAVAILABLE, FETCH_FAILED, FETCH_LIMIT_REACHED};
 use crate::rules::Rule;
 use crate::run::discover::Job;
 use crate::run::{entry::kept, in_progress::Run};

@@ -48,6 +48,38 @@ impl Group {
     }
 
     /// What the group's rules check.
+    /// The group's heading in the README's list of rules.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Group::Xml => "XML and files",
+            Group::Rfc5005 => "RFC 5005: paging and archiving",
+            Group::Rfc6721 => "RFC 6721: tombstones",
+            Group::AtomCore => "Atom core",
+            Group::RssCore => "RSS core",
+            Group::RssProfile => "RSS Best Practices Profile",
+            Group::Itunes => "Apple's podcast tags",
+            Group::Podcast => "Podcasts",
+            Group::Media => "Media",
+            Group::Fetch => "Fetching",
+        }
+    }
+
+    /// The folder of `src/rules/` that holds the rules whose first group
+    /// this is: Atom core's, RSS's and the podcast tags' rules share one
+    /// folder each with the groups that build on them.
+    pub const fn folder(self) -> &'static str {
+        match self {
+            Group::Xml => "xml",
+            Group::Rfc5005 => "rfc5005",
+            Group::Rfc6721 => "rfc6721",
+            Group::AtomCore => "atom",
+            Group::RssCore | Group::RssProfile => "rss",
+            Group::Itunes | Group::Podcast => "podcast",
+            Group::Media => "media",
+            Group::Fetch => "fetch",
+        }
+    }
+
     pub const fn summary(self) -> &'static str {
         match self {
             Group::Xml => "the document as XML and as a file: well-formedness, entities, encodings, files that are no feed, suppression comments",

@@ -16,7 +16,7 @@ use crate::findings::source::{self, Source};
 use crate::findings::suppress;
 use crate::model::document::Document;
 use crate::model::summary::DocSummary;
-use crate::rules::fetching::{charset_mismatch, served_as_web_page, CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
+use crate::rules::fetch::{charset_mismatch, served_as_web_page, CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
 use crate::rules::xml::{
     malformed, no_feed_checked, read_past, unread_entity, web_page, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE,
     INTERNAL_ERROR, NOT_A_FEED, UNUSED_SUPPRESSION, XML_MALFORMED,

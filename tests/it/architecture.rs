@@ -63,8 +63,8 @@ fn unit_of_path(path: &str) -> (String, String) {
     (folder, module)
 }
 
-/// The module path a file is: `src/rules/chains/paging.rs` is
-/// `rules::chains::paging`, `src/feed/mod.rs` is `feed`.
+/// The module path a file is: `src/rules/rfc5005/chains/paging.rs` is
+/// `rules::rfc5005::chains::paging`, `src/feed/mod.rs` is `feed`.
 fn path_of_file(file: &Path) -> String {
     let relative = file.strip_prefix(src()).unwrap().with_extension("");
     let parts: Vec<String> = relative

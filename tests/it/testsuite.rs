@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use feedlint::rules::Scope;
+use feedlint::rules::{Group, Scope};
 use feedlint::{lint, lint_bytes, report, rules, Input, Options, Report};
 use url::Url;
 
@@ -335,7 +335,7 @@ const TESTED_ELSEWHERE: [(&str, &str); 19] = [
     ("media-length-mismatch", "tests/it/media.rs"),
     ("media-limit-reached", "tests/it/media.rs"),
     ("media-no-byte-ranges", "tests/it/media.rs"),
-    ("media-redirects-to-https", "src/rules/media.rs"),
+    ("media-redirects-to-https", "src/rules/media/mod.rs"),
     ("media-type-mismatch", "tests/it/media.rs"),
     ("media-unavailable", "tests/it/media.rs"),
     ("media-unreachable", "tests/it/media.rs"),
@@ -491,36 +491,32 @@ fn doc_header(rule: &rules::Rule) -> String {
     )
 }
 
-/// The README table a rule is listed in: the Atom core table, the RSS core
-/// table, or the first one (XML, RFC 5005, RFC 6721, fetching).
-fn readme_table_of(rule: &rules::Rule) -> usize {
-    if rule.groups.contains(&feedlint::settings::select::Group::AtomCore) {
-        1
-    } else if rule.groups.contains(&feedlint::settings::select::Group::RssCore) {
-        2
-    } else if rule.groups.contains(&feedlint::settings::select::Group::RssProfile) {
-        3
-    } else if rule.groups.contains(&feedlint::settings::select::Group::Itunes) {
-        4
-    } else if rule.groups.contains(&feedlint::settings::select::Group::Podcast) {
-        5
-    } else if rule.groups.contains(&feedlint::settings::select::Group::Media) {
-        6
-    } else {
-        0
-    }
-}
-
-/// README with its seven rule tables written from `RULES`, in their order.
-fn readme_with_generated_tables(readme: &str) -> String {
-    const HEAD: &str = "| rule | level | scope | finds |\n|---|---|---|---|\n";
-    let mut out = String::with_capacity(readme.len());
-    let mut rest = readme;
-    let mut table = 0;
-    while let Some(at) = rest.find(HEAD) {
-        let body_start = at + HEAD.len();
-        out.push_str(&rest[..body_start]);
-        for rule in rules::RULES.iter().filter(|rule| readme_table_of(rule) == table) {
+/// The README's list of rules, written whole from the rules and their
+/// groups: a heading, the summary and a table for each group, holding the
+/// rules whose first group it is (a new group or rule touches no test).
+fn readme_rules_section() -> String {
+    let mut out = String::new();
+    for group in Group::ALL {
+        let rules: Vec<&rules::Rule> = rules::RULES
+            .iter()
+            .copied()
+            .filter(|rule| rule.groups[0] == group)
+            .collect();
+        if rules.is_empty() {
+            continue;
+        }
+        let summary = group.summary();
+        let mut chars = summary.chars();
+        let summary: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "### {}\n\n{summary} (group `{}`).\n\n| rule | level | scope | finds |\n|---|---|---|---|\n",
+            group.title(),
+            group.name()
+        ));
+        for rule in rules {
             out.push_str(&format!(
                 "| [`{id}`](rules/{id}.md) | {} | {} | {} |\n",
                 rule.level,
@@ -529,19 +525,19 @@ fn readme_with_generated_tables(readme: &str) -> String {
                 id = rule.id
             ));
         }
-        // The old rows end at the first line that is not one.
-        let old = &rest[body_start..];
-        let end = old
-            .split_inclusive('\n')
-            .take_while(|line| line.starts_with("| ["))
-            .map(str::len)
-            .sum::<usize>();
-        rest = &old[end..];
-        table += 1;
+        out.push('\n');
     }
-    out.push_str(rest);
-    assert_eq!(table, 7, "the README has seven rule tables");
     out
+}
+
+/// README with its list of rules written from `RULES`.
+fn readme_with_generated_tables(readme: &str) -> String {
+    const START: &str =
+        "<!-- rules: generated from the rules and their groups by tests/it/testsuite.rs (FEEDLINT_BLESS=1 rewrites it) -->\n";
+    const END: &str = "<!-- end of rules -->\n";
+    let (before, rest) = readme.split_once(START).expect("README's list of rules starts");
+    let (_, after) = rest.split_once(END).expect("README's list of rules ends");
+    format!("{before}{START}{}{END}{after}", readme_rules_section())
 }
 
 #[test]
@@ -575,7 +571,7 @@ fn the_readme_table_and_every_doc_header_are_written_from_the_rules() {
             .map(|line| format!("README should have: {line}"))
             .collect();
         differs.extend(changed);
-        differs.push("README: its rule tables differ from RULES".to_owned());
+        differs.push("README: its list of rules differs from RULES".to_owned());
         if blessing() {
             fs::write(&readme_path, generated).unwrap();
         }
@@ -587,43 +583,58 @@ fn the_readme_table_and_every_doc_header_are_written_from_the_rules() {
     );
 }
 
-#[test]
-fn contributing_names_every_module_that_holds_rules() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let contributing = fs::read_to_string(root.join("CONTRIBUTING.md")).unwrap();
-    let start = contributing
-        .find("in the module of `src/rules/` it belongs to (")
-        .unwrap();
-    let end = start + contributing[start..].find("):").unwrap();
-    let named: Vec<String> = contributing[start..end]
-        .split('(')
-        .nth(1)
-        .unwrap()
-        .split(',')
-        .map(|name| name.trim().trim_matches('`').to_owned())
-        .collect();
-    let mut modules: Vec<String> = fs::read_dir(root.join("src/rules"))
-        .unwrap()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            // A module is a file, or a folder of files (its mod.rs and the
-            // parts it is split into).
-            let (module, text) = if entry.path().is_dir() {
-                let parts = fs::read_dir(entry.path()).ok()?.flatten();
-                let text: String = parts.filter_map(|part| fs::read_to_string(part.path()).ok()).collect();
-                (name, text)
-            } else {
-                (
-                    name.strip_suffix(".rs")?.to_owned(),
-                    fs::read_to_string(entry.path()).ok()?,
+/// Where each rule is declared: its id's variant (`ArchiveOrphan`) and
+/// the file under `src/rules/` (`rfc5005/chains/mod.rs`), read from the
+/// `rule!` declarations before a file's unit tests.
+fn declared_rules(dir: &Path, found: &mut BTreeMap<String, String>) {
+    let declaration = regex::Regex::new(r"static \w+: Rule = rule!\(\s*(\w+),").unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    for entry in fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            declared_rules(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let text = fs::read_to_string(&path).unwrap();
+            let code = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+            let file = path.strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+            for declared in declaration.captures_iter(code) {
+                found.insert(declared[1].to_owned(), file.clone());
+            }
+        }
+    }
+}
+
+/// The rules written outside their first group's folder.
+fn misplaced_rules(declared: &BTreeMap<String, String>) -> Vec<String> {
+    rules::RULES
+        .iter()
+        .filter_map(|rule| {
+            let file = declared.get(&format!("{:?}", rule.id))?;
+            let folder = rule.groups[0].folder();
+            (!file.starts_with(&format!("{folder}/"))).then(|| {
+                format!(
+                    "{}: in src/rules/{file}, its group {}'s folder is src/rules/{folder}/",
+                    rule.id,
+                    rule.groups[0].name()
                 )
-            };
-            (module != "mod" && text.contains("= rule!(")).then_some(module)
+            })
         })
-        .collect();
-    modules.sort();
-    assert_eq!(named, modules, "CONTRIBUTING.md's list of rule modules");
+        .collect()
+}
+
+#[test]
+fn every_rule_is_written_in_its_first_groups_folder() {
+    let mut declared = BTreeMap::new();
+    declared_rules(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules"), &mut declared);
+    assert_eq!(declared.len(), rules::RULES.len(), "every rule's declaration was read");
+    assert_eq!(misplaced_rules(&declared), Vec::<String>::new());
+    // The check fails where it should: a rule written in another folder.
+    let mut moved = declared.clone();
+    moved.insert("ArchiveOrphan".to_owned(), "atom/links.rs".to_owned());
+    assert_eq!(
+        misplaced_rules(&moved),
+        ["archive-orphan: in src/rules/atom/links.rs, its group rfc5005's folder is src/rules/rfc5005/"]
+    );
 }
 
 /// One finding per cause: over the whole testsuite, no two findings point
