@@ -106,7 +106,8 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             for warning in &warnings {
                 say(format_args!("warning: {warning}"));
             }
-            options
+            // Limits and remedies named by the flags that change them.
+            options.with_words(std::sync::Arc::new(super::words::Flags))
         }
         Err(mistakes) => return fail_lines(&mistakes),
     };
@@ -114,7 +115,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         if args.fix || args.diff {
             return fail("--check-media asks servers, --fix and --diff change files: run them one after the other");
         }
-        options.media = Some(media_check(&args));
+        options = options.with_media(Some(media_check(&args)));
     }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {

@@ -10,3 +10,4 @@ pub(crate) mod lint;
 pub(crate) mod output;
 pub(crate) mod serving;
 pub(crate) mod usage;
+pub(crate) mod words;

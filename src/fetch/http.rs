@@ -12,6 +12,7 @@ use url::Url;
 
 use super::policy::{AddressPolicy, CheckedResolver, Credentials, Refused};
 use super::Limits;
+use crate::findings::remedy::{Limit, Wording};
 
 /// Why a request gave no document.
 #[derive(Debug)]
@@ -24,21 +25,29 @@ pub(super) enum FetchError {
     /// The client's budget of requests (redirect hops included) is spent.
     OutOfRequests,
     TooManyRedirects,
-    /// The address or origin policy refused a hop.
-    Refused(String),
+    /// A redirect refused: why, and the limit that refused it, where one
+    /// can be lifted.
+    Refused(String, Option<Limit>),
+    /// The address policy refused a connection.
+    AddressRefused(Refused),
     Other(String),
 }
 
-impl std::fmt::Display for FetchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl FetchError {
+    /// What went wrong, in the run's words.
+    pub(super) fn describe(&self, words: &dyn Wording) -> String {
         match self {
-            FetchError::Status(code) => write!(f, "HTTP status {code}"),
-            FetchError::TooLarge => f.write_str("the body is larger than --max-bytes"),
-            FetchError::Timeout => f.write_str("no complete answer within --timeout"),
-            FetchError::OutOfTime => f.write_str("the walk ran out of --max-time"),
-            FetchError::OutOfRequests => f.write_str("the requests the check may make are spent"),
-            FetchError::TooManyRedirects => f.write_str("more redirects than --max-redirects"),
-            FetchError::Refused(why) | FetchError::Other(why) => f.write_str(why),
+            FetchError::Status(code) => format!("HTTP status {code}"),
+            FetchError::TooLarge => format!("the body is larger than {}", words.limit(Limit::Bytes)),
+            FetchError::Timeout => format!("no complete answer within {}", words.limit(Limit::Timeout)),
+            FetchError::OutOfTime => format!("the walk ran out of {}", words.limit(Limit::Time)),
+            FetchError::OutOfRequests => "the requests the check may make are spent".to_owned(),
+            FetchError::TooManyRedirects => format!("more redirects than {}", words.limit(Limit::Redirects)),
+            FetchError::Refused(why, limit) => {
+                format!("{why}{}", limit.map(|limit| words.aside(limit)).unwrap_or_default())
+            }
+            FetchError::AddressRefused(refused) => words.refused(&refused.what, refused.rule),
+            FetchError::Other(why) => why.clone(),
         }
     }
 }
@@ -320,14 +329,16 @@ impl Client {
         let mut next = self.credentials.mask(&next);
         next.set_fragment(None);
         if !matches!(next.scheme(), "http" | "https") {
-            return Err(FetchError::Refused(format!(
-                "it redirects to {next}, which is not http or https"
-            )));
+            return Err(FetchError::Refused(
+                format!("it redirects to {next}, which is not http or https"),
+                None,
+            ));
         }
         if self.limits.same_origin && !self.on_start_origin(&next) {
-            return Err(FetchError::Refused(format!(
-                "it redirects to {next}, off the start URL's origin (--same-origin)"
-            )));
+            return Err(FetchError::Refused(
+                format!("it redirects to {next}, off the start URL's origin"),
+                Some(Limit::SameOrigin),
+            ));
         }
         Ok(next)
     }
@@ -408,7 +419,7 @@ fn classify(error: ureq::Error) -> FetchError {
 
 fn classify_io(error: &std::io::Error) -> FetchError {
     if let Some(refused) = error.get_ref().and_then(|inner| inner.downcast_ref::<Refused>()) {
-        return FetchError::Refused(refused.0.clone());
+        return FetchError::AddressRefused(refused.clone());
     }
     let text = error.to_string();
     if error.kind() == std::io::ErrorKind::TimedOut || text.contains("timeout") || text.contains("timed out") {

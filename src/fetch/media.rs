@@ -19,6 +19,7 @@ use super::http::{Answer, Ask, Client, FetchError};
 use super::policy::{AddressPolicy, Credentials};
 use super::{Limits, PER_HOST};
 use crate::findings::diagnostic::{DocId, Pending};
+use crate::findings::remedy::{Limit, Remedy, Wording};
 use crate::model::summary::{MediaKind, MediaRef};
 use crate::rules::media::{self, judge, not_a_url, Finding, Unreached, Why, MEDIA_LIMIT_REACHED};
 use crate::settings::options::Walked;
@@ -88,7 +89,13 @@ struct Target<'m> {
 }
 
 impl crate::settings::options::MediaCheck for MediaChecker {
-    fn check(&self, media: &[(DocId, &[MediaRef])], walk: Option<&Walked>, found: &mut dyn FnMut(Finding)) {
+    fn check(
+        &self,
+        media: &[(DocId, &[MediaRef])],
+        walk: Option<&Walked>,
+        words: &dyn Wording,
+        found: &mut dyn FnMut(Finding),
+    ) {
         let started = Instant::now();
         let deadline = walk.map_or(started + self.limits.max_time, |walk| walk.deadline);
         let start: &[Url] = walk.map_or(&[], |walk| &walk.start);
@@ -126,7 +133,7 @@ impl crate::settings::options::MediaCheck for MediaChecker {
                 not_asked.push(target);
                 continue;
             };
-            let heard = heard.into_judged();
+            let heard = heard.into_judged(words);
             let url = match url {
                 Ok(url) => url,
                 Err(why) => {
@@ -143,7 +150,7 @@ impl crate::settings::options::MediaCheck for MediaChecker {
             // writes one.
             for (nth, &(doc, index)) in target.named_at.iter().enumerate() {
                 if let Some(named) = refs(doc, index) {
-                    judge(named, url, doc, &heard, nth == 0)
+                    judge(named, url, doc, &heard, nth == 0, words)
                         .into_iter()
                         .for_each(&mut *found);
                 }
@@ -153,36 +160,64 @@ impl crate::settings::options::MediaCheck for MediaChecker {
         if let Some(first) = not_asked.first() {
             let (doc, index) = first.named_at[0];
             if let Some(named) = refs(doc, index) {
-                let why = if asked < targets.len() && not_asked.len() == targets.len() - asked {
-                    format!("the media check stopped at {} URLs (--max-media)", self.max_media)
+                let stopped = if asked < targets.len() && not_asked.len() == targets.len() - asked {
+                    Stopped::AtMost(self.max_media)
                 } else if client.requests_spent() {
-                    format!(
-                        "the media check made the {} requests its {asked} URLs allow ({REQUESTS_PER_URL} a URL, redirects included)",
-                        asked * REQUESTS_PER_URL
-                    )
+                    Stopped::RequestsSpent(asked)
                 } else {
-                    format!(
-                        "the media check ran out of time ({} seconds, --max-time)",
-                        self.limits.max_time.as_secs_f64()
-                    )
+                    Stopped::OutOfTime(self.limits.max_time)
                 };
-                found((
-                    &MEDIA_LIMIT_REACHED,
-                    Pending::new(
-                        named.at.in_doc(doc),
-                        format!(
-                            "{why}; {} more media URLs, {} first, were not asked",
-                            not_asked.len(),
-                            crate::base::secret::mask_text(first.url)
-                        ),
-                    )
-                    .label("not asked")
-                    .note("every request feedlint makes is bounded: a feed can name thousands of files")
-                    .help("raise --max-media or --max-time to check every file"),
-                ));
+                found(limit_reached(named, doc, stopped, &not_asked, words));
             }
         }
     }
+}
+
+/// Why a media check stopped before it asked every URL.
+enum Stopped {
+    /// At the most URLs it asks.
+    AtMost(usize),
+    /// Its requests spent, for this many URLs asked.
+    RequestsSpent(usize),
+    /// Out of time, after this long.
+    OutOfTime(Duration),
+}
+
+/// The one finding that says the check stopped, and what it did not ask:
+/// at `named`, where the first URL not asked is named.
+fn limit_reached(
+    named: &MediaRef,
+    doc: DocId,
+    stopped: Stopped,
+    not_asked: &[&Target],
+    words: &dyn Wording,
+) -> Finding {
+    let why = match stopped {
+        Stopped::AtMost(max) => format!("the media check stopped at {max} URLs{}", words.aside(Limit::Media)),
+        Stopped::RequestsSpent(asked) => format!(
+            "the media check made the {} requests its {asked} URLs allow ({REQUESTS_PER_URL} a URL, redirects included)",
+            asked * REQUESTS_PER_URL
+        ),
+        Stopped::OutOfTime(time) => format!(
+            "the media check ran out of time after {} seconds{}",
+            time.as_secs_f64(),
+            words.aside(Limit::Time)
+        ),
+    };
+    (
+        &MEDIA_LIMIT_REACHED,
+        Pending::new(
+            named.at.in_doc(doc),
+            format!(
+                "{why}; {} more media URLs, {} first, were not asked",
+                not_asked.len(),
+                crate::base::secret::mask_text(not_asked[0].url)
+            ),
+        )
+        .label("not asked")
+        .note("every request feedlint makes is bounded: a feed can name thousands of files")
+        .help(words.remedy(Remedy::CheckEveryMedia)),
+    )
 }
 
 /// The URLs to ask, each once, in the order the documents name them.
@@ -222,7 +257,7 @@ enum Heard {
 
 impl Heard {
     /// What was heard, as the media rules judge it.
-    fn into_judged(self) -> media::Heard {
+    fn into_judged(self, words: &dyn Wording) -> media::Heard {
         match self {
             Heard::Answered {
                 answer,
@@ -235,12 +270,12 @@ impl Heard {
             },
             Heard::Failed(error) => media::Heard::Failed(Unreached {
                 why: match error {
-                    FetchError::Refused(_) => Why::Refused,
+                    FetchError::Refused(..) | FetchError::AddressRefused(_) => Why::Refused,
                     FetchError::TooManyRedirects => Why::TooManyRedirects,
                     FetchError::Timeout => Why::Timeout,
                     _ => Why::Other,
                 },
-                message: error.to_string(),
+                message: error.describe(words),
             }),
         }
     }

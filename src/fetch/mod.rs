@@ -15,6 +15,7 @@ use url::Url;
 
 use crate::feed::Relation;
 use crate::findings::diagnostic::{Pending, Span};
+use crate::findings::remedy::{Limit, Remedy, Wording};
 use crate::model::failure::Failure;
 use crate::model::summary::DocSummary;
 use crate::report::Report;
@@ -201,14 +202,13 @@ pub fn lint_urls(
     Ok(kept(|sink| walk.run.report(&[], walk.findings, sink)))
 }
 
-fn max_time_reached(limits: &Limits) -> String {
+fn max_time_reached(limits: &Limits, words: &dyn Wording) -> String {
     format!(
-        "the walk stopped after {} seconds (--max-time)",
-        limits.max_time.as_secs_f64()
+        "the walk stopped after {} seconds{}",
+        limits.max_time.as_secs_f64(),
+        words.aside(Limit::Time)
     )
 }
-
-const MAX_TIME_HELP: &str = "raise --max-time to follow the whole chain";
 
 /// The state of a walk, kept by the thread that processes the documents.
 struct Walk<'o> {
@@ -242,18 +242,25 @@ impl Walk<'_> {
         let mut head = 0;
         while head < self.queue.len() {
             if self.run.len() >= limits.max_documents {
+                let words = self.run.words();
                 self.stop(
                     head,
                     format!(
-                        "the walk stopped at {} documents (--max-documents)",
-                        limits.max_documents
+                        "the walk stopped at {} documents{}",
+                        limits.max_documents,
+                        words.aside(Limit::Documents)
                     ),
-                    "raise --max-documents to follow the whole chain",
+                    words.remedy(Remedy::FollowWholeChain(Limit::Documents)),
                 );
                 return Ok(());
             }
             if Instant::now() >= deadline {
-                self.stop(head, max_time_reached(limits), MAX_TIME_HELP);
+                let words = self.run.words();
+                self.stop(
+                    head,
+                    max_time_reached(limits, words),
+                    words.remedy(Remedy::FollowWholeChain(Limit::Time)),
+                );
                 return Ok(());
             }
             // Start requests, in queue order, while slots are free: no more
@@ -302,7 +309,12 @@ impl Walk<'_> {
                 arrived.insert(index, fetched);
             };
             if matches!(fetched, Err(FetchError::OutOfTime)) && self.queue[head].origin.is_some() {
-                self.stop(head, max_time_reached(limits), MAX_TIME_HELP);
+                let words = self.run.words();
+                self.stop(
+                    head,
+                    max_time_reached(limits, words),
+                    words.remedy(Remedy::FollowWholeChain(Limit::Time)),
+                );
                 return Ok(());
             }
             self.process(head, fetched, client, limits)?;
@@ -314,7 +326,7 @@ impl Walk<'_> {
 
     /// A limit stopped the walk at queue entry `head`: one finding, at the
     /// link that was not followed.
-    fn stop(&mut self, head: usize, why: String, help: &str) {
+    fn stop(&mut self, head: usize, why: String, help: String) {
         let left = self.queue.len() - head;
         let Queued { url, origin, .. } = &self.queue[head];
         if let Some(span) = origin {
@@ -323,7 +335,7 @@ impl Walk<'_> {
                 Pending::new(span.clone(), format!("{why}; {left} more linked documents, {url} first, were not fetched"))
                     .label("not followed")
                     .note("checks that need every document of a chain (such as deleted-entry-unknown-ref) treat the chain as incomplete")
-                    .help(help.to_owned()),
+                    .help(help),
             ));
         }
     }
@@ -343,11 +355,12 @@ impl Walk<'_> {
             (Err(error), None) => {
                 return Err(Failure::Unfetchable {
                     url: url.to_string(),
-                    message: error.to_string(),
+                    message: error.describe(self.run.words()),
                 })
             }
             (Err(error), Some(span)) => {
-                self.findings.push(fetch_problem(&url, &error, span, limits));
+                let found = fetch_problem(&url, &error, span, limits, self.run.words());
+                self.findings.push(found);
                 return Ok(());
             }
         };
@@ -454,7 +467,13 @@ fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span)> {
 }
 
 /// The finding for a followed link that gave no document.
-fn fetch_problem(url: &Url, error: &FetchError, span: Span, limits: &Limits) -> (&'static Rule, Pending<Span>) {
+fn fetch_problem(
+    url: &Url,
+    error: &FetchError,
+    span: Span,
+    limits: &Limits,
+    words: &dyn Wording,
+) -> (&'static Rule, Pending<Span>) {
     match error {
         FetchError::Status(code @ (403 | 404 | 410)) => (
             &ARCHIVE_UNAVAILABLE,
@@ -464,30 +483,30 @@ fn fetch_problem(url: &Url, error: &FetchError, span: Span, limits: &Limits) -> 
                 .help("publish the document, or remove the link to it"),
         ),
         FetchError::TooLarge | FetchError::Timeout | FetchError::OutOfTime | FetchError::TooManyRedirects => {
-            let (limit, flag) = match error {
-                FetchError::TooLarge => (format!("{} bytes", limits.max_bytes), "--max-bytes"),
-                FetchError::Timeout => (format!("{} seconds", limits.timeout.as_secs_f64()), "--timeout"),
-                FetchError::OutOfTime => (format!("{} seconds for the walk", limits.max_time.as_secs_f64()), "--max-time"),
-                _ => (format!("{} redirects", limits.max_redirects), "--max-redirects"),
+            let (value, limit) = match error {
+                FetchError::TooLarge => (format!("{} bytes", limits.max_bytes), Limit::Bytes),
+                FetchError::Timeout => (format!("{} seconds", limits.timeout.as_secs_f64()), Limit::Timeout),
+                FetchError::OutOfTime => (format!("{} seconds for the walk", limits.max_time.as_secs_f64()), Limit::Time),
+                _ => (format!("{} redirects", limits.max_redirects), Limit::Redirects),
             };
             (
                 &FETCH_LIMIT_REACHED,
-                Pending::new(span, format!("{url} was not linted: it exceeds the limit of {limit} ({flag})"))
+                Pending::new(span, format!("{url} was not linted: it exceeds the limit of {value}{}", words.aside(limit)))
                     .label("not followed")
                     .note("RFC 5005 §6: feeds can be crafted to make a client request without end, so every fetch is bounded")
-                    .help(format!("raise {flag} if the document is legitimate")),
+                    .help(words.remedy(Remedy::FetchLegitimateDocument(limit))),
             )
         }
-        FetchError::Refused(why) => (
+        FetchError::Refused(..) | FetchError::AddressRefused(_) => (
             &FETCH_FAILED,
-            Pending::new(span, format!("{url} was not fetched: {why}"))
+            Pending::new(span, format!("{url} was not fetched: {}", error.describe(words)))
                 .label("refused")
                 .note("the documents of a walk are written by someone else: their links and redirects may not lead where the start URL did not (an internal service, a cloud metadata endpoint)")
-                .help("lint that document by its own URL if you trust it, or pass --allow-private-addresses"),
+                .help(words.remedy(Remedy::LintRefusedDocumentAlone)),
         ),
         other => (
             &FETCH_FAILED,
-            Pending::new(span, format!("fetching {url} failed: {other}"))
+            Pending::new(span, format!("fetching {url} failed: {}", other.describe(words)))
                 .label("fetch failed")
                 .note("RFC 5005 §4.2: a client cannot reconstruct the logical feed past this link")
                 .help("check that the URL is right and the server answers it"),

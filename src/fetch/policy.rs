@@ -285,10 +285,10 @@ impl AddressPolicy {
             }
         };
         let row = AddressClass::row_of(ip).map_or_else(String::new, |row| format!(" ({row})"));
-        Some(Refused(format!(
-            "refused to connect to {ip}, {}{row}: {rule} (--allow-private-addresses lifts this)",
-            class.describe()
-        )))
+        Some(Refused {
+            what: format!("refused to connect to {ip}, {}{row}", class.describe()),
+            rule,
+        })
     }
 }
 
@@ -312,11 +312,16 @@ pub(crate) fn addresses_of(url: &Url) -> Vec<IpAddr> {
 /// Why a connection was refused: carried through the HTTP client as the
 /// source of an I/O error, and reported as `fetch-failed`.
 #[derive(Debug, Clone)]
-pub struct Refused(pub String);
+pub struct Refused {
+    /// What was refused: the address and its class.
+    pub what: String,
+    /// The rule that refused it.
+    pub rule: &'static str,
+}
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "{}: {}", self.what, self.rule)
     }
 }
 
@@ -510,7 +515,7 @@ mod tests {
         ] {
             assert!(policy.refuses(ip.parse().unwrap()).is_some(), "{ip}");
         }
-        let said = policy.refuses("198.18.0.1".parse().unwrap()).unwrap().0;
+        let said = policy.refuses("198.18.0.1".parse().unwrap()).unwrap().to_string();
         assert!(
             said.contains("not globally reachable (RFC 2544: benchmarking)"),
             "{said}"
@@ -568,7 +573,7 @@ mod tests {
         assert!(policy.refuses("127.0.0.1".parse().unwrap()).is_none());
         assert!(policy.refuses("127.0.0.2".parse().unwrap()).is_none());
         let metadata = policy.refuses("169.254.169.254".parse().unwrap()).unwrap();
-        assert!(metadata.0.contains("link-local"), "{metadata}");
+        assert!(metadata.what.contains("link-local"), "{metadata}");
         assert!(policy.refuses("10.0.0.5".parse().unwrap()).is_some());
         // A link-local start opens nothing for its links.
         let policy = AddressPolicy::for_start(&start("http://169.254.169.254/"), false);

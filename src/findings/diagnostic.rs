@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::base::hash::FastMap;
 use crate::findings::fix::Fix;
+use crate::findings::remedy::{Remedy, Wording};
 use crate::findings::rule_id::RuleId;
 
 /// How serious a finding is. Ordered so that `Info < Warning < Error`.
@@ -465,14 +466,21 @@ impl<S> Folding<S> {
     }
 }
 
+/// Gives each finding that stands for others not shown its help, in the
+/// run's words (how to see them all is said by each front door).
+pub fn word_folds<S>(diagnostics: &mut [Diagnostic<S>], words: &dyn Wording) {
+    for folding in diagnostics.iter_mut().filter(|d| d.folded > 0 && d.help.is_none()) {
+        folding.help = Some(Text::Owned(words.remedy(Remedy::SeeEveryFinding)));
+    }
+}
+
 /// The finding that stands for `n` findings of `rule` not shown, at the
 /// first of them.
 pub fn folding_finding<S>(at: S, rule: RuleId, n: usize, max: usize) -> Pending<S> {
     let plural = if n == 1 { "" } else { "s" };
     let mut finding = Pending::new(at, format!("{n} more {rule} finding{plural} in this document, not shown"))
         .label(format!("the first of {n} more"))
-        .note(format!("feedlint shows the first {max} findings of a rule in each document, so that one broken document cannot flood the report"))
-        .help("fix the findings shown and lint again, or pass --max-per-rule 0 to see every finding");
+        .note(format!("feedlint shows the first {max} findings of a rule in each document, so that one broken document cannot flood the report"));
     finding.folded = n;
     finding
 }

@@ -4,6 +4,7 @@
 
 use crate::feed::FeedDoc;
 use crate::findings::diagnostic::{DocId, Folding, Pending, Span};
+use crate::findings::remedy::Wording;
 use crate::model::set::FeedSet;
 use crate::model::summary::Location;
 use rayon::prelude::*;
@@ -23,6 +24,7 @@ pub fn check_document(
     rules: &[&'static Rule],
     parallel: bool,
     limit: FoldLimit<'_>,
+    words: &dyn Wording,
 ) -> Vec<(&'static Rule, Pending)> {
     if parallel {
         // One task per rule: a few rules cost most, and each must be free
@@ -31,14 +33,14 @@ pub fn check_document(
             .par_iter()
             .with_max_len(1)
             .map(|rule| {
-                let mut checker = Checker::new(feed, limit);
+                let mut checker = Checker::new(feed, limit, words);
                 checker.run(rule);
                 checker.into_findings()
             })
             .collect();
         return per_rule.into_iter().flatten().collect();
     }
-    let mut checker = Checker::new(feed, limit);
+    let mut checker = Checker::new(feed, limit, words);
     for rule in rules {
         checker.run(rule);
     }
@@ -48,6 +50,8 @@ pub fn check_document(
 /// What a document rule is handed: the document, and a place to report.
 pub struct Checker<'d, 'a, 'input> {
     pub feed: &'d FeedDoc<'a, 'input>,
+    /// How findings name limits and remedies (each front door's words).
+    pub words: &'d dyn Wording,
     rule: &'static Rule,
     found: Vec<(&'static Rule, Pending)>,
     limit: FoldLimit<'d>,
@@ -55,9 +59,10 @@ pub struct Checker<'d, 'a, 'input> {
 }
 
 impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
-    pub fn new(feed: &'d FeedDoc<'a, 'input>, limit: FoldLimit<'d>) -> Self {
+    pub fn new(feed: &'d FeedDoc<'a, 'input>, limit: FoldLimit<'d>, words: &'d dyn Wording) -> Self {
         Checker {
             feed,
+            words,
             rule: &xml::XML_MALFORMED,
             found: Vec::new(),
             limit,
@@ -105,15 +110,18 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
 
 /// What a set rule is handed.
 pub struct SetChecker<'s, 'r> {
+    /// How findings name limits and remedies (each front door's words).
+    pub words: &'s dyn Wording,
     pub set: &'s FeedSet<'r>,
     rule: &'static Rule,
     found: Vec<(&'static Rule, Pending<Span>)>,
 }
 
 impl<'s, 'r> SetChecker<'s, 'r> {
-    pub fn new(set: &'s FeedSet<'r>) -> Self {
+    pub fn new(set: &'s FeedSet<'r>, words: &'s dyn Wording) -> Self {
         SetChecker {
             set,
+            words,
             rule: &xml::XML_MALFORMED,
             found: Vec::new(),
         }
@@ -153,12 +161,13 @@ impl<'s, 'r> SetChecker<'s, 'r> {
     /// that looks at every entry of the run would otherwise keep one core
     /// busy while the others wait.
     pub fn for_each_part<T: Sync>(&mut self, parts: &[T], check: impl Fn(&mut SetChecker<'s, 'r>, &T) + Sync) {
-        let (set, rule) = (self.set, self.rule);
+        let (set, rule, words) = (self.set, self.rule, self.words);
         let found: Vec<Vec<_>> = parts
             .par_iter()
             .map(|part| {
                 let mut checker = SetChecker {
                     set,
+                    words,
                     rule,
                     found: Vec::new(),
                 };

@@ -90,7 +90,7 @@ impl Group {
             Group::RssProfile => "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
             Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
-            Group::Media => "what the servers of enclosures and artwork answer, with --check-media: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
+            Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
             Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
         }
     }

@@ -155,7 +155,7 @@ mod registry_tests {
         let no_limit = |_: &'static Rule| 0;
         let rules: Vec<&'static Rule> = vec![&PANICKING, &atom::ATOM_MISSING_ID];
         for parallel in [false, true] {
-            let found = check_document(&feed, &rules, parallel, &no_limit);
+            let found = check_document(&feed, &rules, parallel, &no_limit, &crate::findings::remedy::Plain);
             let errors: Vec<&Pending> = found
                 .iter()
                 .filter(|(rule, _)| rule.id == RuleId::InternalError)

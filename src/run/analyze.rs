@@ -10,7 +10,8 @@ use url::Url;
 
 use crate::feed::placement::{self, Learning};
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
-use crate::findings::diagnostic::{fold_document, Diagnostic, DocSpan, Level, Pending};
+use crate::findings::diagnostic::{fold_document, word_folds, Diagnostic, DocSpan, Level, Pending};
+use crate::findings::remedy::{Limit, Remedy};
 use crate::findings::rule_id::RuleMap;
 use crate::findings::source::{self, Source};
 use crate::findings::suppress;
@@ -69,10 +70,17 @@ fn lines_between(text: &str, diagnostic: &Diagnostic<DocSpan>) -> Vec<Place> {
 pub(crate) fn too_large(named: Named, size: Option<u64>, options: &Options) -> Outcome {
     let limit = options.max_file_size();
     let size = size.map_or_else(String::new, |size| format!("{size} bytes, "));
-    let finding = Pending::new(0..0, format!("not linted: the file is {size}larger than the limit of {limit} bytes (--max-file-size)"))
-        .label("this file")
-        .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
-        .help("raise --max-file-size if the file is a legitimate feed");
+    let words = options.words();
+    let finding = Pending::new(
+        0..0,
+        format!(
+            "not linted: the file is {size}larger than the limit of {limit} bytes{}",
+            words.aside(Limit::FileSize)
+        ),
+    )
+    .label("this file")
+    .note("feedlint reads a whole document into memory before parsing it; the limit keeps a huge or hostile file from exhausting memory")
+    .help(words.remedy(Remedy::ReadLargerFiles));
     unchecked(named, &FILE_TOO_LARGE, finding, options)
 }
 
@@ -335,7 +343,7 @@ fn check_feed(
     } else {
         feed::both(
             large,
-            || rules::check_document(&feed, &enabled, large, &limit),
+            || rules::check_document(&feed, &enabled, large, &limit, options.words()),
             || DocSummary::of(&feed, source),
         )
     };
@@ -386,6 +394,7 @@ fn locate(
     suppress::apply(&mut diagnostics, &mut suppressions);
     diagnostics.sort_by(Diagnostic::cmp_in_document);
     fold_document(&mut diagnostics, options.max_per_rule);
+    word_folds(&mut diagnostics, options.words());
     diagnostics.iter_mut().for_each(Diagnostic::make_texts_showable);
     // Where unused suppressions would point, located while the text is here.
     // Every suppression is located (the JSON report lists the used ones

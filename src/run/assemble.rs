@@ -4,7 +4,8 @@
 
 use rayon::prelude::*;
 
-use crate::findings::diagnostic::{fold_document, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
+use crate::findings::diagnostic::{fold_document, word_folds, Diagnostic, DocId, DocSpan, Level, Pending, Span, Text};
+use crate::findings::remedy::Wording;
 use crate::findings::suppress::{self, Suppression};
 use crate::model::document::Document;
 use crate::model::set::{FeedSet, UrlSpace};
@@ -171,7 +172,7 @@ pub(crate) fn assemble(
         }
         let finished: Vec<(DocId, Vec<Diagnostic>, Vec<Suppression>)> = chunk
             .into_par_iter()
-            .map(|finishing| finishing.finish(options.max_per_rule))
+            .map(|finishing| finishing.finish(options.max_per_rule, options.words()))
             .collect();
         let mut findings = Vec::with_capacity(finished.iter().map(|f| f.1.len()).sum());
         let mut bounds = Vec::with_capacity(finished.len());
@@ -221,7 +222,7 @@ fn check_set(report: &Report, url_spaces: &[UrlSpace], options: &Options) -> Vec
         .par_iter()
         .with_max_len(1)
         .map(|rule| {
-            let mut checker = SetChecker::new(&set);
+            let mut checker = SetChecker::new(&set, options.words());
             checker.run(rule);
             checker.into_findings()
         })
@@ -351,7 +352,7 @@ struct Finishing {
 }
 
 impl Finishing {
-    fn finish(self, max_per_rule: usize) -> (DocId, Vec<Diagnostic>, Vec<Suppression>) {
+    fn finish(self, max_per_rule: usize, words: &dyn Wording) -> (DocId, Vec<Diagnostic>, Vec<Suppression>) {
         let Finishing {
             doc,
             context,
@@ -387,6 +388,7 @@ impl Finishing {
         // The set rules' findings and the unused suppressions are folded
         // here (a document rule's were as it ran: folding again keeps them).
         fold_document(&mut merged, max_per_rule);
+        word_folds(&mut merged, words);
         (doc, merged, suppressions)
     }
 }

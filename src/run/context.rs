@@ -48,7 +48,8 @@ impl Run<'_> {
             self.site_context(directories, published);
         }
         if let Some(published) = published {
-            self.warnings.extend(self.outside.warning(&published.boundary));
+            self.warnings
+                .extend(self.outside.warning(&published.boundary, self.options.words()));
         }
     }
 

@@ -262,8 +262,8 @@ fn walker(
         .chain(from_config.into_iter().flat_map(|(_, globs)| globs))
         .cloned()
         .collect();
-    let overrides = crate::settings::exclude::overrides(root, &globs)
-        .map_err(|error| format!("invalid --exclude glob: {error}"))?;
+    let overrides =
+        crate::settings::exclude::overrides(root, &globs).map_err(|error| format!("invalid exclude glob: {error}"))?;
     builder.overrides(overrides);
     Ok((builder, ignore_files))
 }

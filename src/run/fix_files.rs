@@ -10,7 +10,6 @@
 use std::collections::HashMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::findings::fix;
 use crate::report::Report;
@@ -147,8 +146,7 @@ fn fixable_files(
 }
 
 fn lint_with(inputs: &[Input], options: &Options, overlay: &HashMap<PathBuf, Vec<u8>>) -> Report {
-    let mut options = for_fixing(options);
-    options.overlay = Arc::new(overlay.clone());
+    let options = for_fixing(options).with_overlay(overlay.clone());
     crate::lint(inputs.to_vec(), &options)
 }
 
@@ -157,11 +155,7 @@ fn lint_with(inputs: &[Input], options: &Options, overlay: &HashMap<PathBuf, Vec
 /// (with `--max-per-rule`'s 100, a round fixed 100 of a rule's 1,000, and
 /// eight rounds left 200 unfixed).
 pub fn for_fixing(options: &Options) -> Options {
-    Options {
-        max_per_rule: 0,
-        max_findings: 0,
-        ..options.clone()
-    }
+    options.keeping_every_finding()
 }
 
 /// Writes each fixed file in place, atomically: the new text goes to a

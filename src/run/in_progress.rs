@@ -111,6 +111,11 @@ impl<'o> Run<'o> {
         self.warnings.push(warning);
     }
 
+    /// How the run's findings name limits and remedies.
+    pub(crate) fn words(&self) -> &'o dyn crate::findings::remedy::Wording {
+        self.options.words()
+    }
+
     /// How many documents were read.
     pub(crate) fn len(&self) -> usize {
         self.done.len()
@@ -141,7 +146,7 @@ impl<'o> Run<'o> {
             // feed naming one file 200,000 times makes 200,000 small places,
             // not 200,000 findings.
             let (done, options, budget) = (&self.done, self.options, &mut self.budget);
-            check.check(&media, self.walked.as_ref(), &mut |(rule, finding)| {
+            check.check(&media, self.walked.as_ref(), options.words(), &mut |(rule, finding)| {
                 let path = done[finding.primary.doc].document.path.as_deref();
                 if let Some(level) = options.levels.level_for(rule, path) {
                     if budget.keep_one(level) {

@@ -4,6 +4,7 @@
 use url::Url;
 
 use crate::base::hash::FastSet;
+use crate::findings::remedy::{Remedy, Wording};
 use crate::run::analyze::Outcome;
 use crate::run::discover::Job;
 use crate::site;
@@ -89,7 +90,7 @@ impl Outside {
         }
     }
 
-    pub(super) fn warning(&self, boundary: &site::Boundary) -> Option<String> {
+    pub(super) fn warning(&self, boundary: &site::Boundary, words: &dyn Wording) -> Option<String> {
         if self.said.is_empty() {
             return None;
         }
@@ -103,9 +104,10 @@ impl Outside {
             n => format!(" and {n} more"),
         };
         Some(format!(
-            "links that lead outside the linted tree ({}) were not read: {}{more} (name the folder with --root to read them)",
+            "links that lead outside the linted tree ({}) were not read: {}{more} ({})",
             roots.join(", "),
-            self.said.join(", ")
+            self.said.join(", "),
+            words.remedy(Remedy::ReadOutsideTree)
         ))
     }
 }

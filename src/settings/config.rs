@@ -440,7 +440,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     for glob in raw.exclude {
         match crate::settings::exclude::check_exclusions(std::slice::from_ref(glob.get_ref())) {
             Ok(()) => exclude.push(glob.into_inner()),
-            Err(e) => mistakes.push(Some(glob.span()), &e.replace("--exclude", "exclude")),
+            Err(e) => mistakes.push(Some(glob.span()), &format!("invalid exclude glob: {e}")),
         }
     }
     let base_root = base_root(raw.root.as_ref(), &root, &mut mistakes);

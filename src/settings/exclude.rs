@@ -15,11 +15,10 @@ pub(crate) fn overrides(root: &Path, globs: &[String]) -> Result<ignore::overrid
     builder.build()
 }
 
-/// Whether `--exclude` globs are valid, for a usage error before any work.
+/// Whether exclusion globs are valid, for a usage error before any work:
+/// why not, where one is not (each front door names where it was given).
 pub fn check_exclusions(globs: &[String]) -> Result<(), String> {
-    overrides(Path::new("."), globs)
-        .map(drop)
-        .map_err(|e| format!("invalid --exclude glob: {e}"))
+    overrides(Path::new("."), globs).map(drop).map_err(|e| e.to_string())
 }
 
 /// The `.ignore` and `.gitignore` files of a walk, read by feedlint rather

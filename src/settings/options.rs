@@ -7,6 +7,7 @@ use std::sync::Arc;
 use url::Url;
 
 use crate::findings::diagnostic::{DocId, Pending, Span};
+use crate::findings::remedy::{Plain, Wording};
 use crate::model::summary::MediaRef;
 use crate::rules::Rule;
 use crate::settings::config::{Config, Levels};
@@ -55,6 +56,9 @@ pub struct Options {
     /// The check of the media the documents name (`--check-media`), made
     /// once they are all read; `None`: no media is asked for.
     pub media: Option<Arc<dyn MediaCheck>>,
+    /// How the run's findings name limits and remedies: the front door's
+    /// words ([`Options::with_words`]), plain ones by default.
+    words: Arc<dyn Wording>,
 }
 
 impl Options {
@@ -77,11 +81,13 @@ pub trait MediaCheck: std::fmt::Debug + Send + Sync {
     /// index in the run with what it names) as it is made, so that the
     /// run spends its `--max-findings` on them then and keeps none past
     /// it. `walk`: the deadline and start URLs of the walk that fetched
-    /// the documents, when they were fetched.
+    /// the documents, when they were fetched. `words`: how the findings
+    /// name limits and remedies.
     fn check(
         &self,
         media: &[(DocId, &[MediaRef])],
         walk: Option<&Walked>,
+        words: &dyn Wording,
         found: &mut dyn FnMut((&'static Rule, Pending<Span>)),
     );
 }
@@ -115,7 +121,50 @@ impl Default for Options {
             config_excludes: Vec::new(),
             overlay: Arc::default(),
             media: None,
+            words: Arc::new(Plain),
         }
+    }
+}
+
+impl Options {
+    /// The options, their findings worded by `words` (each front door
+    /// names limits and remedies its own way).
+    pub fn with_words(mut self, words: Arc<dyn Wording>) -> Options {
+        self.words = words;
+        self
+    }
+
+    /// How the run's findings name limits and remedies.
+    pub fn words(&self) -> &dyn Wording {
+        self.words.as_ref()
+    }
+
+    /// The options with every finding kept, none folded into a count.
+    pub fn keeping_every_finding(&self) -> Options {
+        Options {
+            max_per_rule: 0,
+            max_findings: 0,
+            ..self.clone()
+        }
+    }
+
+    /// The options with `overlay`'s contents read in place of the files
+    /// they stand for.
+    pub fn with_overlay(mut self, overlay: HashMap<PathBuf, Vec<u8>>) -> Options {
+        self.overlay = Arc::new(overlay);
+        self
+    }
+
+    /// The options with the media check given (`None`: no media asked).
+    pub fn with_media(mut self, media: Option<Arc<dyn MediaCheck>>) -> Options {
+        self.media = media;
+        self
+    }
+
+    /// The options keeping each document's whole text, or not.
+    pub fn keeping_texts(mut self, keep: bool) -> Options {
+        self.keep_texts = keep;
+        self
     }
 }
 
@@ -296,7 +345,8 @@ impl Options {
         if let Some(most) = overrides.max_findings {
             options.max_findings = most;
         }
-        crate::settings::exclude::check_exclusions(&overrides.exclude).map_err(|e| vec![e])?;
+        crate::settings::exclude::check_exclusions(&overrides.exclude)
+            .map_err(|e| vec![format!("invalid --exclude glob: {e}")])?;
         options.exclude = overrides.exclude;
         if door == FrontDoor::Urls {
             // What follows describes local files.

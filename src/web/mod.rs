@@ -173,7 +173,10 @@ struct App {
 }
 
 /// The router, for `serve` and for tests.
-pub fn app(options: ServeOptions) -> Router {
+pub fn app(mut options: ServeOptions) -> Router {
+    // The server's runs name limits and remedies as the page does.
+    let page = words::Page::new(&options.limits, options.lint.max_file_size());
+    options.lint = options.lint.clone().with_words(Arc::new(page));
     let app = Arc::new(App {
         reading: Arc::new(Semaphore::new(options.body_readers)),
         readers: Arc::default(),
@@ -344,12 +347,10 @@ fn fixed(
     }
     let text = std::str::from_utf8(&document.bytes).ok()?;
     // Fixed as the command line fixes: every finding kept, no text kept.
-    let options = crate::settings::options::Options {
-        keep_texts: false,
-        // The fixed text names the same media, checked already.
-        media: None,
-        ..crate::run::fix_files::for_fixing(options)
-    };
+    // The fixed text names the same media, checked already.
+    let options = crate::run::fix_files::for_fixing(options)
+        .keeping_texts(false)
+        .with_media(None);
     let lint = |text: &str| {
         let again = InMemory {
             bytes: text.as_bytes().to_vec(),
@@ -389,13 +390,9 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
         &sarif,
         fixed.as_ref().map(|(name, bytes)| (name.clone(), &bytes[..])),
     );
-    let words = words::Words {
-        limits: &app.options.limits,
-    };
     let title = format!("Results for {}", about.what);
     let checked = page::Checked {
         about,
-        words: &words,
         fixed: fixed_name.as_deref(),
     };
     html(page::layout(&title, page::result(&report, &run, &checked)))

@@ -11,7 +11,7 @@ use crate::findings::fix::{Applicability, ByteRange, Fix};
 use crate::findings::rule_id::RuleId;
 use crate::report::Report;
 
-use super::words::Words;
+use super::words;
 
 /// The page around every page's content.
 pub fn layout(title: &str, content: Markup) -> Markup {
@@ -193,7 +193,6 @@ pub struct About<'a> {
 /// What a result page is about besides its report.
 pub struct Checked<'a> {
     pub about: About<'a>,
-    pub words: &'a Words<'a>,
     /// The fixed document's name, where it can be downloaded.
     pub fixed: Option<&'a str>,
 }
@@ -227,7 +226,6 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
             said,
             share,
         },
-        words,
         fixed,
     } = checked;
     let (checked, fixed) = (*what, *fixed);
@@ -256,7 +254,7 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
     let mut budget = MOST_FINDINGS_BYTES;
     let shown: Vec<Markup> = documents
         .iter()
-        .map(|doc| document(report, *doc, &mut budget, words))
+        .map(|doc| document(report, *doc, &mut budget))
         .collect();
     html! {
         h1 { "Results for " span.checked { (checked) } }
@@ -295,10 +293,10 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
             }
         }
         @for failure in &report.failures {
-            p.problem { (words.say(&failure.to_string())) }
+            p.problem { (words::failure(failure)) }
         }
         @for warning in &report.warnings {
-            p.warning-note { (words.say(warning)) }
+            p.warning-note { (warning) }
         }
         p.downloads {
             "Download this report: "
@@ -411,7 +409,7 @@ fn thousands(n: usize) -> String {
 const MOST_FINDINGS_BYTES: usize = 2 * 1024 * 1024;
 
 /// One document and its findings, as many as `budget` (bytes) lets show.
-fn document(report: &Report, doc: usize, budget: &mut usize, words: &Words) -> Markup {
+fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
     let document = &report.documents[doc];
     let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
     let lines = document.text().map(Lines::of);
@@ -420,7 +418,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize, words: &Words) -> M
         if *budget == 0 {
             break;
         }
-        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"), words);
+        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"));
         *budget = budget.saturating_sub(markup.0.len());
         shown.push(markup);
     }
@@ -446,7 +444,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize, words: &Words) -> M
 
 /// One finding: what, where (the lines around it, the span marked), why,
 /// what to do, and the fix as a diff.
-fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str, words: &Words) -> Markup {
+fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str) -> Markup {
     let rule = crate::rules::by_id(finding.rule);
     let primary = finding.primary();
     // The repeats of a rule past the first ones shown: one line, as the
@@ -469,7 +467,7 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
                 " "
                 span.place { "line " (primary.line_start) ", column " (primary.column_start) }
             }
-            p.message { (words.say(&finding.message)) }
+            p.message { (finding.message) }
             @if let Some(lines) = lines {
                 (source(lines, primary.byte_start, primary.byte_end, primary.label.as_deref()))
             }
@@ -487,12 +485,12 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
             @if !finding.notes.is_empty() {
                 ul.notes {
                     @for note in &finding.notes {
-                        li { (words.say(note)) }
+                        li { (note) }
                     }
                 }
             }
             @if let Some(help) = &finding.help {
-                p.help { strong { "Help: " } (words.say(help)) }
+                p.help { strong { "Help: " } (help) }
             }
             p.spec { "Specification: " (spec_of(rule, lines.map(|lines| lines.text))) }
             @if let (Some(fix), Some(lines)) = (&finding.fix, lines) {
@@ -727,8 +725,6 @@ pub fn rule(id: RuleId) -> Markup {
 
 /// Every rule, with its level and summary.
 pub fn rules() -> Markup {
-    let limits = crate::fetch::Limits::default();
-    let words = Words { limits: &limits };
     layout(
         "Rules",
         html! {
@@ -740,7 +736,7 @@ pub fn rules() -> Markup {
                         tr {
                             td { a href=(format!("/rules/{}", rule.id)) { (rule.id) } }
                             td { (rule.level) }
-                            td { (words.say(rule.summary)) }
+                            td { (rule.summary) }
                         }
                     }
                 }

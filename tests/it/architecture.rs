@@ -531,3 +531,48 @@ fn contributing_maps_the_folders_as_they_are() {
         }
     }
 }
+
+/// Where a text may name a command-line flag: the command line itself, the
+/// output formats it writes (their words are for a terminal), and the
+/// resolver that refuses what a front door was given, by its name.
+const FLAGS_SPOKEN_IN: &[&str] = &["src/cli/", "src/report/", "src/settings/"];
+
+/// The string literals of `text` (before its unit tests) that name a flag.
+fn flags_named(text: &str) -> Vec<String> {
+    let literal = regex::Regex::new(r#""((?:[^"\\]|\\.)*)""#).unwrap();
+    let flag = regex::Regex::new(r"(^|[^-\w])--[a-z][a-z-]+").unwrap();
+    let code = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .flat_map(|line| {
+            literal
+                .captures_iter(line)
+                .map(|found| found[1].to_owned())
+                .collect::<Vec<_>>()
+        })
+        .filter(|literal| flag.is_match(literal))
+        .collect()
+}
+
+#[test]
+fn no_library_text_names_a_flag() {
+    // Limits and remedies are types (findings::remedy): each front door
+    // words them, the command line by its flags, the page by its numbers.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut named = Vec::new();
+    for file in &files {
+        let name = file.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+        if FLAGS_SPOKEN_IN.iter().any(|place| name.starts_with(place)) {
+            continue;
+        }
+        for literal in flags_named(&std::fs::read_to_string(file).unwrap()) {
+            named.push(format!("{name}: {literal}"));
+        }
+    }
+    assert_eq!(named, Vec::<String>::new(), "name a Limit or a Remedy instead");
+    // The check fails where it should.
+    let text = "fn f() -> &'static str {\n    \"raise --max-time to follow the whole chain\"\n}\nconst A: &str = \"en--us\";\n";
+    assert_eq!(flags_named(text), ["raise --max-time to follow the whole chain"]);
+}

@@ -691,7 +691,7 @@ fn max_time_bounds_the_walk_and_the_media_check_together() {
     assert!(
         found[0]
             .1
-            .starts_with("the media check ran out of time (2 seconds, --max-time); 5 more media URLs"),
+            .starts_with("the media check ran out of time after 2 seconds (--max-time); 5 more media URLs"),
         "{found:?}"
     );
 }

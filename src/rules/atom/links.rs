@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use crate::feed::{is_atom_link, start_tag, BaseKind, IriAttribute, XML_NS};
 use crate::findings::diagnostic::shorten;
+use crate::findings::remedy::{Remedy, Wording};
 use crate::rules::{rule, Checker, Rule};
 use crate::text::iri;
 
@@ -164,22 +165,22 @@ pub static UNRESOLVABLE_RELATIVE_IRI: Rule = rule!(
 
 /// Why a relative reference could not be resolved against `base`, or `None`
 /// when the problem is elsewhere (an `xml:base` above, reported there).
-fn unresolvable_reason(base: &BaseKind, reference: &str) -> Option<(String, &'static str)> {
+fn unresolvable_reason(base: &BaseKind, reference: &str, words: &dyn Wording) -> Option<(String, String)> {
     match base {
         BaseKind::Missing => Some((
             "there is no base URI to resolve it against: no xml:base is in scope and the document has no URL".to_owned(),
-            "give the document's URL with --url (or --base-url), add an xml:base, or write an absolute IRI",
+            words.remedy(Remedy::GiveDocumentUrl),
         )),
         BaseKind::Opaque(url) => Some((
             format!("the base URI in scope, \"{url}\", is not hierarchical, so a relative reference cannot be resolved against it"),
-            "set xml:base to an http(s) IRI, or write an absolute IRI",
+            "set xml:base to an http(s) IRI, or write an absolute IRI".to_owned(),
         )),
         // Only a network-path reference ("//host/...") brings an authority of
         // its own that can fail to parse; paths, queries and fragments always
         // join onto a hierarchical base.
         BaseKind::Hierarchical { scheme } if !base.joins(reference) => Some((
             format!("its authority does not make a {scheme}: URL"),
-            "write an absolute IRI",
+            "write an absolute IRI".to_owned(),
         )),
         BaseKind::Hierarchical { .. } | BaseKind::Broken { .. } => None,
     }
@@ -218,7 +219,7 @@ fn unresolvable_relative_iri(cx: &mut Checker) {
             (true, None) => BaseKind::of(&feed.document_base),
             (false, _) => feed.base_kind(node),
         };
-        let Some((reason, help)) = unresolvable_reason(&base, value) else {
+        let Some((reason, help)) = unresolvable_reason(&base, value, cx.words) else {
             continue;
         };
         let name = describe(&attribute);

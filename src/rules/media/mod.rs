@@ -6,6 +6,7 @@
 use url::Url;
 
 use crate::findings::diagnostic::{DocId, Pending, Span};
+use crate::findings::remedy::{Remedy, Wording};
 use crate::model::summary::{MediaKind, MediaRef};
 use crate::rules::{rule, Rule};
 
@@ -174,7 +175,7 @@ const ARTWORK_PIXELS: std::ops::RangeInclusive<usize> = 1400..=3000;
 
 /// The findings about one place that names a URL, from what was heard:
 /// those about the file itself only where it is `first` named.
-pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool) -> Vec<Finding> {
+pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool, words: &dyn Wording) -> Vec<Finding> {
     let at = named.at.in_doc(doc);
     let url = &crate::base::secret::masked(url);
     if !first {
@@ -184,7 +185,7 @@ pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool
         };
     }
     let (answer, ranges, head_refused) = match heard {
-        Heard::Failed(error) => return vec![unreachable(at, url, error)],
+        Heard::Failed(error) => return vec![unreachable(at, url, error, words)],
         Heard::Answered {
             answer,
             ranges,
@@ -275,15 +276,15 @@ pub fn not_a_url(named: &MediaRef, doc: DocId, why: &str) -> Finding {
     )
 }
 
-fn unreachable(at: Span, url: &Url, error: &Unreached) -> Finding {
+fn unreachable(at: Span, url: &Url, error: &Unreached, words: &dyn Wording) -> Finding {
     let (label, help) = match error.why {
-        Why::Refused => (
-            "refused",
-            "a feed's links may not lead feedlint to a private or reserved address; pass --allow-private-addresses if the address is yours",
+        Why::Refused => ("refused", words.remedy(Remedy::AllowMediaAddress)),
+        Why::TooManyRedirects => ("too many redirects", "name the URL the redirects end at".to_owned()),
+        Why::Timeout => ("no answer", words.remedy(Remedy::WaitForServer)),
+        Why::Other => (
+            "not reached",
+            "check that the URL is right and its server answers".to_owned(),
         ),
-        Why::TooManyRedirects => ("too many redirects", "name the URL the redirects end at"),
-        Why::Timeout => ("no answer", "check that the server answers, or raise --timeout"),
-        Why::Other => ("not reached", "check that the URL is right and its server answers"),
     };
     (
         &MEDIA_UNREACHABLE,
@@ -515,6 +516,7 @@ fn jpeg_components(bytes: &[u8]) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::findings::remedy::Plain;
 
     /// A JPEG's start: SOI, an APP0 segment, then a baseline frame header
     /// of `components` components.
@@ -595,7 +597,7 @@ mod tests {
             head_refused: false,
         };
         let rules = |named: &MediaRef, heard: &Heard| -> Vec<&str> {
-            judge(named, &Url::parse(&named.url).unwrap(), 0, heard, true)
+            judge(named, &Url::parse(&named.url).unwrap(), 0, heard, true, &Plain)
                 .iter()
                 .map(|(rule, _)| rule.id.as_str())
                 .collect()
@@ -607,6 +609,7 @@ mod tests {
             0,
             &heard("https://example.org/art.png"),
             true,
+            &Plain,
         );
         assert_eq!(upgraded.len(), 1);
         assert_eq!(upgraded[0].0.id.as_str(), "media-redirects-to-https");

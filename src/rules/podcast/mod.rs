@@ -10,6 +10,7 @@ use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
 use crate::findings::diagnostic::shorten;
 use crate::findings::diagnostic::Pending;
 use crate::findings::fix::{self, Fix};
+use crate::findings::remedy::Remedy;
 use crate::rules::podcast::vocabulary::{
     family_by_type, itunes_elements, media_format_by_url, podcast_channel, podcast_enclosures, Family,
 };
@@ -355,7 +356,10 @@ fn podcast_not_declared(cx: &mut Checker) {
         Checker::at(at, "this feed's items carry audio or video, but it declares neither the iTunes nor the Podcasting 2.0 namespace: it is not checked as a podcast")
             .label("media here")
             .note("a podcast is held to PSP-1's and Apple's required elements (podcast-missing-element: a self link, language, itunes:category, itunes:explicit, itunes:image; an enclosure and a guid on every episode); a blog that attaches a recording need not be")
-            .help(format!("if it is a podcast, declare xmlns:itunes=\"{ITUNES_NS}\" on <rss> and add Apple's tags; to check it as one as it is, select the group by name (--select all,podcast)")),
+            .help(format!(
+                "if it is a podcast, declare xmlns:itunes=\"{ITUNES_NS}\" on <rss> and add Apple's tags; to check it as one as it is, {}",
+                cx.words.remedy(Remedy::SelectPodcastGroup)
+            )),
     );
 }
 

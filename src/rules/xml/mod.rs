@@ -43,7 +43,7 @@ pub static NOT_A_FEED: Rule = rule!(
 pub static FILE_TOO_LARGE: Rule = rule!(
     FileTooLarge, Error, Doc, None,
     groups: [Xml],
-    summary: "a file is larger than --max-file-size and was not read",
+    summary: "a file is larger than the file size limit and was not read",
     spec: "feedlint",
 );
 

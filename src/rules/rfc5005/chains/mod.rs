@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::feed::Relation;
 use crate::findings::diagnostic::DocId;
+use crate::findings::remedy::Remedy;
 use crate::model::document::Misplaced;
 use crate::model::set::{self, link_key, FeedSet, LinkKey, ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::model::summary::NavLink;
@@ -637,10 +638,14 @@ fn self_link_mismatch(cx: &mut SetChecker) {
                     published.map_or_else(|| "another URL".to_owned(), Url::to_string),
                 ),
             )
-            .note("the base URL (--base-url, or base-url in feedlint.toml) wins: links are resolved and matched as if the file were published there"),
+            .note(format!(
+                "{} wins: links are resolved and matched as if the file were published there",
+                cx.words.remedy(Remedy::BaseUrlGiven)
+            )),
             Misplaced::BySelfLinkOf(other) => {
                 let other = *other;
-                let (Some(theirs), Some(their_link)) = (&set.document(other).placement, &set.summary(other).self_link) else {
+                let (Some(theirs), Some(their_link)) = (&set.document(other).placement, &set.summary(other).self_link)
+                else {
                     continue;
                 };
                 SetChecker::at(
@@ -658,8 +663,11 @@ fn self_link_mismatch(cx: &mut SetChecker) {
             }
         };
         let help = match published {
-            Some(url) => format!("if the file is published at {url}, make the self link say so; if not, give --base-url and --root that publish the files where they are"),
-            None => "make the self links of the folder agree on where it is published, or give --base-url".to_owned(),
+            Some(url) => format!(
+                "if the file is published at {url}, make the self link say so; if not, {}",
+                cx.words.remedy(Remedy::PublishWhereTheyAre)
+            ),
+            None => cx.words.remedy(Remedy::AgreeOnPlace),
         };
         cx.report(
             finding
