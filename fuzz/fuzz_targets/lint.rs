@@ -5,8 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let mut options = feedlint::Options::default();
-    options.keep_sources = true;
+    let options = feedlint::Options::default().keeping_sources(true);
     let url = Some("https://example.org/feed/index.atom");
     let report = feedlint::lint_bytes("fuzz.atom", url, data, &options).unwrap();
     for format in [

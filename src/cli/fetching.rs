@@ -9,11 +9,12 @@ use feedlint::Options;
 use url::Url;
 
 use super::args::LintArgs;
-use super::output::{fail, finish};
+use super::output::{fail, Printing};
 
 /// `feedlint URL...`: fetch, follow, lint.
 pub(crate) fn fetch_and_lint(
     args: &LintArgs,
+    printing: &Printing,
     paths: &[OsString],
     options: &Options,
     is_url: impl Fn(&OsString) -> bool,
@@ -40,7 +41,6 @@ pub(crate) fn fetch_and_lint(
         return fail("--fix and --diff change files on disk; a fetched document has none");
     }
     let limits = limits(args);
-    let format = args.format;
     let show_progress = shows_progress(args);
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
@@ -57,7 +57,7 @@ pub(crate) fn fetch_and_lint(
         let _ = write!(io::stderr(), "\r\x1b[K");
     }
     match report {
-        Ok(report) => finish(args, format, &report),
+        Ok(report) => printing.finish(&report),
         Err(failure) => fail(&failure.to_string()),
     }
 }

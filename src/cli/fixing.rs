@@ -3,14 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use feedlint::report::Format;
 use feedlint::{Input, Options};
 
 use super::args::LintArgs;
-use super::output::{finish, output_among, refuse_output_onto_input, say, write_out, USAGE_ERROR};
+use super::output::{output_among, refuse_output_onto_input, say, write_out, Printing, USAGE_ERROR};
 
 /// `--fix` and `--diff`.
-pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], options: &Options) -> ExitCode {
+pub(crate) fn fix_files(args: &LintArgs, printing: &Printing, inputs: &[Input], options: &Options) -> ExitCode {
     let fixed = feedlint::run::fix_files::fix(inputs, options, args.unsafe_fixes);
     let files = fixed.files.len();
     let fixes = |n: usize| {
@@ -43,7 +42,7 @@ pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], optio
         }
         return ExitCode::from(u8::from(files > 0));
     }
-    if let Some(output) = &args.output_file {
+    if let Some(output) = printing.output_file() {
         if let Some(input) = output_among(output, fixed.files.iter().map(|file| file.path.as_path())) {
             return refuse_output_onto_input(input);
         }
@@ -68,7 +67,7 @@ pub(crate) fn fix_files(args: &LintArgs, format: Format, inputs: &[Input], optio
     }
     // What remains, read from the files as they are now.
     let report = feedlint::lint(inputs.to_vec(), options);
-    let status = finish(args, format, &report);
+    let status = printing.finish(&report);
     if failed.is_empty() {
         status
     } else {

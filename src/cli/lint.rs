@@ -16,8 +16,8 @@ use super::args::LintArgs;
 use super::fetching::{fetch_and_lint, media_check};
 use super::fixing::fix_files;
 use super::output::{
-    exit_status, exit_without_freeing, fail, fail_lines, finish, output_among, refuse_output_onto_input, say,
-    say_concise_totals, say_warnings_and_failures, use_color, Output,
+    exit_without_freeing, fail, fail_lines, output_among, refuse_output_onto_input, say, say_warnings_and_failures,
+    Output, Printing,
 };
 
 /// The config file's settings: the one named, else those of the nearest
@@ -75,12 +75,10 @@ pub(crate) fn overrides(args: &LintArgs, matches: &ArgMatches, door: FrontDoor) 
 }
 
 pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
-    if args.statistics && matches!(args.format, Format::Sarif | Format::Github) {
-        return fail(&format!(
-            "--statistics counts findings by rule in the text, concise, json and json-lines formats; {} has no place for it (drop one of the two)",
-            if matches!(args.format, Format::Sarif) { "--format sarif" } else { "--format github" }
-        ));
-    }
+    let printing = match Printing::of(&args) {
+        Ok(printing) => printing,
+        Err(refused) => return fail(&refused),
+    };
     let paths = if args.paths.is_empty() {
         vec![OsString::from(".")]
     } else {
@@ -130,7 +128,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         ));
     }
     if door == FrontDoor::Urls {
-        return fetch_and_lint(&args, &paths, &options, is_url);
+        return fetch_and_lint(&args, &printing, &paths, &options, is_url);
     }
     if args.url.is_some() && (paths.len() != 1 || PathBuf::from(&paths[0]).is_dir()) {
         return fail("--url names the URL of one document: give exactly one file, or - for standard input");
@@ -139,7 +137,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         Ok(inputs) => inputs,
         Err(message) => return fail(&message),
     };
-    if let Some(output) = &args.output_file {
+    if let Some(output) = printing.output_file() {
         let named = inputs.iter().filter_map(|input| match input {
             Input::Path(path) => Some(path.as_path()),
             _ => None,
@@ -148,15 +146,14 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             return refuse_output_onto_input(input);
         }
     }
-    let format = args.format;
     if args.fix || args.diff {
-        return fix_files(&args, format, &inputs, &options);
+        return fix_files(&args, &printing, &inputs, &options);
     }
-    match format.streams() && !args.statistics {
-        true => stream(&args, inputs, &options, format.emitter(use_color(&args))),
+    match printing.streams() {
+        true => stream(&printing, inputs, &options),
         false => {
             let report = feedlint::lint(inputs, &options);
-            let status = finish(&args, format, &report);
+            let status = printing.finish(&report);
             exit_without_freeing(report);
             status
         }
@@ -189,15 +186,10 @@ fn inputs_of(paths: &[OsString], max_file_size: u64) -> Result<Vec<Input>, Strin
 }
 
 /// Lints, writing the findings as they are assembled (the line formats).
-pub(crate) fn stream(
-    args: &LintArgs,
-    inputs: Vec<Input>,
-    options: &Options,
-    writer: Box<dyn report::Emitter>,
-) -> ExitCode {
+pub(crate) fn stream(printing: &Printing, inputs: Vec<Input>, options: &Options) -> ExitCode {
     let refused: std::cell::Cell<Option<PathBuf>> = std::cell::Cell::new(None);
     let open = |report: &feedlint::Report| -> io::Result<Output> {
-        let Some(path) = &args.output_file else {
+        let Some(path) = printing.output_file() else {
             return Ok(Output::Stdout(io::BufWriter::new(io::stdout().lock())));
         };
         // A walked directory's files are known only now.
@@ -208,22 +200,22 @@ pub(crate) fn stream(
         }
         Ok(Output::File(io::BufWriter::new(ReportFile::create(path)?)))
     };
-    let mut sink = report::Streaming::new(writer, open);
+    let mut sink = report::Streaming::new(printing.emitter(), open);
     let report = feedlint::lint_into(inputs, options, &mut sink);
     if let Some(input) = refused.take() {
         return refuse_output_onto_input(&input);
     }
-    let status = ExitCode::from(exit_status(args, &report));
+    let status = ExitCode::from(printing.exit_status(&report));
     let written = match sink.finish(&report).and_then(Output::close) {
         Ok(()) => status,
-        Err(error) => match &args.output_file {
+        Err(error) => match printing.output_file() {
             Some(path) => fail(&format!("cannot write the report to {}: {error}", path.display())),
             None if error.kind() == io::ErrorKind::BrokenPipe => status,
             None => fail(&format!("cannot write the report to standard output: {error}")),
         },
     };
     say_warnings_and_failures(&report);
-    let written = say_concise_totals(args, &report, written);
+    let written = printing.say_concise_totals(&report, written);
     exit_without_freeing(report);
     written
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Display;
 use std::io::{self, IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use feedlint::report::file::ReportFile;
@@ -100,21 +100,6 @@ pub(crate) fn exit_without_freeing(report: feedlint::Report) {
     std::mem::forget(report);
 }
 
-/// The concise format's totals, on standard error after the findings (its
-/// standard output stays one line a finding): unless `--quiet`. They are
-/// part of the report: if they cannot be written, the run fails, as for
-/// the findings, with `status` otherwise.
-pub(crate) fn say_concise_totals(args: &LintArgs, report: &feedlint::Report, status: ExitCode) -> ExitCode {
-    if matches!(args.format, Format::Concise) && !args.quiet && !args.statistics {
-        if let Err(error) = try_say(report::concise_totals(report)) {
-            if error.kind() != io::ErrorKind::BrokenPipe {
-                return ExitCode::from(USAGE_ERROR);
-            }
-        }
-    }
-    status
-}
-
 /// Where a streamed report goes.
 pub(crate) enum Output {
     File(io::BufWriter<ReportFile>),
@@ -147,41 +132,6 @@ impl Output {
     }
 }
 
-/// Whether the text format is coloured.
-pub(crate) fn use_color(args: &LintArgs) -> bool {
-    match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            args.output_file.is_none()
-                && io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    }
-}
-
-/// The exit status a report gives: 2 if something could not be linted
-/// (or feedlint failed on a document: `internal-error`),
-/// 1 if a finding is at or above `--fail-on` (unless `--exit-zero`).
-pub(crate) fn exit_status(args: &LintArgs, report: &feedlint::Report) -> u8 {
-    let fail_on = match args.fail_on {
-        FailOn::Error => Level::Error,
-        FailOn::Warning => Level::Warning,
-        FailOn::Info => Level::Info,
-    };
-    let failing = [Level::Error, Level::Warning, Level::Info]
-        .into_iter()
-        .any(|level| level >= fail_on && report.count(level) > 0);
-    // A document feedlint failed on (a contained panic) was not fully
-    // checked: the run itself failed, whatever else it found.
-    let internal_error = report.documents.iter().any(|document| document.internal_error);
-    if !report.failures.is_empty() || internal_error {
-        USAGE_ERROR
-    } else {
-        u8::from(failing && !args.exit_zero)
-    }
-}
-
 /// What was skipped or could not be linted, on standard error.
 pub(crate) fn say_warnings_and_failures(report: &feedlint::Report) {
     for warning in &report.warnings {
@@ -192,28 +142,123 @@ pub(crate) fn say_warnings_and_failures(report: &feedlint::Report) {
     }
 }
 
-/// Prints the report and decides the exit status.
-pub(crate) fn finish(args: &LintArgs, format: Format, report: &feedlint::Report) -> ExitCode {
-    let color = use_color(args);
-    let status = exit_status(args, report);
-    // A walked directory's files are known only now.
-    if let Some(output) = &args.output_file {
-        let linted = report.documents.iter().filter_map(|document| document.path.as_deref());
-        if let Some(input) = output_among(output, linted) {
-            return refuse_output_onto_input(input);
+/// How a run's report is printed and what the run exits with, decided
+/// once from the arguments: no other part of the command line reads them
+/// for it.
+pub(crate) struct Printing {
+    format: Format,
+    color: bool,
+    fail_on: Level,
+    exit_zero: bool,
+    statistics: bool,
+    /// The concise format's totals, said on standard error.
+    concise_totals: bool,
+    output_file: Option<PathBuf>,
+}
+
+impl Printing {
+    /// How `args` print, or why they cannot.
+    pub(crate) fn of(args: &LintArgs) -> Result<Printing, String> {
+        if args.statistics && matches!(args.format, Format::Sarif | Format::Github) {
+            return Err(format!(
+                "--statistics counts findings by rule in the text, concise, json and json-lines formats; {} has no place for it (drop one of the two)",
+                if matches!(args.format, Format::Sarif) { "--format sarif" } else { "--format github" }
+            ));
+        }
+        let color = match args.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                args.output_file.is_none()
+                    && io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        };
+        Ok(Printing {
+            format: args.format,
+            color,
+            fail_on: match args.fail_on {
+                FailOn::Error => Level::Error,
+                FailOn::Warning => Level::Warning,
+                FailOn::Info => Level::Info,
+            },
+            exit_zero: args.exit_zero,
+            statistics: args.statistics,
+            concise_totals: matches!(args.format, Format::Concise) && !args.quiet && !args.statistics,
+            output_file: args.output_file.clone(),
+        })
+    }
+
+    /// Where the report goes: a file, or standard output (`None`).
+    pub(crate) fn output_file(&self) -> Option<&Path> {
+        self.output_file.as_deref()
+    }
+
+    /// Whether the findings are written as they are assembled: a line
+    /// format, and no statistics in their place.
+    pub(crate) fn streams(&self) -> bool {
+        self.format.streams() && !self.statistics
+    }
+
+    /// The writer of the findings, for a streamed report.
+    pub(crate) fn emitter(&self) -> Box<dyn report::Emitter> {
+        self.format.emitter(self.color)
+    }
+
+    /// The exit status a report gives: 2 if something could not be linted
+    /// (or feedlint failed on a document: `internal-error`), 1 if a finding
+    /// is at or above `--fail-on` (unless `--exit-zero`).
+    pub(crate) fn exit_status(&self, report: &feedlint::Report) -> u8 {
+        let failing = [Level::Error, Level::Warning, Level::Info]
+            .into_iter()
+            .any(|level| level >= self.fail_on && report.count(level) > 0);
+        // A document feedlint failed on (a contained panic) was not fully
+        // checked: the run itself failed, whatever else it found.
+        let internal_error = report.documents.iter().any(|document| document.internal_error);
+        if !report.failures.is_empty() || internal_error {
+            USAGE_ERROR
+        } else {
+            u8::from(failing && !self.exit_zero)
         }
     }
-    let render = |out: &mut dyn Write| {
-        if args.statistics {
-            report::write_statistics(report, matches!(format, Format::Json | Format::JsonLines), out)
-        } else {
-            report::write(report, format, color, out)
+
+    /// The concise format's totals, on standard error after the findings
+    /// (its standard output stays one line a finding): unless `--quiet`.
+    /// They are part of the report: if they cannot be written, the run
+    /// fails, as for the findings, with `status` otherwise.
+    pub(crate) fn say_concise_totals(&self, report: &feedlint::Report, status: ExitCode) -> ExitCode {
+        if self.concise_totals {
+            if let Err(error) = try_say(report::concise_totals(report)) {
+                if error.kind() != io::ErrorKind::BrokenPipe {
+                    return ExitCode::from(USAGE_ERROR);
+                }
+            }
         }
-    };
-    let written = match &args.output_file {
-        Some(path) => write_file(ExitCode::from(status), path, render),
-        None => write_out(ExitCode::from(status), render),
-    };
-    say_warnings_and_failures(report);
-    say_concise_totals(args, report, written)
+        status
+    }
+
+    /// Prints the report and decides the exit status.
+    pub(crate) fn finish(&self, report: &feedlint::Report) -> ExitCode {
+        let status = self.exit_status(report);
+        // A walked directory's files are known only now.
+        if let Some(output) = &self.output_file {
+            let linted = report.documents.iter().filter_map(|document| document.path.as_deref());
+            if let Some(input) = output_among(output, linted) {
+                return refuse_output_onto_input(input);
+            }
+        }
+        let render = |out: &mut dyn Write| {
+            if self.statistics {
+                report::write_statistics(report, matches!(self.format, Format::Json | Format::JsonLines), out)
+            } else {
+                report::write(report, self.format, self.color, out)
+            }
+        };
+        let written = match &self.output_file {
+            Some(path) => write_file(ExitCode::from(status), path, render),
+            None => write_out(ExitCode::from(status), render),
+        };
+        say_warnings_and_failures(report);
+        self.say_concise_totals(report, written)
+    }
 }

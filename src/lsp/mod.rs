@@ -493,8 +493,7 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
         .iter()
         .filter_map(|(uri, path, text)| Some((uri, path.as_ref()?, text)))
         .collect();
-    let mut options = options.clone();
-    options.overlay = Arc::new(
+    let options = options.clone().with_overlay(
         files
             .iter()
             .map(|(_, path, text)| ((*path).clone(), text.as_bytes().to_vec()))

@@ -101,7 +101,7 @@ fn unchecked(named: Named, rule: &Rule, finding: Pending, options: &Options) -> 
         ..
     } = named;
     let source = Source::new(String::new());
-    let level = options.levels.level_for(rule, path.as_deref());
+    let level = options.levels().level_for(rule, path.as_deref());
     let diagnostics = level
         .map(|level| source.locator().resolve(finding, rule.id, level))
         .into_iter()
@@ -112,7 +112,7 @@ fn unchecked(named: Named, rule: &Rule, finding: Pending, options: &Options) -> 
             path,
             url,
             aliases: Vec::new(),
-            snippets: options.keep_sources.then(|| Snippets::cut("", [Place::START])),
+            snippets: options.keep_sources().then(|| Snippets::cut("", [Place::START])),
             summary: None,
             suppressions: Vec::new(),
             context: false,
@@ -171,7 +171,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     }
     // Every rule's level for this document, looked up once; then by id,
     // in constant time per finding.
-    let levels = options.levels.levels_for(named.path.as_deref());
+    let levels = options.levels().levels_for(named.path.as_deref());
     let level_of = |rule: &Rule| levels[rule.id];
     let served_as_html = named.media_type.as_deref() == Some("text/html");
     let mut checked = Checked::default();
@@ -311,7 +311,10 @@ fn check_feed(
             });
     }
     let mut feed = FeedDoc::new(xml, kind, named.url.as_ref());
-    if options.levels.selects_groups_for(PODCAST_GROUPS, named.path.as_deref()) {
+    if options
+        .levels()
+        .selects_groups_for(PODCAST_GROUPS, named.path.as_deref())
+    {
         feed.check_as_podcast();
     }
     let enabled: Vec<&'static Rule> = rules::RULES
@@ -333,7 +336,7 @@ fn check_feed(
     // --max-findings: the rest are counted as they come, not built (a rule
     // reports in document order, so those past the run's cap could never
     // be shown). So the cap bounds memory inside a document too.
-    let per_rule = match (options.max_per_rule, options.max_findings) {
+    let per_rule = match (options.max_per_rule(), options.max_findings()) {
         (0, cap) | (cap, 0) => cap,
         (fold, cap) => fold.min(cap),
     };
@@ -393,7 +396,7 @@ fn locate(
     // is analyzed in parallel with the others: the report only merges.
     suppress::apply(&mut diagnostics, &mut suppressions);
     diagnostics.sort_by(Diagnostic::cmp_in_document);
-    fold_document(&mut diagnostics, options.max_per_rule);
+    fold_document(&mut diagnostics, options.max_per_rule());
     word_folds(&mut diagnostics, options.words());
     diagnostics.iter_mut().for_each(Diagnostic::make_texts_showable);
     // Where unused suppressions would point, located while the text is here.
@@ -408,7 +411,7 @@ fn locate(
         }
     }
     drop(locator);
-    let snippets = options.keep_sources.then(|| {
+    let snippets = options.keep_sources().then(|| {
         let spans = diagnostics.iter().flat_map(|d| &d.spans);
         let places = spans.flat_map(|span| {
             let end = (span.at.line_end() != span.at.line_start()).then(|| span.at.end_place());
@@ -436,7 +439,7 @@ fn locate(
             canonical: named.canonical,
             placement,
             misplaced: None,
-            text: options.keep_texts.then(|| source.text().to_owned()),
+            text: options.keep_texts().then(|| source.text().to_owned()),
             internal_error,
         },
         diagnostics,

@@ -128,7 +128,7 @@ pub(crate) fn assemble(
     let mut own = Vec::with_capacity(outcomes.len());
     // The engine spends the budget as it reads (so that memory stays
     // bounded); this spends it for callers that hand in all at once.
-    let mut budget = FindingBudget::new(options.max_findings);
+    let mut budget = FindingBudget::new(options.max_findings());
     for mut outcome in outcomes {
         budget.spend(&mut outcome);
         own.push((outcome.diagnostics, outcome.unused_level));
@@ -164,7 +164,7 @@ pub(crate) fn assemble(
     let documents = &report.documents;
     work.sort_by(|a, b| documents[a.doc].name.cmp(&documents[b.doc].name));
     let mut work = work.into_iter().peekable();
-    let mut left = (options.max_findings > 0).then_some(options.max_findings);
+    let mut left = (options.max_findings() > 0).then_some(options.max_findings());
     loop {
         let chunk = next_chunk(&mut work, &report.documents);
         if chunk.is_empty() {
@@ -172,7 +172,7 @@ pub(crate) fn assemble(
         }
         let finished: Vec<(DocId, Vec<Diagnostic>, Vec<Suppression>)> = chunk
             .into_par_iter()
-            .map(|finishing| finishing.finish(options.max_per_rule, options.words()))
+            .map(|finishing| finishing.finish(options.max_per_rule(), options.words()))
             .collect();
         let mut findings = Vec::with_capacity(finished.iter().map(|f| f.1.len()).sum());
         let mut bounds = Vec::with_capacity(finished.len());
@@ -216,7 +216,7 @@ fn check_set(report: &Report, url_spaces: &[UrlSpace], options: &Options) -> Vec
     let enabled: Vec<&'static Rule> = rules::RULES
         .iter()
         .copied()
-        .filter(|rule| rule.set_check.is_some() && options.levels.enabled_anywhere(rule))
+        .filter(|rule| rule.set_check.is_some() && options.levels().enabled_anywhere(rule))
         .collect();
     let per_rule: Vec<Vec<_>> = enabled
         .par_iter()
@@ -243,7 +243,7 @@ fn set_findings_by_document(
         .into_iter()
         .filter_map(|(rule, pending)| {
             let primary = &report.documents[pending.primary.doc];
-            let level = options.levels.level_for(rule, primary.path.as_deref())?;
+            let level = options.levels().level_for(rule, primary.path.as_deref())?;
             Some((rule, pending, level))
         })
         .collect();

@@ -157,19 +157,19 @@ pub(crate) fn gather(
     };
     for input in inputs {
         match input {
-            Input::Stdin(bytes) => push(Job::of_bytes("-".to_owned(), options.url.clone(), bytes)),
+            Input::Stdin(bytes) => push(Job::of_bytes("-".to_owned(), options.url().cloned(), bytes)),
             Input::Path(path) if path.is_dir() => {
                 walk(&path, options, published, &mut push, failures, warnings, usize::MAX)
             }
             Input::Path(path) => {
                 let canonical = canonical_file(&path);
-                let learning = match (&options.url, published, &canonical) {
+                let learning = match (options.url(), published, &canonical) {
                     (None, Some(published), Some(canonical)) => published.learning_for(canonical),
                     _ => Learning::Off,
                 };
                 let url = options
-                    .url
-                    .clone()
+                    .url()
+                    .cloned()
                     .or_else(|| url_of_canonical(canonical.as_deref()?, published));
                 push(Job {
                     name: path.display().to_string(),
@@ -255,9 +255,9 @@ fn walker(
         });
     }
     // --exclude, and the exclude list of the config nearest above the root.
-    let from_config = canonical.and_then(|root| deepest_above(root, &options.config_excludes, |(dir, _)| dir));
-    let globs: Vec<String> = options
-        .exclude
+    let (exclude, config_excludes) = options.exclusions();
+    let from_config = canonical.and_then(|root| deepest_above(root, config_excludes, |(dir, _)| dir));
+    let globs: Vec<String> = exclude
         .iter()
         .chain(from_config.into_iter().flat_map(|(_, globs)| globs))
         .cloned()

@@ -38,7 +38,7 @@ impl<'o> Run<'o> {
             done: Vec::new(),
             failures: Vec::new(),
             warnings: Vec::new(),
-            budget: FindingBudget::new(options.max_findings),
+            budget: FindingBudget::new(options.max_findings()),
             reading: Reading::default(),
             outside: Outside::default(),
             walked: None,
@@ -133,7 +133,7 @@ impl<'o> Run<'o> {
         )>,
         sink: &mut dyn Sink,
     ) -> Report {
-        if let Some(check) = self.options.media.as_ref().filter(|_| self.options.checks_media()) {
+        if let Some(check) = self.options.media().filter(|_| self.options.checks_media()) {
             let media: Vec<(usize, &[crate::model::summary::MediaRef])> = self
                 .done
                 .iter()
@@ -148,7 +148,7 @@ impl<'o> Run<'o> {
             let (done, options, budget) = (&self.done, self.options, &mut self.budget);
             check.check(&media, self.walked.as_ref(), options.words(), &mut |(rule, finding)| {
                 let path = done[finding.primary.doc].document.path.as_deref();
-                if let Some(level) = options.levels.level_for(rule, path) {
+                if let Some(level) = options.levels().level_for(rule, path) {
                     if budget.keep_one(level) {
                         extra.push((rule, finding));
                     }

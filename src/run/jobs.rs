@@ -99,7 +99,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
             return Ok(Some(analyze::too_large(named(None), size, options)));
         }
         Origin::Bytes(bytes) => (bytes, None),
-        Origin::File(path) if options.overlay.contains_key(&path) => (options.overlay[&path].clone(), Some(path)),
+        Origin::File(path) if options.overlay().contains_key(&path) => (options.overlay()[&path].clone(), Some(path)),
         Origin::File(path) => {
             // A walked file is read on only if it starts like XML.
             let first_look = (!explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);

@@ -1,7 +1,7 @@
 //! What a run is told besides its inputs.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use url::Url;
@@ -17,45 +17,45 @@ use crate::Level;
 /// [`Options::with_base_url`] and [`Options::with_url`], which check them.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub levels: Levels,
+    levels: Levels,
     /// Where `base_root` is published.
-    pub(crate) base_url: Option<Url>,
+    base_url: Option<Url>,
     /// The directory `base_url` names (`--root`, the config's directory);
     /// `None`: the directory that holds every path linted.
-    pub(crate) base_root: Option<PathBuf>,
+    base_root: Option<PathBuf>,
     /// Other trees of the run published at URLs of their own (the base URL
     /// of a second config), each with its root directory.
-    pub(crate) more_bases: Vec<(Url, PathBuf)>,
+    more_bases: Vec<(Url, PathBuf)>,
     /// The URL of the single document linted (a file or stdin).
-    pub(crate) url: Option<Url>,
+    url: Option<Url>,
     /// Keep windows of the documents' lines, for the text renderer's
     /// snippets (set findings show snippets of several documents).
-    pub keep_sources: bool,
+    keep_sources: bool,
     /// Keep each document's whole text (the web page shows the lines
     /// around every finding and the diff of every fix).
-    pub keep_texts: bool,
+    keep_texts: bool,
     /// Files larger than this are not read (`--max-file-size`); 0 means the
     /// default, [`DEFAULT_MAX_FILE_SIZE`].
-    pub max_file_size: u64,
+    max_file_size: u64,
     /// The most findings of one rule shown per document, the rest counted
     /// in one more finding (`--max-per-rule`); 0 shows every finding.
-    pub max_per_rule: usize,
+    max_per_rule: usize,
     /// The most findings a run keeps (`--max-findings`); the rest are
     /// counted by level, not kept, so that a run's memory does not grow
     /// with its findings. 0 keeps every finding.
-    pub max_findings: usize,
+    max_findings: usize,
     /// Globs (gitignore syntax) of what walking skips, below each walked
     /// directory (`--exclude`).
-    pub exclude: Vec<String>,
+    exclude: Vec<String>,
     /// Configs' `exclude` lists, each with its config's directory: walking
     /// a directory adds the list of the config nearest above it.
-    pub config_excludes: Vec<(PathBuf, Vec<String>)>,
+    config_excludes: Vec<(PathBuf, Vec<String>)>,
     /// Contents that stand for files on disk, by the path a run reads them
     /// by: an editor's unsaved buffers, or the text `--fix` has made so far.
-    pub overlay: Arc<HashMap<PathBuf, Vec<u8>>>,
+    overlay: Arc<HashMap<PathBuf, Vec<u8>>>,
     /// The check of the media the documents name (`--check-media`), made
     /// once they are all read; `None`: no media is asked for.
-    pub media: Option<Arc<dyn MediaCheck>>,
+    media: Option<Arc<dyn MediaCheck>>,
     /// How the run's findings name limits and remedies: the front door's
     /// words ([`Options::with_words`]), plain ones by default.
     words: Arc<dyn Wording>,
@@ -159,6 +159,77 @@ impl Options {
     pub fn with_media(mut self, media: Option<Arc<dyn MediaCheck>>) -> Options {
         self.media = media;
         self
+    }
+
+    /// Where the tree of the run's root is published, if given.
+    pub(crate) fn base_url(&self) -> Option<&Url> {
+        self.base_url.as_ref()
+    }
+
+    /// The directory the base URL names, if given.
+    pub(crate) fn base_root(&self) -> Option<&Path> {
+        self.base_root.as_deref()
+    }
+
+    /// Other trees of the run, each at its URL, with its root directory.
+    pub(crate) fn more_bases(&self) -> &[(Url, PathBuf)] {
+        &self.more_bases
+    }
+
+    /// The URL of the single document linted, if given.
+    pub(crate) fn url(&self) -> Option<&Url> {
+        self.url.as_ref()
+    }
+
+    /// The rules' levels, by path.
+    pub fn levels(&self) -> &Levels {
+        &self.levels
+    }
+
+    /// The options with these rule levels.
+    pub fn with_levels(mut self, levels: Levels) -> Options {
+        self.levels = levels;
+        self
+    }
+
+    /// The options keeping windows of each document's lines (for the text
+    /// format's snippets), or not.
+    pub fn keeping_sources(mut self, keep: bool) -> Options {
+        self.keep_sources = keep;
+        self
+    }
+
+    pub(crate) fn keep_sources(&self) -> bool {
+        self.keep_sources
+    }
+
+    pub(crate) fn keep_texts(&self) -> bool {
+        self.keep_texts
+    }
+
+    /// The most findings of one rule shown per document (0: all).
+    pub fn max_per_rule(&self) -> usize {
+        self.max_per_rule
+    }
+
+    /// The most findings a run keeps (0: all).
+    pub fn max_findings(&self) -> usize {
+        self.max_findings
+    }
+
+    /// The globs walking skips, and the configs' lists by their folders.
+    pub(crate) fn exclusions(&self) -> (&[String], &[(PathBuf, Vec<String>)]) {
+        (&self.exclude, &self.config_excludes)
+    }
+
+    /// The contents that stand for files on disk.
+    pub(crate) fn overlay(&self) -> &HashMap<PathBuf, Vec<u8>> {
+        &self.overlay
+    }
+
+    /// The check of the media, if one is asked for.
+    pub fn media(&self) -> Option<&Arc<dyn MediaCheck>> {
+        self.media.as_ref()
     }
 
     /// The options keeping each document's whole text, or not.

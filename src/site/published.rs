@@ -96,8 +96,8 @@ impl Published {
     /// that each file keeps its own path below it (`blog/index.atom` and
     /// `news/index.atom` get different URLs). `None` for standard input.
     pub(crate) fn of(named: &[&Path], options: &Options) -> Option<Published> {
-        let base = options.base_url.clone().map(as_directory);
-        let root = match &options.base_root {
+        let base = options.base_url().cloned().map(as_directory);
+        let root = match options.base_root() {
             Some(root) => std::fs::canonicalize(root).ok()?,
             None => common_directory(named.iter().filter_map(|path| {
                 let canonical = std::fs::canonicalize(path).ok()?;
@@ -109,13 +109,13 @@ impl Published {
             }))?,
         };
         let more = options
-            .more_bases
+            .more_bases()
             .iter()
             .filter_map(|(url, root)| Tree::new(std::fs::canonicalize(root).ok()?, Some(as_directory(url.clone()))))
             .collect();
         Some(Published {
             main: Tree::new(root, base)?,
-            root_given: options.base_root.is_some(),
+            root_given: options.base_root().is_some(),
             root_placed: false,
             more,
             learned: Vec::new(),
@@ -125,10 +125,9 @@ impl Published {
             slash: Url::parse("file:///").ok()?,
             boundary: Boundary::of(
                 options
-                    .base_root
-                    .iter()
-                    .chain(options.more_bases.iter().map(|(_, root)| root))
-                    .map(PathBuf::as_path),
+                    .base_root()
+                    .into_iter()
+                    .chain(options.more_bases().iter().map(|(_, root)| root.as_path())),
                 named.iter().copied(),
             ),
         })

@@ -141,7 +141,7 @@ impl ServeOptions {
     /// policy. Called once the rule settings are final.
     pub fn check_media(&mut self) {
         let checker = crate::fetch::media::MediaChecker::new(self.limits.clone(), MAX_MEDIA);
-        self.lint.media = Some(Arc::new(checker));
+        self.lint = self.lint.clone().with_media(Some(Arc::new(checker)));
     }
 }
 
@@ -235,7 +235,7 @@ async fn index(State(app): State<Arc<App>>) -> Html<String> {
     html(page::index(
         app.options.max_body,
         app.options.max_files,
-        app.options.lint.media.is_some(),
+        app.options.lint.media().is_some(),
     ))
 }
 

@@ -576,3 +576,32 @@ fn no_library_text_names_a_flag() {
     let text = "fn f() -> &'static str {\n    \"raise --max-time to follow the whole chain\"\n}\nconst A: &str = \"en--us\";\n";
     assert_eq!(flags_named(text), ["raise --max-time to follow the whole chain"]);
 }
+
+/// The fields of `pub struct NAME` in `text` that are visible outside its
+/// module.
+fn visible_fields(text: &str, name: &str) -> Vec<String> {
+    let start = format!("pub struct {name} {{");
+    let Some(at) = text.find(&start) else {
+        return vec![format!("no struct {name}")];
+    };
+    let body = &text[at + start.len()..];
+    let body = &body[..body.find("\n}").unwrap_or(body.len())];
+    body.lines()
+        .map(str::trim)
+        .filter(|line| line.starts_with("pub"))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn resolved_settings_change_only_through_methods() {
+    // Options is resolved once (Options::resolve) and then changed only by
+    // its methods (with_words, with_media, ...), as ripgrep's HiArgs: no
+    // front door reaches into a field and patches it.
+    let path = src().join("settings/options.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert_eq!(visible_fields(&text, "Options"), Vec::<String>::new());
+    // The check fails where it should.
+    let open = "pub struct Options {\n    /// Levels.\n    pub levels: Levels,\n    words: W,\n}\n";
+    assert_eq!(visible_fields(open, "Options"), ["pub levels: Levels,"]);
+}

@@ -144,12 +144,11 @@ fn lint(path: &std::path::Path, text: &str, options: &Options) -> Report {
 
 fn options() -> Options {
     feedlint::base::contain::install_hook();
-    let mut options = Options::default();
-    options
-        .levels
+    let mut levels = Options::default().levels().clone();
+    levels
         .select(Some(&["ALL".to_owned()]), &[])
         .expect("ALL selects every rule");
-    options
+    Options::default().with_levels(levels)
 }
 
 #[test]

@@ -68,7 +68,8 @@ fn fixture_url(path: &Path) -> Option<Url> {
 /// for every fixture but their own: they ask for a self link, a guid,
 /// artwork, ... that the minimal documents of the other rules leave out,
 /// and would add the same findings to nearly every RSS fixture.
-fn without_the_profile(mut options: Options, path: &Path) -> Options {
+fn without_the_profile(options: Options, path: &Path) -> Options {
+    let mut levels = options.levels().clone();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite");
     let own_rule = path
         .strip_prefix(root.join("rules"))
@@ -87,16 +88,15 @@ fn without_the_profile(mut options: Options, path: &Path) -> Options {
     };
     for rule in rules::RULES.iter().filter(asks_for_more) {
         if own_rule.as_deref() != Some(rule.id.as_str()) {
-            options.levels.set(rule.id.as_str(), None).unwrap();
+            levels.set(rule.id.as_str(), None).unwrap();
         }
     }
-    options
+    options.with_levels(levels)
 }
 
 fn lint_fixture(path: &Path, keep_sources: bool) -> Report {
     let bytes = fs::read(path).unwrap();
-    let mut options = without_the_profile(Options::default(), path);
-    options.keep_sources = keep_sources;
+    let options = without_the_profile(Options::default(), path).keeping_sources(keep_sources);
     let url = fixture_url(path);
     lint_bytes(&relative(path), url.as_ref().map(Url::as_str), &bytes, &options).unwrap()
 }
@@ -216,9 +216,7 @@ fn case_options(case: &Path) -> Options {
         return without_the_profile(Options::default(), case);
     }
     let config = feedlint::settings::config::load(&path).expect("the case's feedlint.toml is valid");
-    let mut options = Options::default();
-    options.levels = config.levels;
-    let options = without_the_profile(options, case);
+    let options = without_the_profile(Options::default().with_levels(config.levels), case);
     // The base URL names the case's directory, as the command line takes
     // a config's base-url to name the config's.
     match config.base_url {
