@@ -246,8 +246,14 @@ fn rss_element_in_text(cx: &mut Checker) {
     containers.extend(feed.entries.iter().map(|item| item.node));
     for container in containers {
         let defined = version.defined(container.tag_name().name());
+        // Most children hold only text: the element child is looked for
+        // first, the names only where there is one.
+        let holds_an_element = |c: &Node| c.children().any(|child| unqualified(&child));
         for holder in container.children().filter(|c| {
-            unqualified(c) && defined.contains(&c.tag_name().name()) && !holds_elements(version, c.tag_name().name())
+            unqualified(c)
+                && holds_an_element(c)
+                && defined.contains(&c.tag_name().name())
+                && !holds_elements(version, c.tag_name().name())
         }) {
             let inside: Vec<Node> = holder.children().filter(unqualified).collect();
             let Some(first) = inside.first() else { continue };
@@ -291,9 +297,13 @@ fn rss_unknown_attribute(cx: &mut Checker) {
         let holder = holders[next];
         next += 1;
         let defined = version.defined(holder.tag_name().name());
+        // A child with no attribute and no element in it has nothing to
+        // report and nothing to walk: most are that, and are passed over
+        // before their names are looked up.
+        let worth_a_look = |c: &Node| c.attributes().next().is_some() || c.children().any(|n| n.is_element());
         for child in holder
             .children()
-            .filter(|c| unqualified(c) && defined.contains(&c.tag_name().name()))
+            .filter(|c| unqualified(c) && worth_a_look(c) && defined.contains(&c.tag_name().name()))
         {
             let name = child.tag_name().name();
             if name != "item" {
