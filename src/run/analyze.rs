@@ -381,6 +381,13 @@ fn locate(
         placement,
     } = checked;
     let internal_error = findings.iter().any(|(rule, _)| rule.id == INTERNAL_ERROR.id);
+    // Located in the order of their places, each scanned on from the one
+    // before: the rules report one after another, each from the top, and
+    // scanning back from a mark made the bench's RSS corpus (a finding on
+    // most items) 8% slower. The order they are reported in is settled by
+    // the sort below.
+    let mut findings = findings;
+    findings.sort_by_key(|(_, pending)| pending.primary.start);
     let mut locator = source.locator();
     let mut diagnostics: Vec<Diagnostic<DocSpan>> = findings
         .into_iter()
