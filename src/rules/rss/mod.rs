@@ -154,8 +154,11 @@ fn rss_duplicate_element(cx: &mut Checker) {
         .chain(in_channel("textInput").map(|text_input| (text_input, RSS_TEXT_INPUT)))
         .chain(feed.entries.iter().map(|item| (item.node, ONCE_IN_ITEM)));
     let mut findings = Vec::new();
+    // The first of each name in the container at hand (one list for all).
+    let mut first: Vec<Option<Node>> = Vec::new();
     for (container, once) in containers {
-        let mut first: Vec<Option<Node>> = vec![None; once.len()];
+        first.clear();
+        first.resize(once.len(), None);
         for child in container
             .children()
             .filter(|c| c.is_element() && c.tag_name().namespace().is_none())

@@ -48,17 +48,11 @@ impl RssVersion {
         }
     }
 
-    fn defined(self, parent: &str) -> Vec<&'static str> {
-        let mut defined: Vec<&str> = self
-            .elements()
+    fn defined(self, parent: &str) -> &'static [&'static str] {
+        self.elements()
             .iter()
             .find(|(p, _)| *p == parent)
             .map_or(&[][..], |(_, children)| children)
-            .to_vec();
-        if self == RssVersion::V092 && parent == "channel" {
-            defined.extend_from_slice(RSS_092_CHANNEL_MORE);
-        }
-        defined
     }
 }
 
@@ -85,6 +79,26 @@ const RSS_091_CHANNEL: &[&str] = &[
 ];
 /// What RSS 0.92 adds to 0.91's channel.
 const RSS_092_CHANNEL_MORE: &[&str] = &["category", "cloud"];
+/// RSS 0.92's channel: 0.91's and what 0.92 adds (one list, not made
+/// again for each element asked about).
+const RSS_092_CHANNEL: [&str; RSS_091_CHANNEL.len() + RSS_092_CHANNEL_MORE.len()] =
+    concatenated(RSS_091_CHANNEL, RSS_092_CHANNEL_MORE);
+
+/// `first` then `second`, as one array of `N` names.
+const fn concatenated<const N: usize>(first: &[&'static str], second: &[&'static str]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < first.len() {
+        out[i] = first[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < second.len() {
+        out[i + j] = second[j];
+        j += 1;
+    }
+    out
+}
 /// The sub-elements of `textInput` and `image`, each defined once.
 pub(crate) const RSS_TEXT_INPUT: &[&str] = &["title", "description", "name", "link"];
 pub(crate) const RSS_IMAGE: &[&str] = &["url", "title", "link", "width", "height", "description"];
@@ -102,7 +116,7 @@ const RSS_091_ELEMENTS: &[(&str, &[&str])] = &[
 
 const RSS_092_ELEMENTS: &[(&str, &[&str])] = &[
     ("rss", &["channel"]),
-    ("channel", RSS_091_CHANNEL),
+    ("channel", &RSS_092_CHANNEL),
     (
         "item",
         &["title", "link", "description", "source", "enclosure", "category"],
