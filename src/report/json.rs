@@ -300,7 +300,7 @@ fn write_findings_array(report: &Report, out: &mut dyn Write) -> io::Result<()> 
                         text.extend_from_slice(b",\n");
                     }
                     text.extend_from_slice(b"    ");
-                    pretty_into(&mut text, &diagnostic(report, d), 2)?;
+                    super::json_finding::Writer::new(&mut text, 2).finding(report, d);
                 }
                 Ok(text)
             })
@@ -537,5 +537,30 @@ mod tests {
         report.diagnostics.clear();
         assert_eq!(pieces(&empty), whole(&empty));
         assert_eq!(pieces(&report), whole(&report));
+    }
+
+    #[test]
+    fn a_finding_is_written_by_hand_as_the_pretty_printer_writes_it() {
+        // Fixes with edits, help or none, notes or none, secondary spans,
+        // labels or none, quotes and a line end.
+        let fixtures = [
+            "testsuite/rules/fh-marker-duplicate/fail-twice.atom",
+            "testsuite/rules/rss-invalid-date/fail-dates.rss",
+            "testsuite/rules/atom-duplicate-element/fail-source.atom",
+        ];
+        let mut written = 0;
+        for fixture in fixtures {
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture);
+            let bytes = std::fs::read(&path).unwrap();
+            let report = crate::lint_bytes(fixture, None, &bytes, &crate::Options::default()).unwrap();
+            for d in &report.diagnostics {
+                let mut ours = Vec::new();
+                super::super::json_finding::Writer::new(&mut ours, 2).finding(&report, d);
+                let serde = pretty_indented(&diagnostic(&report, d), 2).unwrap();
+                assert_eq!(String::from_utf8_lossy(&ours), String::from_utf8_lossy(&serde));
+                written += 1;
+            }
+        }
+        assert!(written > 3, "findings were written: {written}");
     }
 }

@@ -18,6 +18,7 @@ mod concise;
 pub mod file;
 mod github;
 mod json;
+mod json_finding;
 mod sarif;
 mod text;
 
