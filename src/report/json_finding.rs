@@ -89,22 +89,39 @@ impl<'o> Writer<'o> {
         self.out.push(b']');
     }
 
+    /// Where a span or an edit is: its bytes, lines and columns, the
+    /// first key first in its object where `first`.
+    fn place(&mut self, numbers: [usize; 6], first: bool) {
+        const KEYS: [&str; 6] = [
+            "byte_start",
+            "byte_end",
+            "line_start",
+            "column_start",
+            "line_end",
+            "column_end",
+        ];
+        for (i, (key, n)) in KEYS.into_iter().zip(numbers).enumerate() {
+            self.key(key, first && i == 0);
+            self.number(n);
+        }
+    }
+
     fn span(&mut self, report: &Report, span: &Span) {
         self.out.push(b'{');
         self.level += 1;
         self.key("file", true);
         self.string(&report.documents[span.doc].name);
-        for (key, n) in [
-            ("byte_start", span.byte_start),
-            ("byte_end", span.byte_end),
-            ("line_start", span.line_start),
-            ("column_start", span.column_start),
-            ("line_end", span.line_end),
-            ("column_end", span.column_end),
-        ] {
-            self.key(key, false);
-            self.number(n);
-        }
+        self.place(
+            [
+                span.byte_start,
+                span.byte_end,
+                span.line_start,
+                span.column_start,
+                span.line_end,
+                span.column_end,
+            ],
+            false,
+        );
         self.key("is_primary", false);
         self.out
             .extend_from_slice(if span.is_primary { b"true" } else { b"false" });
@@ -159,20 +176,17 @@ impl<'o> Writer<'o> {
                     let at = edit.at.in_doc(doc);
                     w.out.push(b'{');
                     w.level += 1;
-                    for (i, (key, n)) in [
-                        ("byte_start", at.byte_start),
-                        ("byte_end", at.byte_end),
-                        ("line_start", at.line_start),
-                        ("column_start", at.column_start),
-                        ("line_end", at.line_end),
-                        ("column_end", at.column_end),
-                    ]
-                    .into_iter()
-                    .enumerate()
-                    {
-                        w.key(key, i == 0);
-                        w.number(n);
-                    }
+                    w.place(
+                        [
+                            at.byte_start,
+                            at.byte_end,
+                            at.line_start,
+                            at.column_start,
+                            at.line_end,
+                            at.column_end,
+                        ],
+                        true,
+                    );
                     w.key("replacement", false);
                     w.string(&edit.replacement);
                     w.level -= 1;
