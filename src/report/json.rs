@@ -302,9 +302,9 @@ fn write_findings_array(report: &Report, out: &mut dyn Write) -> io::Result<()> 
                     text.extend_from_slice(b"    ");
                     super::json_finding::Writer::new(&mut text, 2).finding(report, d);
                 }
-                Ok(text)
+                text
             })
-            .collect::<serde_json::Result<_>>()?;
+            .collect();
         for (i, piece) in made.iter().enumerate() {
             if n > 0 || i > 0 {
                 out.write_all(b",\n")?;
