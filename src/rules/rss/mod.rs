@@ -20,7 +20,7 @@ pub(crate) mod vocabulary;
 /// The finding for an RSS channel without a required child.
 fn report_missing_channel_child(cx: &mut Checker, child: &'static str, what: &str) {
     let feed = cx.feed;
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = rss_channel(feed) else {
         return;
     };
     if channel.children().any(|c| c.has_tag_name(None, child)) {

@@ -4,6 +4,7 @@
 use crate::feed::{start_tag, DocKind, Text};
 use crate::findings::diagnostic::shorten;
 use crate::rules::atom::vocabulary::{attribute_names, element_in_text, namespace_it};
+use crate::rules::shared::rss_channel;
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 pub static RSS_UNKNOWN_ELEMENT: Rule = rule!(
@@ -179,7 +180,7 @@ const RSS_ELEMENTS: &[(&str, &[&str])] = &[
 
 fn rss_unknown_element(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = rss_channel(feed) else {
         return;
     };
     let version = RssVersion::of(feed.root);
@@ -244,13 +245,17 @@ fn holds_elements(version: RssVersion, name: &str) -> bool {
     version.elements().iter().any(|(parent, _)| *parent == name)
 }
 
+/// An element without a namespace: RSS's own, or an undefined one.
+fn unqualified(node: &Node) -> bool {
+    node.is_element() && node.tag_name().namespace().is_none()
+}
+
 fn rss_element_in_text(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = rss_channel(feed) else {
         return;
     };
     let version = RssVersion::of(feed.root);
-    let unqualified = |node: &Node| node.is_element() && node.tag_name().namespace().is_none();
     let mut containers: Vec<Node> = vec![channel];
     containers.extend(
         channel.children().filter(|c| {
@@ -296,11 +301,10 @@ const RSS_ATTRIBUTES: &[(&str, &[&str])] = &[
 
 fn rss_unknown_attribute(cx: &mut Checker) {
     let feed = cx.feed;
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = rss_channel(feed) else {
         return;
     };
     let version = RssVersion::of(feed.root);
-    let unqualified = |node: &Node| node.is_element() && node.tag_name().namespace().is_none();
     // The RSS elements, each where RSS defines it: the root, the channel,
     // and the defined children of the elements that hold elements.
     let mut elements: Vec<Node> = vec![feed.root, channel];

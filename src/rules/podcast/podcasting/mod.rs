@@ -16,8 +16,9 @@ use schedule::iso8601_seconds;
 use tags::{MEDIUMS, TAGS};
 
 use crate::base::syntax;
-use crate::feed::{start_tag, DocKind, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
+use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
 use crate::findings::diagnostic::shorten;
+use crate::rules::shared::rss_channel;
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 
@@ -129,7 +130,7 @@ fn tag_named(name: &str) -> Option<&'static Tag> {
 /// tag where the namespace defines it (gathered in the one pass over the
 /// document's nodes).
 fn podcast_elements<'a, 'i>(feed: &FeedDoc<'a, 'i>) -> Vec<(Node<'a, 'i>, Option<&'static Tag>)> {
-    let Some(channel) = feed.head.filter(|_| feed.kind == DocKind::Rss) else {
+    let Some(channel) = rss_channel(feed) else {
         return Vec::new();
     };
     let inside = channel.range();
