@@ -58,6 +58,10 @@ pub struct Report {
 pub trait Sink {
     /// Every document is read and analyzed, before any finding is given.
     fn start(&mut self, _report: &Report) {}
+    /// At most `findings` findings will be given: a sink that keeps them
+    /// makes room once, rather than growing (and touching twice the
+    /// memory) as they come.
+    fn expect(&mut self, _findings: usize) {}
     /// The next findings in report order.
     fn findings(&mut self, report: &Report, findings: Vec<Diagnostic>);
 }
@@ -66,6 +70,10 @@ pub trait Sink {
 pub(crate) struct Keep(pub Vec<Diagnostic>);
 
 impl Sink for Keep {
+    fn expect(&mut self, findings: usize) {
+        self.0.reserve_exact(findings);
+    }
+
     fn findings(&mut self, _report: &Report, findings: Vec<Diagnostic>) {
         self.0.extend(findings);
     }

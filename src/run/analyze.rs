@@ -406,6 +406,11 @@ fn locate(
     fold_document(&mut diagnostics, options.max_per_rule());
     word_folds(&mut diagnostics, options.words());
     diagnostics.iter_mut().for_each(Diagnostic::make_texts_showable);
+    // Held until every document is read: made in the place of the
+    // findings as the rules gave them (larger, and room for more), they
+    // would hold about twice the memory.
+    diagnostics.shrink_to_fit();
+    suppressions.shrink_to_fit();
     // Where unused suppressions would point, located while the text is here.
     // Every suppression is located (the JSON report lists the used ones
     // with their reasons); where it is removed, only if it may be unused.

@@ -163,8 +163,15 @@ pub(crate) fn assemble(
         .collect();
     let documents = &report.documents;
     work.sort_by(|a, b| documents[a.doc].name.cmp(&documents[b.doc].name));
-    let mut work = work.into_iter().peekable();
     let mut left = (options.max_findings() > 0).then_some(options.max_findings());
+    // Each suppression gives at most one finding (unused); folding and
+    // suppressing only take findings away.
+    let at_most: usize = work
+        .iter()
+        .map(|f| f.own.len() + f.set.len() + f.suppressions.len())
+        .sum();
+    sink.expect(left.map_or(at_most, |left| at_most.min(left)));
+    let mut work = work.into_iter().peekable();
     loop {
         let chunk = next_chunk(&mut work, &report.documents);
         if chunk.is_empty() {

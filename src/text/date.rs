@@ -534,8 +534,15 @@ pub fn read_rfc822(text: &str) -> Result<Rfc822Date, DateError> {
         weekday = Some((index, day_name));
         rest = after;
     }
-    let parts: Vec<&str> = rest.split_whitespace().collect();
-    let [day, month, year, time, zone] = parts[..] else {
+    let mut parts = rest.split_whitespace();
+    let (Some(day), Some(month), Some(year), Some(time), Some(zone), None) = (
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+        parts.next(),
+    ) else {
         return fail("expected \"[Day, ]DD Mon YYYY HH:MM[:SS] ZONE\", e.g. \"Tue, 03 Jun 2003 09:39:21 GMT\"");
     };
     let day: u32 = match day.len() {
