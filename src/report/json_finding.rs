@@ -316,17 +316,19 @@ impl<'o> Writer<'o> {
     }
 }
 
-/// `text` as a JSON string, escaped as `serde_json` escapes: `"`, `\`,
-/// and the controls below U+0020 (`\b \t \n \f \r` by name, the others as
-/// `\u00XX`), nothing else.
+/// `text` as a JSON string, escaped as `serde_json` escapes (`"`, `\`,
+/// and the controls below U+0020: `\b \t \n \f \r` by name, the others as
+/// `\u00XX`), and the line and paragraph separators as `\u2028` and
+/// `\u2029`, as [`SeparatorsEscaped`](super::SeparatorsEscaped) writes them.
 pub(super) fn escaped_into(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     out.push(b'"');
-    // Controls are told by one pass without an early exit, which the
-    // compiler vectorizes; without them (a finding's texts are made
-    // showable), quotes and backslashes are found by memchr.
-    let has_control = bytes.iter().fold(false, |any, &b| any | (b < 0x20));
-    if !has_control {
+    // Controls and the first byte of the separators are told by one pass
+    // without an early exit, which the compiler vectorizes; without them
+    // (a finding's texts are made showable), quotes and backslashes are
+    // found by memchr.
+    let has_special = bytes.iter().fold(false, |any, &b| any | (b < 0x20) | (b == 0xE2));
+    if !has_special {
         let mut start = 0;
         for at in memchr::memchr2_iter(b'"', b'\\', bytes) {
             out.extend_from_slice(&bytes[start..at]);
@@ -346,6 +348,11 @@ pub(super) fn escaped_into(out: &mut Vec<u8>, text: &str) {
                 b'\r' => b"\\r",
                 b'\t' => b"\\t",
                 0x00..=0x1F => b"",
+                0xE2 => match bytes.get(at + 1..at + 3) {
+                    Some([0x80, 0xA8]) => b"\\u2028",
+                    Some([0x80, 0xA9]) => b"\\u2029",
+                    _ => continue,
+                },
                 _ => continue,
             };
             out.extend_from_slice(&bytes[start..at]);
@@ -362,7 +369,8 @@ pub(super) fn escaped_into(out: &mut Vec<u8>, text: &str) {
             } else {
                 out.extend_from_slice(escape);
             }
-            start = at + 1;
+            // A separator is three bytes.
+            start = at + if b == 0xE2 { 3 } else { 1 };
         }
         out.extend_from_slice(&bytes[start..]);
     }
@@ -372,20 +380,31 @@ pub(super) fn escaped_into(out: &mut Vec<u8>, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write as _;
 
     #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
+    fn strings_are_escaped_as_the_json_format_escapes_them() {
         let every_byte: String = (0u8..0x80).map(char::from).collect();
         for text in [
             "",
             "plain text",
             "a \"quote\" and \\ back",
-            "é, 😀, \u{2028}",
+            "é, 😀, \u{2028}, \u{2029}, \u{2027}\u{202A}, \u{20AC}\n",
+            "\u{2028}",
+            "ends with \u{2029}",
             &every_byte,
         ] {
             let mut ours = Vec::new();
             escaped_into(&mut ours, text);
-            assert_eq!(ours, serde_json::to_vec(text).unwrap(), "{text:?}");
+            let mut theirs = Vec::new();
+            crate::report::SeparatorsEscaped::new(&mut theirs)
+                .write_all(&serde_json::to_vec(text).unwrap())
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{text:?}"
+            );
         }
     }
 }
