@@ -12,7 +12,7 @@ neither (`silent:RULE`); `errors:R1,R2` expects each of those errors (a
 feed read past a stray line before its declaration), `error:RULE` that
 rule among the errors. Each case is one feed, built from a valid one with
 one change; the podcast cases are named by the item of issue 41 they
-test, the paged ones are folders of pages linted together, and the media
+test (the "wild" ones by the item of issue 50: podcasts in the wild), the paged ones are folders of pages linted together, and the media
 ones (item 5) run with --check-media against a loopback server the script
 starts. Prints the score per format and the cases
 missed; `--verbose` lists every case. The cases cover the MUSTs feedlint
@@ -525,7 +525,7 @@ PODCAST_CASES = [
     ("1-info-blog-with-audio", "info:podcast-not-declared", rss(extra_item="<enclosure url='http://liftoff.example.net/1.mp3' length='1' type='audio/mpeg'/>")),
     ("1-valid-blog-with-audio", "valid", rss(extra_item="<enclosure url='http://liftoff.example.net/1.mp3' length='1' type='audio/mpeg'/>")),
     ("1-silent-blog-with-pdf", "silent:podcast-not-declared", rss(extra_item="<enclosure url='http://liftoff.example.net/1.pdf' length='1' type='application/pdf'/>")),
-    ("1-error-declared-by-podcast-namespace", "error:podcast-missing-element", f"<rss version='2.0' xmlns:podcast='https://podcastindex.org/namespace/1.0'><channel>{CHANNEL}<item>{ITEM}</item></channel></rss>"),
+    ("1-error-declared-by-podcast-namespace", "error:podcast-missing-element", f"<rss version='2.0' xmlns:podcast='https://podcastindex.org/namespace/1.0'><channel>{CHANNEL}<item>{ITEM}<enclosure url='http://liftoff.example.net/1.mp3' length='1' type='audio/mpeg'/></item></channel></rss>"),
     ("1-error-itunes-value-in-atom", "error:itunes-invalid-explicit", atom(extra_head="<itunes:explicit xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'>maybe</itunes:explicit>")),
     ("1-error-itunes-value-in-a-blog", "error:itunes-invalid-explicit", rss(extra_item="<itunes:explicit xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'>maybe</itunes:explicit>")),
     ("2-error-missing-self-link", "error:podcast-missing-element", podcast(channel=without(PODCAST_CHANNEL, "<atom:link"))),
@@ -647,6 +647,32 @@ CHAIN = (
 
 # Issue 41 item 4: paged podcast feeds, each case a folder of pages linted
 # together, as `feedlint DIR` does.
+ITUNES_DECLARED = "xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'"
+LEGACY_PODCAST_NS = "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md"
+
+
+def blog(declared=ITUNES_DECLARED, extra_item=""):
+    """A blog as site builders write it, declaring a namespace it does
+    not use."""
+    return f"<rss version='2.0' {declared}><channel>{CHANNEL}<item>{ITEM}<description>{'A long post. ' * 400}</description>{extra_item}</item></channel></rss>"
+
+
+# Issue 50 (podcasts in the wild), by item: 1 a blog is not a podcast, 2
+# the Podcasting 2.0 namespace's two names. Each name starts with its item.
+WILD_CASES = [
+    ("1-valid-squarespace-blog", "valid", blog()),
+    ("1-silent-squarespace-blog", "silent:podcast-missing-element", blog()),
+    ("1-silent-blog-with-pictures", "silent:podcast-missing-element", blog(extra_item="<enclosure url='http://liftoff.example.net/1.png' length='1' type='image/png'/>")),
+    ("1-valid-blog-declaring-podcasting", "valid", blog(declared="xmlns:podcast='https://podcastindex.org/namespace/1.0'")),
+    ("1-error-declared-beside-audio", "error:podcast-missing-element", blog(extra_item="<enclosure url='http://liftoff.example.net/1.mp3' length='1' type='audio/mpeg'/>")),
+    ("1-error-itunes-tag-used", "error:podcast-missing-element", blog(extra_item="<itunes:duration>1801</itunes:duration>")),
+    ("2-info-older-name", "info:podcast-namespace-legacy", podcast().replace("https://podcastindex.org/namespace/1.0", LEGACY_PODCAST_NS)),
+    ("2-valid-older-name", "valid", podcast().replace("https://podcastindex.org/namespace/1.0", LEGACY_PODCAST_NS)),
+    ("2-silent-older-name-recommended", "silent:podcast-missing-recommended", podcast().replace("https://podcastindex.org/namespace/1.0", LEGACY_PODCAST_NS)),
+    ("2-error-older-name-checked", "error:podcast-invalid-value", podcast(channel=PODCAST_CHANNEL.replace("<podcast:locked>yes", "<podcast:locked>maybe")).replace("https://podcastindex.org/namespace/1.0", LEGACY_PODCAST_NS)),
+    ("2-silent-current-name", "silent:podcast-namespace-legacy", podcast()),
+]
+
 PAGED_CASES = [
     ("4-valid-paged-podcast", "valid", pages(*CHAIN)),
     ("4-error-next-to-a-missing-page", "error:paging-link-dangling", pages(CHAIN[0], FIRST_LAST + [("previous", "page1.rss"), ("next", "page-3.rss")], CHAIN[2])),
@@ -870,7 +896,8 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases)]:
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES)]:
         if name == "paged":
             missed, found = score_sets(name, cases)
         else:
@@ -881,11 +908,11 @@ def main():
             if of_kind:
                 right = sum(1 for c in of_kind if c[0] not in missed_names)
                 print(f"{name}: {kind}: {right} of {len(of_kind)}")
-        if name in ("podcast", "paged", "media"):
+        if name in issues:
             for item in sorted({case.split("-")[0] for case, _, _ in cases}):
                 of_item = [c for c in cases if c[0].split("-")[0] == item]
                 right = sum(1 for c in of_item if c[0] not in missed_names)
-                print(f"{name}: issue 41 item {item}: {right} of {len(of_item)}")
+                print(f"{name}: issue {issues[name]} item {item}: {right} of {len(of_item)}")
         for case, expected, got in missed:
             shown = ", ".join(sorted({f"{rule} ({level})" for rule, level in got})) or "nothing"
             print(f"  missed {case} (expected {expected}, got {shown})")

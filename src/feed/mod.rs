@@ -16,6 +16,7 @@ use crate::text::iri;
 mod atom_names;
 mod entries;
 mod gathering;
+pub mod media;
 pub mod placement;
 mod relations;
 mod text;
@@ -44,42 +45,65 @@ pub const ITUNES_NS: &str = "http://www.itunes.com/dtds/podcast-1.0.dtd";
 /// The Podcasting 2.0 namespace.
 pub const PODCAST_NS: &str = "https://podcastindex.org/namespace/1.0";
 
+/// The Podcasting 2.0 namespace's older name, which its readers "must also
+/// recognize ... as identical" (`1.0.md`): a document's names in it are
+/// read as [`PODCAST_NS`]'s ([`Tree::alias_namespace`]).
+pub const PODCAST_LEGACY_NS: &str = "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md";
+
 /// Whether an RSS document is checked as a podcast, and why: the podcast
 /// standards' required elements are asked of podcasts only, so a blog
-/// whose items carry an MP3 is not held to them.
+/// whose items carry an MP3, or whose generator declares the iTunes
+/// namespace on every feed, is not held to them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Podcast {
-    /// Not a podcast: another kind of document, or an RSS feed that
-    /// declares neither podcast namespace.
+    /// Not a podcast: another kind of document, or an RSS feed that uses
+    /// neither podcast namespace.
     No,
-    /// It declares the iTunes or the Podcasting 2.0 namespace (or writes
-    /// either almost right), or names an element or attribute in one.
-    Declared,
+    /// It uses the iTunes or the Podcasting 2.0 namespace (or writes
+    /// either almost right): an element in one, or episodes with audio or
+    /// video beside a declaration of one.
+    InUse,
     /// The user selected the podcast groups by name, so every RSS feed of
     /// the run is checked as one.
     Selected,
 }
 
 impl Podcast {
-    /// What an RSS document says of itself.
-    fn declared_by(xml: &Tree<'_>, root: Node<'_, '_>, channel: Option<Node<'_, '_>>) -> Podcast {
+    /// What an RSS document shows itself to be. PSP-1 calls a podcast "a
+    /// collection of episodes with associated audio and/or video content":
+    /// a declaration alone does not make one (Squarespace declares the
+    /// iTunes namespace on every blog feed, and some WordPress themes do),
+    /// so the namespace must be used, by an element, or declared beside
+    /// items that carry audio or video.
+    fn shown_by(xml: &Tree<'_>, root: Node<'_, '_>, channel: Option<Node<'_, '_>>, items: &[Entry]) -> Podcast {
         let is_podcast_namespace = |namespace: &str| {
             let meant = intended_extension_namespace(namespace).map_or(namespace, |(meant, _)| meant);
-            meant == ITUNES_NS || meant == PODCAST_NS
+            meant == ITUNES_NS || meant == PODCAST_NS || meant == PODCAST_LEGACY_NS
         };
+        // Each namespace once: a document's names share a few namespaces,
+        // and a near miss is judged by a key made from the text.
+        let mut seen = crate::base::hash::FastSet::default();
+        let element_in_namespace = (0..xml.name_count())
+            .filter(|&at| xml.elements_named(at) > 0)
+            .filter_map(|at| xml.name_at(at).namespace())
+            .any(|namespace| seen.insert(namespace) && is_podcast_namespace(namespace));
+        if element_in_namespace {
+            return Podcast::InUse;
+        }
         let text = xml.input_text();
         let declares = std::iter::once(root)
             .chain(channel)
             .flat_map(|element| crate::xml::declarations(text, element))
             .any(|declaration| is_podcast_namespace(declaration.value));
-        // Each namespace once: a document's names share a few namespaces,
-        // and a near miss is judged by a key made from the text.
-        let mut seen = crate::base::hash::FastSet::default();
-        let names = (0..xml.name_count())
-            .filter_map(|at| xml.name_at(at).namespace())
-            .any(|namespace| seen.insert(namespace) && is_podcast_namespace(namespace));
-        if declares || names {
-            Podcast::Declared
+        let episodes = || {
+            items.iter().any(|item| {
+                item.node
+                    .children()
+                    .any(|child| child.has_tag_name(None, "enclosure") && media::carries_media(child))
+            })
+        };
+        if declares && episodes() {
+            Podcast::InUse
         } else {
             Podcast::No
         }
@@ -255,7 +279,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         doc.everywhere = everywhere;
         doc.self_index = links.iter().position(|l| l.rel == Rel::Itself);
         if kind == DocKind::Rss {
-            doc.podcast = Podcast::declared_by(xml, doc.root, doc.head);
+            doc.podcast = Podcast::shown_by(xml, doc.root, doc.head, &entries);
         }
         (doc.links, doc.complete, doc.archive, doc.entries) = (links, complete, archive, entries);
         if kind == DocKind::AtomEntry {
@@ -571,6 +595,51 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether an RSS document is checked as a podcast, by the shapes
+    /// generators write.
+    #[test]
+    fn a_podcast_is_told_by_use_not_by_a_declaration_alone() {
+        let podcast = |rss: &str| {
+            let xml = crate::xml::parse(rss).unwrap();
+            FeedDoc::new(&xml, DocKind::Rss, None).is_podcast()
+        };
+        let itunes = "xmlns:itunes='http://www.itunes.com/dtds/podcast-1.0.dtd'";
+        let audio = "<enclosure url='https://example.org/1.mp3' length='1' type='audio/mpeg'/>";
+        let untyped = "<enclosure url='https://example.org/1.m4a?x=1' length='1'/>";
+        let pdf = "<enclosure url='https://example.org/1.pdf' length='1' type='application/pdf'/>";
+        let feed = |declared: &str, channel: &str, item: &str| {
+            format!("<rss version='2.0' {declared}><channel><title>t</title>{channel}<item><title>i</title>{item}</item></channel></rss>")
+        };
+        // A declaration alone (Squarespace, some WordPress themes).
+        assert!(!podcast(&feed(itunes, "", "")));
+        assert!(!podcast(&feed(itunes, "", pdf)));
+        // Audio or video beside the declaration, by type or by extension.
+        assert!(podcast(&feed(itunes, "", audio)));
+        assert!(podcast(&feed(itunes, "", untyped)));
+        // Audio without a declaration is a blog with a recording.
+        assert!(!podcast(&feed("", "", audio)));
+        // An element in either namespace, wherever it is declared, under
+        // either name of Podcasting 2.0, or almost the iTunes one.
+        assert!(podcast(&feed(itunes, "<itunes:author>a</itunes:author>", "")));
+        assert!(podcast(&feed(
+            "",
+            "<p:locked xmlns:p='https://podcastindex.org/namespace/1.0'>no</p:locked>",
+            ""
+        )));
+        assert!(podcast(&feed(
+            "xmlns:podcast='https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md'",
+            "<podcast:locked>no</podcast:locked>",
+            ""
+        )));
+        assert!(podcast(&feed(
+            "xmlns:itunes='https://www.itunes.com/dtds/podcast-1.0.dtd'",
+            "<itunes:author>a</itunes:author>",
+            ""
+        )));
+        // An attribute in the namespace is not an element of it.
+        assert!(!podcast(&feed(itunes, "<image itunes:x='1'/>", "")));
+    }
 
     #[test]
     fn an_entry_reads_its_id_and_update_time_from_its_elements() {

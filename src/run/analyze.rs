@@ -260,7 +260,12 @@ fn parse(
             Parsed::WebPage
         }
         Err(error) => Parsed::Malformed(error),
-        Ok(xml) => Parsed::Xml(xml),
+        Ok(mut xml) => {
+            // One vocabulary, two names: every check reads the older as
+            // the newer (podcast-namespace-legacy says which is written).
+            xml.alias_namespace(crate::feed::PODCAST_LEGACY_NS, crate::feed::PODCAST_NS);
+            Parsed::Xml(xml)
+        }
     }
 }
 

@@ -344,6 +344,13 @@ impl StringTable {
     pub fn len(&self) -> usize {
         self.spans.len()
     }
+
+    /// Makes string `index` read as `s` from now on.
+    fn replace(&mut self, index: u32, s: &str) {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        self.spans[index as usize] = (start, self.text.len() as u32);
+    }
 }
 
 /// A node's index in its document.
@@ -410,6 +417,17 @@ impl<'input> Tree<'input> {
     /// [`Node::name_index`] is below it.
     pub fn name_count(&self) -> usize {
         self.names.len()
+    }
+
+    /// Reads every name in namespace `alias` as a name in `canonical`, for
+    /// a vocabulary known by two namespace names; whether the document
+    /// used `alias`. What the text declares is unchanged.
+    pub fn alias_namespace(&mut self, alias: &str, canonical: &str) -> bool {
+        let found = (1..self.namespaces.len() as u32).find(|&index| self.namespaces.get(index) == alias);
+        if let Some(index) = found {
+            self.namespaces.replace(index, canonical);
+        }
+        found.is_some()
     }
 
     /// How many elements have the name with this index.

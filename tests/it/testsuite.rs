@@ -192,6 +192,53 @@ fn every_fixture_reports_exactly_its_markers() {
     );
 }
 
+/// The Podcasting 2.0 namespace's readers "must also recognize" its older
+/// name "as identical": every fixture that declares the namespace gets the
+/// same findings, rule and line, with the older name written instead, and
+/// one `podcast-namespace-legacy` info more at each declaration.
+#[test]
+fn the_podcast_namespace_older_name_is_checked_as_the_namespace() {
+    const CURRENT: &str = "https://podcastindex.org/namespace/1.0";
+    const OLDER: &str = "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md";
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for path in fixtures() {
+        let text = fixture_text(&path);
+        let declarations = text.matches(&format!("\"{CURRENT}\"")).count();
+        if declarations == 0 {
+            continue;
+        }
+        let older = text.replace(&format!("\"{CURRENT}\""), &format!("\"{OLDER}\""));
+        let options = without_the_profile(Options::default(), &path);
+        let url = fixture_url(&path);
+        let report = lint_bytes(
+            &relative(&path),
+            url.as_ref().map(Url::as_str),
+            older.as_bytes(),
+            &options,
+        )
+        .unwrap();
+        let mut expected = actual_findings(&lint_fixture(&path, false));
+        let mut actual = actual_findings(&report);
+        let infos: usize = actual
+            .iter()
+            .filter(|((rule, _), _)| rule == "podcast-namespace-legacy")
+            .map(|(_, n)| n)
+            .sum();
+        actual.retain(|(rule, _), _| rule != "podcast-namespace-legacy");
+        expected.retain(|(rule, _), _| rule != "podcast-namespace-legacy");
+        if actual != expected || infos != declarations {
+            failures.push(format!(
+                "{}: {infos} infos for {declarations} declarations; with the current name {expected:?}, with the older {actual:?}",
+                relative(&path)
+            ));
+        }
+        compared += 1;
+    }
+    assert!(compared >= 20, "fixtures declaring the namespace: {compared}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Set cases: each directory `testsuite/sets/GROUP/CASE/` is linted
 /// together, as `feedlint CASE/` would, with its `feedlint.toml` if it has
 /// one.

@@ -110,8 +110,8 @@ pub fn types_agree(declared: &str, served: &str) -> bool {
         return true;
     }
     match (
-        crate::rules::podcast::vocabulary::family_by_type(declared),
-        crate::rules::podcast::vocabulary::family_by_type(served),
+        crate::feed::media::family_by_type(declared),
+        crate::feed::media::family_by_type(served),
     ) {
         (Some(one), Some(other)) => one == other,
         _ => false,

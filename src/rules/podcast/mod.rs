@@ -1,19 +1,18 @@
 //! Podcasts by PSP-1, the Podcast Standards Project's podcast RSS standard:
 //! what a podcast must and should have, its descriptions, its episodes'
-//! media (group `podcast`). A podcast is an RSS feed that declares the
-//! iTunes or the Podcasting 2.0 namespace, or any RSS feed where the user
-//! selects the podcast groups ([`crate::feed::Podcast`]); a blog whose
-//! items merely carry an MP3 is not held to these rules, and is told so
-//! once.
+//! media (group `podcast`). A podcast is an RSS feed that uses the iTunes
+//! or the Podcasting 2.0 namespace, or any RSS feed where the user selects
+//! the podcast groups ([`crate::feed::Podcast`]); a blog whose items
+//! merely carry an MP3 is not held to these rules, and is told so once,
+//! and one whose generator only declares a namespace is not either.
 
+use crate::feed::media::{carries_media, family_by_type, media_format_by_url};
 use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
 use crate::findings::diagnostic::shorten;
 use crate::findings::diagnostic::Pending;
 use crate::findings::fix::{self, Fix};
 use crate::findings::remedy::Remedy;
-use crate::rules::podcast::vocabulary::{
-    family_by_type, itunes_elements, media_format_by_url, podcast_channel, podcast_enclosures, Family,
-};
+use crate::rules::podcast::vocabulary::{itunes_elements, podcast_channel, podcast_enclosures};
 use crate::rules::shared::{rss_channel, rss_children};
 use crate::rules::{has_child, rule, Checker, Rule};
 use crate::xml::Node;
@@ -318,21 +317,6 @@ pub static PODCAST_NOT_DECLARED: Rule = rule!(
     summary: "an RSS feed whose items carry audio or video, but that declares neither podcast namespace, so the podcast rules are not applied to it",
     spec: "PSP-1, Required RSS Namespace Declarations",
 );
-
-/// Whether an enclosure carries audio or video, by its type or, with none,
-/// by its URL's extension.
-fn carries_media(enclosure: Node) -> bool {
-    match enclosure.attribute("type").map(str::trim) {
-        Some(media_type) if !media_type.is_empty() => {
-            let media_type = media_type.to_ascii_lowercase();
-            media_type.starts_with("audio/") || media_type.starts_with("video/")
-        }
-        _ => enclosure
-            .attribute("url")
-            .and_then(media_format_by_url)
-            .is_some_and(|format| format.family != Family::Pdf),
-    }
-}
 
 fn podcast_not_declared(cx: &mut Checker) {
     let feed = cx.feed;

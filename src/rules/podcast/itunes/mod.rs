@@ -2,12 +2,11 @@
 //! by the values Apple's "A Podcaster's Guide to RSS" and PSP-1 give them,
 //! wherever the tags stand: group `itunes`.
 
+use crate::feed::media::{family_by_type, media_format_by_url, Family};
 use crate::feed::{FeedDoc, Text, ITUNES_NS};
 use crate::findings::diagnostic::shorten;
 use crate::findings::fix::{self, Fix};
-use crate::rules::podcast::vocabulary::{
-    family_by_type, itunes_elements, media_format_by_url, podcast_channel, podcast_enclosures, Family,
-};
+use crate::rules::podcast::vocabulary::{itunes_elements, podcast_channel, podcast_enclosures};
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 

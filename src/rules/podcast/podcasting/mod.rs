@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 pub(crate) mod guid;
+pub(crate) mod namespace;
 pub(crate) mod people;
 pub(crate) mod schedule;
 pub(crate) mod tags;
