@@ -5,7 +5,8 @@
 //! skips, and fails instead where CI requires it.
 //!
 //! The checks here mirror the suites' own: the W3C XML suite beside the
-//! project (`tests/it/xmlconf.rs`), Neovim (`tests/it/editors.rs`),
+//! project (`tests/it/xmlconf.rs`), the podcast texts beside it
+//! (`tests/it/quotes.rs`), Neovim (`tests/it/editors.rs`),
 //! Chromium and its driver, and axe-core (`tests/it/web.rs`).
 
 use std::path::{Path, PathBuf};
@@ -28,6 +29,11 @@ fn main() {
             root.join("../shared/xmlconf/xmlconf-merged.xml").is_file(),
             "xmlconf (the W3C XML Conformance Test Suite)",
             "put the suite in ../shared/xmlconf beside the project",
+        ),
+        (
+            root.join("../shared/spec/podcast-namespace/psp-1.md").is_file(),
+            "quotes (the podcast rules' quotes against their texts)",
+            "put the texts in ../shared/spec/podcast-namespace beside the project",
         ),
         (
             std::env::var_os("FEEDLINT_NVIM").is_some() || on_path("nvim"),

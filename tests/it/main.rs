@@ -19,6 +19,7 @@ mod lsp;
 mod media;
 mod mutation;
 mod pipeline;
+mod quotes;
 mod security;
 mod site;
 mod testsuite;

@@ -200,6 +200,50 @@ fn lacks(feed: &FeedDoc, at: std::ops::Range<usize>, whose: &str, missing: &[&As
         .help(add_help(feed, missing))
 }
 
+/// The elements of PSP-1's required ones that Apple's guide requires too
+/// (its "Required tags": the show's language, itunes:category,
+/// itunes:explicit and itunes:image, an episode's title and enclosure).
+/// Apple names no self link, and lists guid among its recommended tags.
+const APPLE_REQUIRED: &[&str] = &[
+    "language",
+    "itunes:category",
+    "itunes:explicit",
+    "itunes:image",
+    "title",
+    "enclosure",
+];
+
+/// A missing-element finding with the texts that require what is
+/// missing: PSP-1 for every one, Apple where its guide requires it too,
+/// and Apple's word on a guid, which it recommends.
+fn lacks_required(feed: &FeedDoc, at: std::ops::Range<usize>, whose: &str, missing: &[&Asked]) -> Pending {
+    let finding = lacks(
+        feed,
+        at,
+        whose,
+        missing,
+        "PSP-1: \"Required elements must be present in your RSS feed to pass validation\"",
+    );
+    let apple: Vec<&str> = missing
+        .iter()
+        .map(|a| a.written)
+        .filter(|written| APPLE_REQUIRED.contains(written))
+        .collect();
+    let finding = if apple.is_empty() {
+        finding
+    } else {
+        finding.note(format!(
+            "Apple: \"Required tags must be present in your RSS feed or it won't pass validation to be listed in Apple Podcasts\" ({} among them)",
+            listed(&apple, "and")
+        ))
+    };
+    if missing.iter().any(|a| a.written == "guid") {
+        finding.note("Apple, which recommends a guid: \"It is very important that each episode have a unique GUID and that it never changes\"")
+    } else {
+        finding
+    }
+}
+
 pub static PODCAST_MISSING_ELEMENT: Rule = rule!(
     PodcastMissingElement, Error, Doc, Some(podcast_missing_element),
     groups: [Podcast],
@@ -210,7 +254,6 @@ pub static PODCAST_MISSING_ELEMENT: Rule = rule!(
 fn podcast_missing_element(cx: &mut Checker) {
     let feed = cx.feed;
     let Some(channel) = podcast_channel(feed) else { return };
-    let note = "PSP-1: \"Required elements must be present in your RSS feed to pass validation\"; Apple: \"Required tags must be present in your RSS feed or it won't pass validation to be listed in Apple Podcasts\"";
     let mut missing = lacking(channel, CHANNEL_REQUIRED, &name_numbers(feed, CHANNEL_REQUIRED));
     // An archive without a self link is archive-missing-self's, at its marker.
     let self_link = asked(
@@ -223,7 +266,7 @@ fn podcast_missing_element(cx: &mut Checker) {
         missing.insert(0, &self_link);
     }
     if !missing.is_empty() {
-        cx.report(lacks(feed, start_tag(channel), "this podcast", &missing, note));
+        cx.report(lacks_required(feed, start_tag(channel), "this podcast", &missing));
     }
     let numbers = name_numbers(feed, ITEM_REQUIRED);
     let title = feed.xml.name_index_of(None, "title");
@@ -244,7 +287,7 @@ fn podcast_missing_element(cx: &mut Checker) {
         })
         .collect();
     for (item, missing) in findings {
-        cx.report(lacks(feed, start_tag(item), "this episode", &missing, note));
+        cx.report(lacks_required(feed, start_tag(item), "this episode", &missing));
     }
 }
 
@@ -375,7 +418,7 @@ fn podcast_description_too_long(cx: &mut Checker) {
         cx.report(
             Checker::at(start_tag(description), format!("{whose} description is {bytes} bytes long, more than the 4000 allowed"))
                 .label(format!("{bytes} bytes"))
-                .note("PSP-1 and Apple: \"The maximum amount of text allowed for this tag is 4,000 bytes\"; Apple cuts or refuses what is longer")
+                .note("PSP-1 and Apple: \"The maximum amount of text allowed for this tag is 4000 bytes\"; Apple cuts or refuses what is longer")
                 .help(format!("shorten it by {} bytes or more (markup inside CDATA counts too), and link to the full show notes", bytes - DESCRIPTION_LIMIT)),
         );
     }

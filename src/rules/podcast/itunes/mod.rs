@@ -67,7 +67,7 @@ fn itunes_invalid_explicit(cx: &mut Checker) {
         cx.report(
             Checker::at(text.range.clone(), format!("itunes:explicit is `{}`, neither true nor false", shorten(text.value)))
                 .label("not a parental advisory")
-                .note("Apple: \"The explicit value can be one of the following: true [...] false\"; PSP-1 says the same. Apple shows its Explicit or Clean graphic from this value, and rejects a feed it cannot read")
+                .note("Apple: \"The explicit value can be one of the following: True [...] False\"; PSP-1 says the same. Apple shows its Explicit or Clean graphic from this value, and rejects a feed it cannot read")
                 .help("write true if the show or episode has explicit content, else false"),
         );
     }
