@@ -228,6 +228,31 @@ def podcast_items_every_finding(size):
     return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
 
 
+def near_miss_namespaces(size):
+    # Each episode declares the iTunes namespace spelt another way (a near
+    # miss) and uses it: each spelling is read as the namespace, and found
+    # at its declaration, by hashing, not by comparing with every other.
+    def spelling(i):
+        # The case of 20 letters: a million spellings, each a near miss.
+        letters = iter(range(20))
+        cased = "".join(c.upper() if c.isalpha() and i >> next(letters, 31) & 1 else c for c in "itunes.com/dtds/podcast")
+        return f"http://www.{cased}-1.0.dtd"
+    parts, total, i = [], 0, 0
+    while total < size:
+        unit = f'<item xmlns:i{i}="{spelling(i)}"><title>e</title><i{i}:explicit>no</i{i}:explicit></item>'
+        parts.append(unit)
+        total += len(unit)
+        i += 1
+    return PODCAST_HEAD + "".join(parts) + "</channel></rss>"
+
+
+def legacy_explicit_everywhere(size):
+    # The same legacy itunes:explicit on every episode: one finding, whose
+    # fix holds an edit for each.
+    unit = "<item><title>e</title><itunes:explicit>no</itunes:explicit></item>"
+    return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
+
+
 def podcast_persons(size):
     # People of unknown roles and groups in one channel, each looked up in
     # the taxonomy, not compared with one another.
@@ -304,6 +329,8 @@ SHAPES = {
     "Atom entries, every finding": atom_entries_every_finding,
     "podcast items, every finding": podcast_items_every_finding,
     "podcast persons": podcast_persons,
+    "near-miss namespaces, each used": near_miss_namespaces,
+    "legacy explicit on every episode": legacy_explicit_everywhere,
     "value recipients": value_recipients,
     "paged chain of pages": paged_chain,
     "media URLs, --check-media": media_urls,

@@ -798,8 +798,8 @@ fn fifty_thousand_episodes_each_with_every_podcast_finding() {
     });
     let run = check_rule_shape(&path, "error[podcast-missing-element]");
     for rule in [
-        "error[itunes-invalid-explicit]",
-        "error[itunes-invalid-duration]",
+        "warning[itunes-invalid-explicit]",
+        "warning[itunes-invalid-duration]",
         "error[itunes-invalid-number]",
         "warning[itunes-unsupported-enclosure]",
         "warning[podcast-enclosure-type-mismatch]",
@@ -1141,4 +1141,51 @@ fn one_media_url_named_at_fifty_thousand_places_spends_max_findings() {
         with.peak_mib,
         without.peak_mib
     );
+}
+
+#[test]
+fn fifty_thousand_near_miss_spellings_of_the_itunes_namespace() {
+    // Each episode declares the iTunes namespace spelt its own way and uses
+    // it: each spelling is read as the namespace and found at its
+    // declaration by hashing, not by comparing every spelling with every
+    // declaration.
+    let path = generated("near-miss-spellings.rss", |out| {
+        out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
+        for i in 0..50_000u32 {
+            let cased: String = "itunes.com/dtds/podcast"
+                .chars()
+                .filter(char::is_ascii_alphabetic)
+                .enumerate()
+                .map(|(k, c)| if i >> k & 1 == 1 { c.to_ascii_uppercase() } else { c })
+                .collect();
+            let (host, rest) = cased.split_at(6);
+            let (domain, rest) = rest.split_at(3);
+            let (dtds, podcast) = rest.split_at(4);
+            write!(
+                out,
+                "<item xmlns:i{i}=\"http://www.{host}.{domain}/{dtds}/{podcast}-1.0.dtd\"><title>e</title><i{i}:explicit>no</i{i}:explicit></item>"
+            )
+            .unwrap();
+        }
+        out.write_all(b"</channel></rss>").unwrap();
+    });
+    let run = check_rule_shape(&path, "warning[extension-namespace-near-miss]");
+    // The legacy value on every episode is one finding, whatever each
+    // episode's spelling.
+    assert_eq!(run.stdout.matches("warning[itunes-explicit-legacy]").count(), 1);
+}
+
+#[test]
+fn fifty_thousand_episodes_with_one_legacy_explicit_value() {
+    // One finding, whose one fix holds an edit for every episode.
+    let unit = "<item><title>e</title><itunes:explicit>no</itunes:explicit></item>";
+    let path = bulk(
+        "legacy-explicit.rss",
+        50_000 * unit.len(),
+        PODCAST_RSS_START,
+        unit,
+        "</channel></rss>",
+    );
+    let run = check_rule_shape(&path, "warning[itunes-explicit-legacy]");
+    assert_eq!(run.stdout.matches("warning[itunes-explicit-legacy]").count(), 1);
 }

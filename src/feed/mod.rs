@@ -47,8 +47,24 @@ pub const PODCAST_NS: &str = "https://podcastindex.org/namespace/1.0";
 
 /// The Podcasting 2.0 namespace's older name, which its readers "must also
 /// recognize ... as identical" (`1.0.md`): a document's names in it are
-/// read as [`PODCAST_NS`]'s ([`Tree::alias_namespace`]).
+/// read as [`PODCAST_NS`]'s ([`Tree::alias_namespaces`]).
 pub const PODCAST_LEGACY_NS: &str = "https://github.com/Podcastindex-org/podcast-namespace/blob/main/docs/1.0.md";
+
+/// The podcast namespace a document's namespace name is read as, where it
+/// is not that name: the Podcasting 2.0 namespace's older name, which its
+/// readers "must also recognize ... as identical", and a near miss of
+/// either podcast namespace (`https://www.itunes.com/...`). A near miss is
+/// `extension-namespace-near-miss`'s one finding, at its declaration; the
+/// podcast rules read its elements as the namespace's, so that no element
+/// is also said to be missing.
+pub fn podcast_namespace_read_as(namespace: &str) -> Option<&'static str> {
+    if namespace == PODCAST_LEGACY_NS {
+        return Some(PODCAST_NS);
+    }
+    intended_extension_namespace(namespace)
+        .map(|(meant, _)| meant)
+        .filter(|meant| *meant == ITUNES_NS || *meant == PODCAST_NS)
+}
 
 /// Whether an RSS document is checked as a podcast, and why: the podcast
 /// standards' required elements are asked of podcasts only, so a blog

@@ -258,6 +258,9 @@ pub struct Tree<'input> {
     /// The errors read past, where the tree was parsed recovering (see
     /// [`super::parse_recovering`]); none otherwise.
     pub(crate) recovered: Vec<Recovered>,
+    /// The namespace names read as others ([`Tree::alias_namespaces`]):
+    /// each as written, and what it is read as.
+    pub(super) aliases: Vec<(String, &'static str)>,
 }
 
 impl std::fmt::Debug for Tree<'_> {
@@ -419,15 +422,25 @@ impl<'input> Tree<'input> {
         self.names.len()
     }
 
-    /// Reads every name in namespace `alias` as a name in `canonical`, for
-    /// a vocabulary known by two namespace names; whether the document
-    /// used `alias`. What the text declares is unchanged.
-    pub fn alias_namespace(&mut self, alias: &str, canonical: &str) -> bool {
-        let found = (1..self.namespaces.len() as u32).find(|&index| self.namespaces.get(index) == alias);
-        if let Some(index) = found {
-            self.namespaces.replace(index, canonical);
+    /// Reads every name in a namespace `read_as` maps to another as a name
+    /// in that one: for a vocabulary known by two namespace names, or a
+    /// namespace name written almost right. What the text declares is
+    /// unchanged, and [`Tree::aliases`] keeps each name as written.
+    pub fn alias_namespaces(&mut self, read_as: impl Fn(&str) -> Option<&'static str>) {
+        // Each name once, by its number: a document may name many.
+        for index in 1..self.namespaces.len() as u32 {
+            let name = self.namespaces.get(index);
+            if let Some(canonical) = read_as(name) {
+                self.aliases.push((name.to_owned(), canonical));
+                self.namespaces.replace(index, canonical);
+            }
         }
-        found.is_some()
+    }
+
+    /// The namespace names the document's names were written in but are
+    /// read as others: each as written, and what it is read as.
+    pub fn aliases(&self) -> impl Iterator<Item = (&str, &'static str)> {
+        self.aliases.iter().map(|(written, read)| (written.as_str(), *read))
     }
 
     /// How many elements have the name with this index.

@@ -12,12 +12,15 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 25] = [
+const FIXED: [&str; 28] = [
     "podcast-non-ascii-url/fail-non-ascii.rss",
     "itunes-unknown-category/fail-not-written-as-apple.rss",
     "itunes-invalid-image/fail-url-as-text.rss",
     "itunes-unsupported-enclosure/fail-type-not-apples.rss",
     "itunes-explicit-legacy/fail-legacy.rss",
+    "itunes-explicit-legacy/fail-repeated.rss",
+    "podcast-namespace-legacy/fail-older-name.rss",
+    "podcast-namespace-legacy/fail-on-channel.rss",
     "itunes-value-without-effect/fail-meant-yes.rss",
     "link-missing-href/fail-misspelt.atom",
     "atom-category-missing-term/fail-misspelt.atom",
@@ -204,14 +207,29 @@ fn a_file_that_is_not_utf8_gets_no_fix() {
 #[test]
 fn fix_applies_every_fix_of_a_rule_however_many() {
     // --max-per-rule (100) folds the findings a report shows; a round of
-    // fixing sees every finding, so 1,000 legacy values are 1,000 fixes
+    // fixing sees every finding, so 1,000 wrong day names are 1,000 fixes
     // (eight rounds of 100 left 200).
-    let dir = scratch("fix-every-legacy-value");
+    let dir = scratch("fix-every-wrong-day");
+    let path = dir.join("news.rss");
+    let items: String = (0..1000)
+        .map(|n| format!("<item><title>Post {n}</title><pubDate>Mon, 04 Jun 2003 09:39:21 GMT</pubDate></item>\n"))
+        .collect();
+    let feed = format!(
+        "<rss version=\"2.0\"><channel><title>News</title><link>https://example.org/</link><description>d</description>\n{items}</channel></rss>\n"
+    );
+    fs::write(&path, feed).unwrap();
+    let output = feedlint(&["--fix", path.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("applied 1000 fixes to 1 file"), "{said}");
+    let fixed = fs::read_to_string(&path).unwrap();
+    assert_eq!(fixed.matches("<pubDate>Wed, 04 Jun 2003").count(), 1000);
+    // A value repeated on every episode is one finding, and its one fix
+    // writes every place.
     let path = dir.join("show.rss");
     fs::write(&path, common::legacy_explicit_podcast(1000)).unwrap();
     let output = feedlint(&["--fix", path.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&output.stderr);
-    assert!(said.contains("applied 1000 fixes to 1 file"), "{said}");
+    assert!(said.contains("applied 1 fix to 1 file"), "{said}");
     let fixed = fs::read_to_string(&path).unwrap();
     assert_eq!(fixed.matches("<itunes:explicit>true</itunes:explicit>").count(), 1000);
     assert!(!fixed.contains(">yes<"));

@@ -2,9 +2,10 @@
 //! namespace, and a well-known extension's elements in a namespace that is
 //! almost, but not exactly, its own.
 
-use crate::feed::{self, start_tag, ATOM_NS};
+use crate::feed::{self, ATOM_NS};
 use crate::findings::diagnostic::{shorten, Pending};
-use crate::rules::{correct_namespace, rule, Checker, Declarations, Rule};
+use crate::findings::fix::{self, Fix};
+use crate::rules::{rule, Checker, Rule};
 use crate::xml;
 
 pub static ATOM_WRONG_NAMESPACE: Rule = rule!(
@@ -71,8 +72,11 @@ pub static EXTENSION_NAMESPACE_NEAR_MISS: Rule = rule!(
 
 /// A warning: the document stays conformant (its elements are extensions
 /// of an unknown namespace); only what the extension says is lost. One
-/// finding per namespace, at its first element: the cause is the
-/// declaration, which the fix corrects.
+/// finding per namespace name, at its first declaration: the cause, which
+/// the fix corrects (with every other declaration of the same name). The
+/// podcast namespaces' near misses are read as the namespaces themselves
+/// (`feed::podcast_namespace_read_as`), so no podcast rule also says their
+/// elements are missing; they are found among the tree's aliases.
 fn extension_namespace_near_miss(cx: &mut Checker) {
     let feed = cx.feed;
     let xml = feed.xml;
@@ -89,8 +93,10 @@ fn extension_namespace_near_miss(cx: &mut Checker) {
             }
         }
     }
+    let aliased = xml.aliases().map(|(written, _)| written);
     let misses: Vec<(&str, &str, &str)> = namespaces
         .into_iter()
+        .chain(aliased)
         .filter_map(|namespace| {
             let (meant, what) = feed::intended_extension_namespace(namespace)?;
             Some((namespace, meant, what))
@@ -99,28 +105,37 @@ fn extension_namespace_near_miss(cx: &mut Checker) {
     if misses.is_empty() {
         return;
     }
-    let mut declarations = Declarations::default();
-    let mut reported = vec![false; misses.len()];
-    for node in xml.descendants().filter(|n| n.is_element()) {
-        let Some(namespace) = node.tag_name().namespace() else {
-            continue;
-        };
-        let Some(at) = misses.iter().position(|(written, _, _)| *written == namespace) else {
-            continue;
-        };
-        if std::mem::replace(&mut reported[at], true) {
-            continue;
+    // Every declaration of a missed name, in document order: one pass over
+    // the start tags, made only where a name is missed.
+    let text = xml.input_text();
+    let index: crate::base::hash::FastMap<&str, usize> = misses
+        .iter()
+        .enumerate()
+        .map(|(at, (written, _, _))| (*written, at))
+        .collect();
+    let mut declared: Vec<Vec<xml::Declaration>> = vec![Vec::new(); misses.len()];
+    for element in xml.descendants().filter(|n| n.is_element()) {
+        for declaration in xml::declarations(text, element) {
+            if let Some(&at) = index.get(declaration.value) {
+                declared[at].push(declaration);
+            }
         }
-        let (_, meant, what) = misses[at];
+    }
+    for ((written, meant, what), declarations) in misses.into_iter().zip(declared) {
+        let Some(first) = declarations.first() else { continue };
+        let attribute = first
+            .prefix
+            .map_or_else(|| "xmlns".to_owned(), |prefix| format!("xmlns:{prefix}"));
+        let edits = declarations
+            .iter()
+            .map(|d| fix::replace(d.value_at.clone(), meant))
+            .collect();
         cx.report(
-            Checker::at(start_tag(node), format!("<{}> is in namespace \"{}\", not the {what} namespace \"{meant}\"", node.tag_name().name(), shorten(namespace)))
+            Checker::at(first.value_at.clone(), format!("{attribute} names \"{}\", not the {what} namespace \"{meant}\"", shorten(written)))
                 .label("readers will ignore this extension")
                 .note("namespace names are compared as exact strings: case, scheme, \"www.\" and a trailing \"/\" all matter; every element in this namespace is an unknown extension to readers")
                 .help(format!("declare the namespace as \"{meant}\""))
-                .fix_if(correct_namespace(feed, &mut declarations, node, namespace, meant)),
+                .fix(Fix::safe(format!("Declare the namespace as \"{meant}\""), edits)),
         );
-        if reported.iter().all(|r| *r) {
-            break;
-        }
     }
 }

@@ -134,7 +134,11 @@ fn rss_item_before_channel_element(cx: &mut Checker) {
     let Some(first_item) = elements.by_ref().find(|c| c.has_tag_name(None, "item")) else {
         return;
     };
-    let after: Vec<Node> = elements.filter(|c| !c.has_tag_name(None, "item")).collect();
+    // A podcast:liveItem is an item of the channel too ("All tags that
+    // are valid as children of a standard <item> tag are also valid as
+    // children here"), and stands among the items.
+    let is_item = |c: &Node| c.has_tag_name(None, "item") || c.has_tag_name(Some(crate::feed::PODCAST_NS), "liveItem");
+    let after: Vec<Node> = elements.filter(|c| !is_item(c)).collect();
     let Some(first) = after.first() else { return };
     let names = crate::rules::elements_listed(&after, |c| format!("<{}>", shorten(c.tag_name().name())));
     cx.report(

@@ -311,6 +311,7 @@ impl<'input> Parser<'input> {
             decoded: Vec::with_capacity(text.len() / 1024 + 1),
             unread_entity: None,
             recovered: Vec::new(),
+            aliases: Vec::new(),
         };
         doc.nodes.push(NodeData::new(Kind::Root, 0, text.len() as u32, None));
         let namespaces = Namespaces::new();

@@ -37,7 +37,7 @@ fn replace_text(feed: &FeedDoc, text: &Text, value: &str) -> Option<Fix> {
 }
 
 pub static ITUNES_INVALID_EXPLICIT: Rule = rule!(
-    ItunesInvalidExplicit, Error, Doc, Some(itunes_invalid_explicit),
+    ItunesInvalidExplicit, Warning, Doc, Some(itunes_invalid_explicit),
     groups: [Itunes],
     summary: "an itunes:explicit that is neither true nor false (nor a legacy yes, no or clean)",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:explicit>; PSP-1 <itunes:explicit>",
@@ -52,6 +52,8 @@ fn legacy_explicit(value: &str) -> Option<&'static str> {
     }
 }
 
+/// A warning: Apple says the value "can be one of" true and false, PSP-1
+/// that it "can be" either; neither says must.
 fn itunes_invalid_explicit(cx: &mut Checker) {
     let feed = cx.feed;
     let invalid: Vec<Text> = itunes_elements(feed, "explicit")
@@ -67,7 +69,7 @@ fn itunes_invalid_explicit(cx: &mut Checker) {
         cx.report(
             Checker::at(text.range.clone(), format!("itunes:explicit is `{}`, neither true nor false", shorten(text.value)))
                 .label("not a parental advisory")
-                .note("Apple: \"The explicit value can be one of the following: True [...] False\"; PSP-1 says the same. Apple shows its Explicit or Clean graphic from this value, and rejects a feed it cannot read")
+                .note("Apple: \"The explicit value can be one of the following: True [...] False\"; PSP-1 says the same. Apple shows its Explicit or Clean graphic from this value, and other apps guess at one they cannot read")
                 .help("write true if the show or episode has explicit content, else false"),
         );
     }
@@ -81,30 +83,54 @@ pub static ITUNES_EXPLICIT_LEGACY: Rule = rule!(
 );
 
 /// A warning: Apple still reads the old values, but documents only true
-/// and false, as PSP-1 does.
+/// and false, as PSP-1 does. One finding for each legacy value, at its
+/// first place, however many episodes repeat it (a feed writes `no` on
+/// every episode: one thing to change, not thousands), with the count,
+/// the next few places, and one fix for all of them.
 fn itunes_explicit_legacy(cx: &mut Checker) {
+    /// The places shown beside the first; the fix covers every one.
+    const SHOWN: usize = 9;
     let feed = cx.feed;
-    let legacy: Vec<(Text, &str)> = itunes_elements(feed, "explicit")
-        .into_iter()
-        .map(Text::of)
-        .filter_map(|text| {
-            let meant = legacy_explicit(text.value)?;
-            Some((text, meant))
-        })
-        .collect();
-    for (text, meant) in legacy {
-        cx.report(
-            Checker::at(text.range.clone(), format!("itunes:explicit is `{}`: write {meant}", shorten(text.value)))
-                .label("a legacy value")
-                .note("Apple and PSP-1 give itunes:explicit two values, true and false; yes, no and clean are what Apple once took (clean and no both meant false), and other podcast apps read only true and false")
-                .help(format!("write {meant}"))
-                .fix_if(replace_text(feed, &text, meant)),
-        );
+    let mut by_value: Vec<(String, &str, Vec<Text>)> = Vec::new();
+    for text in itunes_elements(feed, "explicit").into_iter().map(Text::of) {
+        let Some(meant) = legacy_explicit(text.value) else {
+            continue;
+        };
+        let value = text.value.to_ascii_lowercase();
+        match by_value.iter_mut().find(|(known, _, _)| *known == value) {
+            Some((_, _, texts)) => texts.push(text),
+            None => by_value.push((value, meant, vec![text])),
+        }
+    }
+    for (_, meant, texts) in by_value {
+        let first = &texts[0];
+        let more = texts.len() - 1;
+        let message = match more {
+            0 => format!("itunes:explicit is `{}`: write {meant}", shorten(first.value)),
+            n => format!(
+                "itunes:explicit is `{}` here and in {n} more place{}: write {meant}",
+                shorten(first.value),
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        let edits: Option<Vec<_>> = texts
+            .iter()
+            .map(|text| replace_text(feed, text, meant).map(|fix| fix.edits))
+            .collect();
+        let mut finding = Checker::at(first.range.clone(), message)
+            .label("a legacy value")
+            .note("Apple and PSP-1 give itunes:explicit two values, true and false; yes, no and clean are what Apple once took (clean and no both meant false), and other podcast apps read only true and false")
+            .help(format!("write {meant}"))
+            .fix_if(edits.map(|edits| Fix::safe(format!("Write {meant}"), edits.into_iter().flatten().collect())));
+        for text in texts.iter().skip(1).take(SHOWN) {
+            finding = finding.secondary(text.range.clone(), "here too");
+        }
+        cx.report(finding);
     }
 }
 
 pub static ITUNES_INVALID_DURATION: Rule = rule!(
-    ItunesInvalidDuration, Error, Doc, Some(itunes_invalid_duration),
+    ItunesInvalidDuration, Warning, Doc, Some(itunes_invalid_duration),
     groups: [Itunes],
     summary: "an itunes:duration that is not seconds, MM:SS or HH:MM:SS (minutes and seconds under 60)",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:duration>; PSP-1 <itunes:duration>",
@@ -134,6 +160,8 @@ fn duration_error(value: &str) -> Option<String> {
     }
 }
 
+/// A warning: Apple accepts "different duration formats" and recommends
+/// seconds; no text requires one, nor whole seconds.
 fn itunes_invalid_duration(cx: &mut Checker) {
     let feed = cx.feed;
     let invalid = texts_failing(feed, "duration", duration_error);
@@ -178,12 +206,15 @@ fn itunes_invalid_number(cx: &mut Checker) {
 }
 
 pub static ITUNES_INVALID_TYPE: Rule = rule!(
-    ItunesInvalidType, Error, Doc, Some(itunes_invalid_type),
+    ItunesInvalidType, Warning, Doc, Some(itunes_invalid_type),
     groups: [Itunes],
     summary: "an itunes:type that is not episodic or serial, or an itunes:episodeType that is not full, trailer or bonus",
     spec: "Apple, A Podcaster's Guide to RSS: <itunes:type>, <itunes:episodeType>; PSP-1",
 );
 
+/// A warning: Apple's guide says each value "can be one of the following",
+/// and takes the default for anything else (202 real Buzzsprout episodes
+/// carry an empty itunes:episodeType); no text says must.
 fn itunes_invalid_type(cx: &mut Checker) {
     let feed = cx.feed;
     let mut typed: Vec<(Node, &[&str])> = itunes_elements(feed, "type")

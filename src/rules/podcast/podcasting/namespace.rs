@@ -1,6 +1,6 @@
 //! The namespace's two names. Its readers "must also recognize" the older
 //! one "as identical", so a document's names in it are read as the
-//! newer's before any rule runs (`Tree::alias_namespace`); this rule only
+//! newer's before any rule runs (`Tree::alias_namespaces`); this rule only
 //! says which one the document declares.
 
 use crate::feed::{PODCAST_LEGACY_NS, PODCAST_NS};
