@@ -35,6 +35,17 @@ def repeat_to(size, head, unit, tail):
     return head + unit * n + tail
 
 
+def numbered_to(size, head, unit, tail):
+    """`head`, then `unit(n)` for n = 0, 1, ... until about `size` bytes,
+    then `tail`: units that each differ from the others."""
+    units, total, n = [], len(head), 0
+    while total < size:
+        units.append(unit(n))
+        total += len(units[-1])
+        n += 1
+    return head + "".join(units) + tail
+
+
 def nesting(size):
     n = size // 7
     return f"<feed {ATOM}><title>t</title>" + "<x>" * n + "</x>" * n + "</feed>"
@@ -144,13 +155,7 @@ def alternate_links(size):
     # Alternate links of one entry, each with its own hreflang: comparing
     # each with all before it is quadratic.
     head = f"<feed {ATOM}><title>t</title><entry><id>urn:x</id><title>t</title>"
-    units, total, n = [], len(head), 0
-    while total < size:
-        unit = f'<link hreflang="x-{n}" href="/{n}"/>'
-        units.append(unit)
-        total += len(unit)
-        n += 1
-    return head + "".join(units) + "</entry></feed>"
+    return numbered_to(size, head, lambda n: f'<link hreflang="x-{n}" href="/{n}"/>', "</entry></feed>")
 
 
 def once_only_copies(size):
@@ -237,13 +242,8 @@ def near_miss_namespaces(size):
         letters = iter(range(20))
         cased = "".join(c.upper() if c.isalpha() and i >> next(letters, 31) & 1 else c for c in "itunes.com/dtds/podcast")
         return f"http://www.{cased}-1.0.dtd"
-    parts, total, i = [], 0, 0
-    while total < size:
-        unit = f'<item xmlns:i{i}="{spelling(i)}"><title>e</title><i{i}:explicit>no</i{i}:explicit></item>'
-        parts.append(unit)
-        total += len(unit)
-        i += 1
-    return PODCAST_HEAD + "".join(parts) + "</channel></rss>"
+    unit = lambda i: f'<item xmlns:i{i}="{spelling(i)}"><title>e</title><i{i}:explicit>no</i{i}:explicit></item>'
+    return numbered_to(size, PODCAST_HEAD, unit, "</channel></rss>")
 
 
 def legacy_explicit_everywhere(size):
