@@ -257,10 +257,18 @@ pub struct DocSummary {
 
 /// The links a chain check follows, each with its relation and place.
 fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::findings::source::Locator<'_>) -> Vec<NavLink> {
+    // The first link of each relation is the one followed: a second with
+    // another target (a `prev` beside a `previous`) is
+    // duplicate-navigation-link's one finding, not a second chain.
+    let mut followed: Vec<crate::feed::Relation> = Vec::new();
     feed.links
         .iter()
         .filter_map(|l| {
             let rel = l.rel.followed_as()?;
+            if followed.contains(&rel) {
+                return None;
+            }
+            followed.push(rel);
             Some(NavLink {
                 rel,
                 target: l.target.clone(),

@@ -256,11 +256,14 @@ pub static DUPLICATE_NAVIGATION_LINK: Rule = rule!(
     spec: "RFC 5005 §3, §4",
 );
 
+/// `prev`, the registry's synonym, is followed as `previous`: a page with
+/// both naming different pages contradicts itself, once, here (the chain
+/// checks follow the first).
 fn duplicate_navigation_link(cx: &mut Checker) {
     let feed = cx.feed;
     let mut first_by_rel: HashMap<Relation, &crate::feed::Link> = HashMap::new();
     for link in &feed.links {
-        let Some(rel) = link.rel.navigation() else {
+        let Some(rel) = link.rel.followed_as() else {
             continue;
         };
         let Some(first) = first_by_rel.get(&rel) else {
@@ -270,18 +273,24 @@ fn duplicate_navigation_link(cx: &mut Checker) {
         if first.target_key() == link.target_key() {
             continue;
         }
-        cx.report(
+        let finding = if first.rel == link.rel {
             Checker::at(
                 link.span(),
                 format!("a second {} link with a different target", link.rel),
             )
-            .label("second target")
-            .secondary(first.span(), "first target")
             .note(format!(
                 "RFC 5005 defines one {} document; consumers pick one of the links unpredictably",
                 link.rel
             ))
-            .help("keep one of the links"),
+        } else {
+            Checker::at(link.span(), format!("rel=\"{}\" and rel=\"{}\" name different pages, and both name the preceding one", first.rel, link.rel))
+                .note("RFC 5005 §3: \"previous\" is \"a URI that refers to the immediately preceding document in a series of documents\"; the link relation registry gives \"prev\" as its synonym, and readers follow either, so the page names two preceding pages")
+        };
+        cx.report(
+            finding
+                .label("second target")
+                .secondary(first.span(), "first target")
+                .help("keep one of the links"),
         );
     }
 }
