@@ -666,7 +666,8 @@ def blog(declared=ITUNES_DECLARED, extra_item=""):
 
 # Issue 50 (podcasts in the wild), by item: 1 a blog is not a podcast, 2
 # the Podcasting 2.0 namespace's two names, 4 levels by the letter and one
-# finding per cause. Each name starts with its item.
+# finding per cause, 5 the musts unchecked before (those checked so far).
+# Each name starts with its item.
 WILD_CASES = [
     ("1-valid-squarespace-blog", "valid", blog()),
     ("1-silent-squarespace-blog", "silent:podcast-missing-element", blog()),
@@ -687,6 +688,13 @@ WILD_CASES = [
     ("4-silent-live-item-after-the-items", "silent:rss-item-before-channel-element", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00Z' end='2030-06-03T20:00:00Z'><title>Live</title><guid isPermaLink='false'>live-1</guid><enclosure url='https://example.org/live.mp3' length='0' type='audio/mpeg'/><podcast:contentLink href='https://example.org/live'>Watch</podcast:contentLink></podcast:liveItem>")),
     ("4-warning-near-miss-at-its-declaration", "warning:extension-namespace-near-miss", podcast().replace("http://www.itunes.com/dtds/podcast-1.0.dtd", "https://www.itunes.com/dtds/podcast-1.0.dtd")),
     ("4-silent-near-miss-elements-not-missing", "silent:podcast-missing-element", podcast().replace("http://www.itunes.com/dtds/podcast-1.0.dtd", "https://www.itunes.com/dtds/podcast-1.0.dtd")),
+    ("5-error-http-transcript", "error:podcast-url-not-https", podcast(item=EPISODE.replace("https://example.org/1.vtt", "http://example.org/1.vtt"))),
+    ("5-error-http-person-image", "error:podcast-url-not-https", podcast(extra_channel="<podcast:person img='http://example.org/jane.jpg'>Jane Doe</podcast:person>")),
+    ("5-silent-https-urls", "silent:podcast-url-not-https", podcast(extra_channel="<podcast:person img='https://example.org/jane.jpg'>Jane Doe</podcast:person>")),
+    ("5-error-empty-required-address", "error:podcast-invalid-value", podcast(extra_channel="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient name='Host' type='node' address='' split='100'/></podcast:value>")),
+    ("5-error-latin1-podcast", "error:podcast-not-utf8", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + podcast()),
+    ("5-silent-utf8-podcast", "silent:podcast-not-utf8", podcast()),
+    ("5-valid-latin1-blog", "valid", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + rss()),
 ]
 
 PAGED_CASES = [

@@ -226,10 +226,11 @@ def podcast_items_every_finding(size):
     # Every episode fires each per-episode podcast rule: no guid, an
     # explicit, a duration and a number Apple cannot read, media Apple does
     # not take, typed as another format, a URL shared with every other
-    # episode, a person of no known role, a transcript without a type.
+    # episode, a person of no known role, a transcript without a type, at
+    # an http: URL.
     unit = ("<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration>"
             "<itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/>"
-            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"https://example.org/t\"/></item>")
+            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/></item>")
     return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
 
 

@@ -544,7 +544,7 @@ fn transcode(encoding: &'static Encoding, bytes: Vec<u8>) -> Result<String, (Str
 /// and its offset. The whole declaration is read, however much white space
 /// pads it: it ends at its first `>`, which must follow `?` (quoted values
 /// in a declaration hold no `>`), found in one linear scan.
-fn declared_encoding(bytes: &[u8]) -> Option<(&str, usize)> {
+pub(crate) fn declared_encoding(bytes: &[u8]) -> Option<(&str, usize)> {
     // `<?xml-stylesheet ...?>` is a processing instruction, not a declaration.
     if !bytes.starts_with(b"<?xml") || !bytes.get(5).is_some_and(|b| b.is_ascii_whitespace()) {
         return None;

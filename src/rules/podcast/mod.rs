@@ -390,6 +390,41 @@ fn podcast_not_declared(cx: &mut Checker) {
     );
 }
 
+pub static PODCAST_NOT_UTF8: Rule = rule!(
+    PodcastNotUtf8, Error, Doc, Some(podcast_not_utf8),
+    groups: [Podcast],
+    summary: "a podcast whose XML declaration names another encoding than UTF-8",
+    spec: "PSP-1, RSS Feed Elements; Apple, A Podcaster's Guide to RSS",
+);
+
+/// An error: PSP-1 says feeds "must be plain text UTF-8 encoded". Told by
+/// the encoding the XML declaration names (feedlint read the document in
+/// it); a document without one is UTF-8 or UTF-16 by its first bytes.
+fn podcast_not_utf8(cx: &mut Checker) {
+    let feed = cx.feed;
+    if !feed.is_podcast() {
+        return;
+    }
+    let text = feed.xml.input_text();
+    let Some((encoding, offset)) = crate::findings::source::declared_encoding(text.as_bytes()) else {
+        return;
+    };
+    if encoding.eq_ignore_ascii_case("utf-8") || encoding.eq_ignore_ascii_case("utf8") {
+        return;
+    }
+    cx.report(
+        Checker::at(
+            offset..offset + encoding.len(),
+            format!("this podcast is encoded as {}, not UTF-8", shorten(encoding)),
+        )
+        .label("not UTF-8")
+        .note(
+            "PSP-1: \"Feeds must be plain text UTF-8 encoded\"; Apple: \"Use plain text UTF-8 encoding for your feed\"",
+        )
+        .help("save the feed as UTF-8 and declare encoding=\"UTF-8\""),
+    );
+}
+
 pub static PODCAST_DESCRIPTION_TOO_LONG: Rule = rule!(
     PodcastDescriptionTooLong, Error, Doc, Some(podcast_description_too_long),
     groups: [Podcast],

@@ -489,6 +489,16 @@ fn podcast_invalid_value(cx: &mut Checker) {
                 continue;
             };
             let value = attribute.value().trim();
+            if spec.required && value.is_empty() {
+                // "All attributes are required unless explicitly specified
+                // as optional": one written empty gives nothing.
+                findings.push((
+                    attribute.range_value(),
+                    format!("the {} of podcast:{} is empty, and it is required", spec.name, tag.name),
+                    tag,
+                ));
+                continue;
+            }
             if let Some(why) = format_error(spec.format, value) {
                 findings.push((
                     attribute.range_value(),
@@ -507,6 +517,43 @@ fn podcast_invalid_value(cx: &mut Checker) {
                     tag_doc(tag)
                 ))
                 .help(format!("write the value as {} describes it", tag_doc(tag))),
+        );
+    }
+}
+
+pub static PODCAST_URL_NOT_HTTPS: Rule = rule!(
+    PodcastUrlNotHttps, Error, Doc, Some(podcast_url_not_https),
+    groups: [Podcast],
+    summary: "a URL in a Podcasting 2.0 tag's attribute that is http:, where the namespace asks for https:",
+    spec: "Podcasting 2.0, 1.0.md: Podcast Tags",
+);
+
+/// An error: the namespace says every such URL "must be given as
+/// `https:`", and none of its documents' examples writes one otherwise.
+fn podcast_url_not_https(cx: &mut Checker) {
+    let feed = cx.feed;
+    let mut plain = Vec::new();
+    for (node, tag) in podcast_elements(feed) {
+        let Some(tag) = tag else { continue };
+        for spec in tag.attributes.iter().filter(|spec| matches!(spec.format, Format::Url)) {
+            let Some(attribute) = node.attribute_node(spec.name) else {
+                continue;
+            };
+            let value = attribute.value().trim();
+            if value
+                .get(..5)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("http:"))
+            {
+                plain.push((attribute.range_value(), spec.name, tag.name, value));
+            }
+        }
+    }
+    for (at, attribute, tag, value) in plain {
+        cx.report(
+            Checker::at(at, format!("the {attribute} of podcast:{tag} is an http: URL, `{}`", shorten(value)))
+                .label("not https:")
+                .note("Podcasting 2.0, 1.0.md: \"Anywhere the url of a hyper-text based resource is specified, it must be given as `https:` and not `http:`.\"")
+                .help(format!("serve it over HTTPS and write https:{}", value.get(5..).unwrap_or_default())),
         );
     }
 }
