@@ -595,8 +595,8 @@ PODCAST_CASES = [
     ("3-warning-time-split-past-the-end", "warning:podcast-value-split-out-of-range", podcast(extra_item="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient type='node' address='02d5c1bf' split='100'/><podcast:valueTimeSplit startTime='5000' duration='60'><podcast:remoteItem feedGuid='917393e3-1b1e-5cef-ace4-edaa54e1f810'/></podcast:valueTimeSplit></podcast:value>")),
     ("3-warning-remote-percentage-150", "warning:podcast-value-split-out-of-range", podcast(extra_item="<podcast:value type='lightning' method='keysend'><podcast:valueRecipient type='node' address='02d5c1bf' split='100'/><podcast:valueTimeSplit startTime='60' duration='60' remotePercentage='150'><podcast:remoteItem feedGuid='917393e3-1b1e-5cef-ace4-edaa54e1f810'/></podcast:valueTimeSplit></podcast:value>")),
     ("3-error-live-item-status", "error:podcast-invalid-value", podcast(extra_channel="<podcast:liveItem status='soon' start='2021-09-26T07:30:00.000-0600'><title>Live</title></podcast:liveItem>")),
-    ("3-warning-live-item-backwards", "warning:podcast-live-item-ends-before-start", podcast(extra_channel="<podcast:liveItem status='pending' start='2021-09-26T09:30:00Z' end='2021-09-26T07:30:00Z'><title>Live</title></podcast:liveItem>")),
-    ("3-valid-live-item", "valid", podcast(extra_channel="<podcast:liveItem status='live' start='2021-09-26T07:30:00.000-0600' end='2021-09-26T09:30:00.000-0600'><title>Live</title></podcast:liveItem>")),
+    ("3-warning-live-item-backwards", "warning:podcast-live-item-ends-before-start", podcast(extra_channel="<podcast:liveItem status='pending' start='2021-09-26T09:30:00Z' end='2021-09-26T07:30:00Z'><title>Live</title><podcast:contentLink href='https://example.org/live'>Listen live</podcast:contentLink></podcast:liveItem>")),
+    ("3-valid-live-item", "valid", podcast(extra_channel="<podcast:liveItem status='live' start='2021-09-26T07:30:00.000-0600' end='2021-09-26T09:30:00.000-0600'><title>Live</title><podcast:contentLink href='https://example.org/live'>Listen live</podcast:contentLink></podcast:liveItem>")),
     ("3-warning-person-role", "warning:podcast-unknown-person-role", podcast(extra_item="<podcast:person role='presenter'>Jane Doe</podcast:person>")),
     ("3-silent-person-role", "silent:podcast-unknown-person-role", podcast(extra_item="<podcast:person group='cast' role='Guest'>Jane Doe</podcast:person>")),
     ("3-error-person-blank", "error:podcast-invalid-value", podcast(extra_item="<podcast:person role='host'> </podcast:person>")),
@@ -695,6 +695,7 @@ WILD_CASES = [
     ("5-error-latin1-podcast", "error:podcast-not-utf8", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + podcast()),
     ("5-silent-utf8-podcast", "silent:podcast-not-utf8", podcast()),
     ("5-valid-latin1-blog", "valid", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + rss()),
+    ("5-error-live-item-without-content-link", "error:podcast-missing-child", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00Z'><title>Live</title><guid isPermaLink='false'>live-1</guid><enclosure url='https://example.org/live.mp3' length='0' type='audio/mpeg'/></podcast:liveItem>")),
 ]
 
 PAGED_CASES = [

@@ -365,8 +365,8 @@ fn podcast_missing_attribute(cx: &mut Checker) {
 pub static PODCAST_MISSING_CHILD: Rule = rule!(
     PodcastMissingChild, Error, Doc, Some(podcast_missing_child),
     groups: [Podcast],
-    summary: "a Podcasting 2.0 tag that must hold other tags holds none (a podcast:value without a valueRecipient)",
-    spec: "Podcasting 2.0, tags/value.md, value-time-split.md, alternate-enclosure.md, podroll.md, publisher.md: Node value",
+    summary: "a Podcasting 2.0 tag that must hold other tags holds none (a podcast:value without a valueRecipient, a podcast:liveItem without a podcast:contentLink)",
+    spec: "Podcasting 2.0, tags/value.md, value-time-split.md, alternate-enclosure.md, podroll.md, publisher.md: Node value; tags/live-item.md",
 );
 
 fn podcast_missing_child(cx: &mut Checker) {
@@ -384,6 +384,18 @@ fn podcast_missing_child(cx: &mut Checker) {
             (!holds).then_some((node, tag, children))
         })
         .collect();
+    // Children a tag's document requires beside its own node value.
+    let live_items = podcast_elements(feed).into_iter().filter(|(node, tag)| {
+        tag.is_some_and(|tag| tag.name == "liveItem") && !has_podcast_child(*node, "contentLink")
+    });
+    for (live, _) in live_items.collect::<Vec<_>>() {
+        cx.report(
+            Checker::at(start_tag(live), "podcast:liveItem holds no podcast:contentLink")
+                .label("no fallback link")
+                .note("Podcasting 2.0, tags/live-item.md: \"The <podcast:contentLink> tag is also required to be present, to ensure that listeners have a fallback option in case their chosen app cannot play the given content stream directly\"")
+                .help("add <podcast:contentLink href=\"https://...\">Listen live</podcast:contentLink>, a page that plays the stream"),
+        );
+    }
     for (node, tag, children) in empty {
         let names: Vec<String> = children.iter().map(|c| format!("podcast:{c}")).collect();
         cx.report(
@@ -399,6 +411,11 @@ fn podcast_missing_child(cx: &mut Checker) {
             .help(format!("add {} inside it, or remove it", names.join(" or "))),
         );
     }
+}
+
+/// Whether `node` holds a Podcasting 2.0 tag named `local`.
+fn has_podcast_child(node: Node, local: &str) -> bool {
+    node.children().any(|child| child.has_tag_name(Some(PODCAST_NS), local))
 }
 
 /// Why `value` is not in `format`, if it is not.
