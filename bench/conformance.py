@@ -695,6 +695,7 @@ WILD_CASES = [
     ("5-error-latin1-podcast", "error:podcast-not-utf8", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + podcast()),
     ("5-silent-utf8-podcast", "silent:podcast-not-utf8", podcast()),
     ("5-valid-latin1-blog", "valid", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + rss()),
+    ("5-warning-deprecated-images", "warning:podcast-deprecated-tag", podcast(extra_channel="<podcast:images srcset='https://example.org/a.jpg 1500w'/>")),
     ("5-error-live-item-without-content-link", "error:podcast-missing-child", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00Z'><title>Live</title><guid isPermaLink='false'>live-1</guid><enclosure url='https://example.org/live.mp3' length='0' type='audio/mpeg'/></podcast:liveItem>")),
 ]
 

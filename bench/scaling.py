@@ -227,10 +227,10 @@ def podcast_items_every_finding(size):
     # explicit, a duration and a number Apple cannot read, media Apple does
     # not take, typed as another format, a URL shared with every other
     # episode, a person of no known role, a transcript without a type, at
-    # an http: URL.
+    # an http: URL, and the deprecated podcast:images.
     unit = ("<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration>"
             "<itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/>"
-            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/></item>")
+            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/></item>")
     return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
 
 

@@ -792,7 +792,7 @@ fn fifty_thousand_episodes_each_with_every_podcast_finding() {
     let path = generated("podcast-every-finding.rss", |out| {
         out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
         for _ in 0..50_000 {
-            out.write_all(b"<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration><itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/><podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/></item>").unwrap();
+            out.write_all(b"<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration><itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/><podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/></item>").unwrap();
         }
         out.write_all(b"</channel></rss>").unwrap();
     });
@@ -807,6 +807,7 @@ fn fifty_thousand_episodes_each_with_every_podcast_finding() {
         "warning[podcast-unknown-person-role]",
         "error[podcast-missing-attribute]",
         "error[podcast-url-not-https]",
+        "warning[podcast-deprecated-tag]",
     ] {
         assert!(run.stdout.contains(rule), "{rule}");
     }

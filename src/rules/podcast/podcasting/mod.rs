@@ -225,6 +225,32 @@ fn podcast_unknown_element(cx: &mut Checker) {
     }
 }
 
+pub static PODCAST_DEPRECATED_TAG: Rule = rule!(
+    PodcastDeprecatedTag, Warning, Doc, Some(podcast_deprecated_tag),
+    groups: [Podcast],
+    summary: "a Podcasting 2.0 tag its document deprecates: podcast:images, for which podcast:image should be used",
+    spec: "Podcasting 2.0, tags/images-deprecated.md",
+);
+
+/// A warning: the tag's document says the new tag "should be used
+/// instead"; apps may still read the old one.
+fn podcast_deprecated_tag(cx: &mut Checker) {
+    let feed = cx.feed;
+    let deprecated: Vec<Node> = podcast_elements(feed)
+        .into_iter()
+        .filter(|(_, tag)| tag.is_some_and(|tag| tag.name == "images"))
+        .map(|(node, _)| node)
+        .collect();
+    for node in deprecated {
+        cx.report(
+            Checker::at(start_tag(node), "podcast:images is deprecated; podcast:image replaces it")
+                .label("deprecated")
+                .note("Podcasting 2.0, tags/images-deprecated.md: \"Important: This tag is now deprecated. The new podcast:image tag should be used instead\"")
+                .help("write one <podcast:image href=\"https://...\" width=\"...\"/> for each image of its srcset"),
+        );
+    }
+}
+
 pub static PODCAST_MISPLACED_ELEMENT: Rule = rule!(
     PodcastMisplacedElement, Warning, Doc, Some(podcast_misplaced_element),
     groups: [Podcast],
