@@ -93,8 +93,8 @@ impl Podcast {
     /// items that carry audio or video.
     fn shown_by(xml: &Tree<'_>, root: Node<'_, '_>, channel: Option<Node<'_, '_>>, items: &[Entry]) -> Podcast {
         let is_podcast_namespace = |namespace: &str| {
-            let meant = intended_extension_namespace(namespace).map_or(namespace, |(meant, _)| meant);
-            meant == ITUNES_NS || meant == PODCAST_NS || meant == PODCAST_LEGACY_NS
+            let meant = podcast_namespace_read_as(namespace).unwrap_or(namespace);
+            meant == ITUNES_NS || meant == PODCAST_NS
         };
         // Each namespace once: a document's names share a few namespaces,
         // and a near miss is judged by a key made from the text.

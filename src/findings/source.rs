@@ -15,6 +15,9 @@ use crate::text::snippet::{floor_char_boundary, Place};
 #[derive(Debug)]
 pub struct Source {
     text: String,
+    /// Whether the text has a carriage return at all, found once for every
+    /// locator of it.
+    carriage_returns: bool,
 }
 
 /// Places whose line and column are known, from which others are found by
@@ -147,7 +150,8 @@ pub struct DecodeError {
 
 impl Source {
     pub fn new(text: String) -> Self {
-        Source { text }
+        let carriage_returns = memchr::memchr(b'\r', text.as_bytes()).is_some();
+        Source { text, carriage_returns }
     }
 
     pub fn text(&self) -> &str {
@@ -163,7 +167,7 @@ impl Source {
             marks: Marks {
                 every_stride: vec![START],
                 last: START,
-                carriage_returns: memchr::memchr(b'\r', self.text.as_bytes()).is_some(),
+                carriage_returns: self.carriage_returns,
             },
         }
     }

@@ -236,12 +236,7 @@ pub static PODCAST_DEPRECATED_TAG: Rule = rule!(
 /// instead"; apps may still read the old one.
 fn podcast_deprecated_tag(cx: &mut Checker) {
     let feed = cx.feed;
-    let deprecated: Vec<Node> = podcast_elements(feed)
-        .into_iter()
-        .filter(|(_, tag)| tag.is_some_and(|tag| tag.name == "images"))
-        .map(|(node, _)| node)
-        .collect();
-    for node in deprecated {
+    for node in elements_of(feed, "images") {
         cx.report(
             Checker::at(start_tag(node), "podcast:images is deprecated; podcast:image replaces it")
                 .label("deprecated")
@@ -411,10 +406,11 @@ fn podcast_missing_child(cx: &mut Checker) {
         })
         .collect();
     // Children a tag's document requires beside its own node value.
-    let live_items = podcast_elements(feed).into_iter().filter(|(node, tag)| {
-        tag.is_some_and(|tag| tag.name == "liveItem") && !has_podcast_child(*node, "contentLink")
-    });
-    for (live, _) in live_items.collect::<Vec<_>>() {
+    let live_items = elements_of(feed, "liveItem");
+    for live in live_items
+        .into_iter()
+        .filter(|live| !has_podcast_child(*live, "contentLink"))
+    {
         cx.report(
             Checker::at(start_tag(live), "podcast:liveItem holds no podcast:contentLink")
                 .label("no fallback link")
