@@ -666,7 +666,7 @@ def blog(declared=ITUNES_DECLARED, extra_item=""):
 
 # Issue 50 (podcasts in the wild), by item: 1 a blog is not a podcast, 2
 # the Podcasting 2.0 namespace's two names, 4 levels by the letter and one
-# finding per cause, 5 the musts unchecked before (those checked so far).
+# finding per cause, 5 the musts unchecked before.
 # Each name starts with its item.
 WILD_CASES = [
     ("1-valid-squarespace-blog", "valid", blog()),
@@ -697,6 +697,34 @@ WILD_CASES = [
     ("5-valid-latin1-blog", "valid", '<?xml version="1.0" encoding="ISO-8859-1"?>\n' + rss()),
     ("5-warning-deprecated-images", "warning:podcast-deprecated-tag", podcast(extra_channel="<podcast:images srcset='https://example.org/a.jpg 1500w'/>")),
     ("5-error-live-item-without-content-link", "error:podcast-missing-child", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00Z'><title>Live</title><guid isPermaLink='false'>live-1</guid><enclosure url='https://example.org/live.mp3' length='0' type='audio/mpeg'/></podcast:liveItem>")),
+    ("5-error-publisher-medium", "error:podcast-invalid-value", podcast(extra_channel="<podcast:publisher><podcast:remoteItem medium='podcast' feedGuid='003af0a0-6a45-55cf-b765-68e3d349551a'/></podcast:publisher>")),
+    ("5-error-publisher-two-items", "error:podcast-invalid-value", podcast(extra_channel="<podcast:publisher><podcast:remoteItem medium='publisher' feedGuid='003af0a0-6a45-55cf-b765-68e3d349551a'/><podcast:remoteItem medium='publisher' feedGuid='917393e3-1b1e-5cef-ace4-edaa54e1f810'/></podcast:publisher>")),
+    ("5-error-publisher-without-medium", "error:podcast-missing-attribute", podcast(extra_channel="<podcast:publisher><podcast:remoteItem feedGuid='003af0a0-6a45-55cf-b765-68e3d349551a'/></podcast:publisher>")),
+    ("5-valid-publisher", "valid", podcast(extra_channel="<podcast:publisher><podcast:remoteItem medium='publisher' feedGuid='003af0a0-6a45-55cf-b765-68e3d349551a'/></podcast:publisher>")),
+    ("5-error-custom-license-without-url", "error:podcast-missing-attribute", podcast(extra_channel="<podcast:license>my-podcast-license-v1</podcast:license>")),
+    ("5-valid-listed-license", "valid", podcast(extra_channel="<podcast:license>CC-BY-4.0</podcast:license>")),
+    ("5-valid-custom-license-with-url", "valid", podcast(extra_channel="<podcast:license url='https://example.org/license.pdf'>my-podcast-license-v1</podcast:license>")),
+    ("5-error-three-letter-country", "error:podcast-invalid-value", podcast(extra_channel="<podcast:location country='USA'>Austin</podcast:location>")),
+    ("5-valid-location", "valid", podcast(extra_channel="<podcast:location rel='creator' geo='geo:30.2711286,-97.7436995' osm='R113314' country='US'>Austin</podcast:location>")),
+    ("5-error-ai-content-not-boolean", "error:podcast-invalid-value", podcast(extra_channel="<podcast:txt purpose='ai-content'>some</podcast:txt>")),
+    ("5-valid-ai-content", "valid", podcast(extra_channel="<podcast:txt purpose='ai-content'>false</podcast:txt>")),
+    ("5-warning-guid-with-scheme", "warning:podcast-guid-unstripped-url", podcast(channel=PODCAST_CHANNEL.replace("0c6b9162-ca73-53ab-9bd0-4823c2b64dcf", "bd1e37d2-f3af-55d5-8700-827965172d07"))),
+    ("5-silent-guid-stripped", "silent:podcast-guid-unstripped-url", podcast()),
+    ("5-error-space-before-zone", "error:podcast-invalid-value", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00.000 -0500'><title>Live</title><podcast:contentLink href='https://example.org/live'>Live</podcast:contentLink></podcast:liveItem>")),
+    ("5-error-space-before-zone-no-fraction", "error:podcast-invalid-value", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00 -0500'><title>Live</title><podcast:contentLink href='https://example.org/live'>Live</podcast:contentLink></podcast:liveItem>")),
+    ("5-silent-iso-times", "silent:podcast-invalid-value", podcast(more_items="<podcast:liveItem status='pending' start='2030-06-03T19:00:00.000-0500' end='2030-06-03T24:00:00-0500'><title>Live</title><podcast:contentLink href='https://example.org/live'>Live</podcast:contentLink></podcast:liveItem>")),
+    ("5-error-artwork-with-space", "error:itunes-invalid-image", podcast(channel=PODCAST_CHANNEL.replace("artwork.jpg", "show art.jpg"))),
+    ("5-warning-mp4-typed-x-mp4", "warning:itunes-unsupported-enclosure", podcast(item=EPISODE.replace("1.mp3' length='24986239' type='audio/mpeg'", "1.mp4' length='24986239' type='video/x-mp4'"))),
+    ("5-warning-mp4-typed-mpeg-video", "warning:itunes-unsupported-enclosure", podcast(item=EPISODE.replace("1.mp3' length='24986239' type='audio/mpeg'", "1.mp4' length='24986239' type='video/mpeg'"))),
+    ("5-warning-enclosure-html", "warning:itunes-unsupported-enclosure", podcast(item=EPISODE.replace("1.mp3' length='24986239' type='audio/mpeg'", "1' length='24986239' type='text/html'"))),
+    ("5-valid-mp4-video", "valid", podcast(item=EPISODE.replace("1.mp3' length='24986239' type='audio/mpeg'", "1.mp4' length='24986239' type='video/mp4'"))),
+    ("5-warning-type-in-episode", "warning:itunes-misplaced-element", podcast(extra_item="<itunes:type>serial</itunes:type>")),
+    ("5-warning-duration-in-channel", "warning:itunes-misplaced-element", podcast(extra_channel="<itunes:duration>1801</itunes:duration>")),
+    ("5-warning-author-twice", "warning:itunes-repeated-element", podcast(extra_channel="<itunes:author>Someone else</itunes:author>")),
+    ("5-silent-two-categories", "silent:itunes-repeated-element", podcast(extra_channel="<itunes:category text='Technology'/>")),
+    ("5-warning-padded-explicit", "warning:itunes-value-padded", podcast(channel=PODCAST_CHANNEL.replace("<itunes:explicit>false<", "<itunes:explicit> false <"))),
+    ("5-warning-title-over-255", "warning:itunes-value-too-long", podcast(item=EPISODE.replace("Episode 1", "Episode 1 " + "x" * 250))),
+    ("5-silent-title-of-255", "silent:itunes-value-too-long", podcast(item=EPISODE.replace("Episode 1", "x" * 255))),
 ]
 
 PAGED_CASES = [

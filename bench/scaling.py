@@ -227,10 +227,16 @@ def podcast_items_every_finding(size):
     # explicit, a duration and a number Apple cannot read, media Apple does
     # not take, typed as another format, a URL shared with every other
     # episode, a person of no known role, a transcript without a type, at
-    # an http: URL, and the deprecated podcast:images.
+    # an http: URL, and the deprecated podcast:images; a show's tag in the
+    # episode, a title given twice with spaces, a link over 255 characters,
+    # a three-letter country, a custom license without its URL, and an
+    # .mp4 typed as no format Apple takes.
     unit = ("<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration>"
             "<itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/>"
-            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/></item>")
+            "<podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/>"
+            "<itunes:category text=\"T\"/><itunes:title> t </itunes:title><itunes:title>u</itunes:title><link>https://example.org/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</link>"
+            "<podcast:location country=\"USA\">x</podcast:location><podcast:license>custom</podcast:license>"
+            "<enclosure url=\"https://example.org/2.mp4\" length=\"1\" type=\"video/x-mp4\"/></item>")
     return repeat_to(size, PODCAST_HEAD, unit, "</channel></rss>")
 
 

@@ -784,15 +784,28 @@ fn fifty_thousand_entries_each_with_every_atom_finding_of_issue_40() {
 /// The namespaces a podcast declares, on `<rss>`.
 const PODCAST_RSS_START: &str = "<rss version=\"2.0\" xmlns:itunes=\"http://www.itunes.com/dtds/podcast-1.0.dtd\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\" xmlns:atom=\"http://www.w3.org/2005/Atom\"><channel><title>t</title><link>https://example.org/</link><description>d</description>";
 
+/// An episode's part of each per-episode iTunes and value finding: a show's
+/// tag in the episode, a title given twice with spaces, a link over 255
+/// characters, a three-letter country, a custom license without its URL,
+/// an `.mp4` typed as no format Apple takes.
+const EVERY_ITUNES_FINDING: &str = concat!(
+    "<itunes:category text=\"T\"/><itunes:title> t </itunes:title><itunes:title>u</itunes:title>",
+    "<link>https://example.org/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx</link>",
+    "<podcast:location country=\"USA\">x</podcast:location><podcast:license>custom</podcast:license>",
+    "<enclosure url=\"https://example.org/2.mp4\" length=\"1\" type=\"video/x-mp4\"/>",
+);
+
 #[test]
-fn fifty_thousand_episodes_each_with_every_podcast_finding() {
+fn twenty_five_thousand_episodes_each_with_every_podcast_finding() {
     // Each episode fires each per-episode podcast rule, and all share one
     // media file: each rule reads each episode once, and the file is
     // looked up, not compared with every earlier episode's.
     let path = generated("podcast-every-finding.rss", |out| {
         out.write_all(PODCAST_RSS_START.as_bytes()).unwrap();
-        for _ in 0..50_000 {
-            out.write_all(b"<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration><itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/><podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/></item>").unwrap();
+        for _ in 0..25_000 {
+            out.write_all(b"<item><title>e</title><itunes:explicit>maybe</itunes:explicit><itunes:duration>1:99:00</itunes:duration><itunes:episode>-1</itunes:episode><enclosure url=\"https://example.org/1.ogg\" length=\"1\" type=\"audio/mpeg\"/><podcast:person role=\"presenter\">p</podcast:person><podcast:transcript url=\"http://example.org/t\"/><podcast:images srcset=\"https://example.org/i.jpg 600w\"/>").unwrap();
+            out.write_all(EVERY_ITUNES_FINDING.as_bytes()).unwrap();
+            out.write_all(b"</item>").unwrap();
         }
         out.write_all(b"</channel></rss>").unwrap();
     });
@@ -808,6 +821,11 @@ fn fifty_thousand_episodes_each_with_every_podcast_finding() {
         "error[podcast-missing-attribute]",
         "error[podcast-url-not-https]",
         "warning[podcast-deprecated-tag]",
+        "warning[itunes-misplaced-element]",
+        "warning[itunes-repeated-element]",
+        "warning[itunes-value-padded]",
+        "warning[itunes-value-too-long]",
+        "error[podcast-invalid-value]",
     ] {
         assert!(run.stdout.contains(rule), "{rule}");
     }

@@ -1,7 +1,8 @@
 //! Dates to instants: RFC 3339 `date-time` as Atom (RFC 4287 §3.3) and
-//! RFC 6721 §3 restrict it, and RFC 822 dates as RSS 2.0 uses them.
+//! RFC 6721 §3 restrict it, and RFC 822 dates as RSS 2.0 uses them (ISO
+//! 8601 as the Podcasting 2.0 tags write it is [`super::iso8601`]'s).
 //!
-//! A small module of our own rather than `time` or `jiff`: both grammars
+//! A small module of our own rather than `time` or `jiff`: the grammars
 //! are small, the linter needs to say *which* part is wrong (a lowercase
 //! `t`, a missing offset, February 30), and general-purpose parsers either
 //! accept what Atom forbids or reject what RFC 3339 allows (leap seconds,
@@ -55,7 +56,7 @@ impl fmt::Display for DateError {
     }
 }
 
-fn fail<T>(message: impl Into<String>) -> Result<T, DateError> {
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T, DateError> {
     Err(DateError(message.into()))
 }
 
@@ -75,7 +76,7 @@ fn is_leap_year(year: i64) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
 
-fn days_in_month(year: i64, month: u32) -> u32 {
+pub(crate) fn days_in_month(year: i64, month: u32) -> u32 {
     match month {
         2 if is_leap_year(year) => 29,
         2 => 28,
@@ -84,7 +85,7 @@ fn days_in_month(year: i64, month: u32) -> u32 {
     }
 }
 
-const MONTH_NAMES: [&str; 12] = [
+pub(crate) const MONTH_NAMES: [&str; 12] = [
     "January",
     "February",
     "March",
@@ -100,7 +101,7 @@ const MONTH_NAMES: [&str; 12] = [
 ];
 
 /// Reads exactly `n` ASCII digits.
-fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError> {
+pub(crate) fn digits(text: &str, at: usize, n: usize, what: &str) -> Result<u32, DateError> {
     let field = text
         .as_bytes()
         .get(at..at + n)
@@ -347,17 +348,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
                     crate::base::shown::shorten(rest.get(6..).unwrap_or_default())
                 ));
             }
-            if hours > 23 || minutes > 59 {
-                return fail(format!(
-                    "time zone offset {sign}{hours:02}:{minutes:02} is out of range"
-                ));
-            }
-            let total = i64::from(hours * 60 + minutes);
-            if sign == '-' {
-                -total
-            } else {
-                total
-            }
+            zone_offset(sign, hours, minutes)?
         }
         Some(_) => {
             return fail(format!(
@@ -381,6 +372,18 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         beyond_nanos,
         ..fields.instant()?
     })
+}
+
+/// Minutes east of UTC for a numeric zone `±hh:mm`, which RFC 3339 and
+/// ISO 8601 both bound to hours under 24 and minutes under 60.
+pub(crate) fn zone_offset(sign: char, hours: u32, minutes: u32) -> Result<i64, DateError> {
+    if hours > 23 || minutes > 59 {
+        return fail(format!(
+            "time zone offset {sign}{hours:02}:{minutes:02} is out of range"
+        ));
+    }
+    let total = i64::from(hours * 60 + minutes);
+    Ok(if sign == '-' { -total } else { total })
 }
 
 /// A fraction's digits as nanoseconds and the exact digits past them.

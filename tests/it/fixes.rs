@@ -12,11 +12,14 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 28] = [
+const FIXED: [&str; 31] = [
     "podcast-non-ascii-url/fail-non-ascii.rss",
     "itunes-unknown-category/fail-not-written-as-apple.rss",
     "itunes-invalid-image/fail-url-as-text.rss",
     "itunes-unsupported-enclosure/fail-type-not-apples.rss",
+    "itunes-unsupported-enclosure/fail-unknown-types.rss",
+    "itunes-invalid-image/fail-spaces.rss",
+    "itunes-value-padded/fail-spaces.rss",
     "itunes-explicit-legacy/fail-legacy.rss",
     "itunes-explicit-legacy/fail-repeated.rss",
     "podcast-namespace-legacy/fail-older-name.rss",

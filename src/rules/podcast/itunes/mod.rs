@@ -11,6 +11,8 @@ use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 
 pub(crate) mod categories;
+pub(crate) mod placement;
+pub(crate) mod values;
 
 /// The texts of the iTunes elements named `local` that `check` finds
 /// wrong, each with why.
@@ -334,6 +336,10 @@ pub static ITUNES_INVALID_IMAGE: Rule = rule!(
 
 /// The absolute http(s) URL `value` is, or why it is none.
 fn http_url(value: &str) -> Result<url::Url, String> {
+    // The URL parser writes a space as %20 silently: a URL holds none.
+    if let Err(error) = crate::text::iri::check_iri_reference(value) {
+        return Err(error.message);
+    }
     match url::Url::parse(value) {
         _ if value.is_empty() => Err("it is empty".to_owned()),
         Ok(url) if matches!(url.scheme(), "http" | "https") => Ok(url),
@@ -368,13 +374,23 @@ fn itunes_invalid_image(cx: &mut Checker) {
         match image.attribute_node("href") {
             Some(href) => {
                 if let Some(why) = artwork_error(href.value().trim()) {
+                    // Spaces written as %20, where that is all that is wrong.
+                    let encoded = href.value().trim().replace(' ', "%20");
+                    let fix = (input.get(href.range_value()) == Some(href.value())
+                        && artwork_error(&encoded).is_none())
+                    .then(|| {
+                        Fix::safe(
+                            "Write the spaces as %20",
+                            vec![fix::replace(href.range_value(), encoded)],
+                        )
+                    });
                     findings.push((
                         href.range_value(),
                         format!(
                             "the artwork URL {} is not one Apple takes: {why}",
                             shorten(href.value())
                         ),
-                        None,
+                        fix,
                     ));
                 }
             }
@@ -479,6 +495,19 @@ fn apple_type(family: Family) -> &'static str {
     }
 }
 
+/// The type Apple lists for a file it takes, by the file's extension.
+fn apple_type_of_extension(extension: &str) -> Option<&'static str> {
+    Some(match extension.to_ascii_lowercase().as_str() {
+        "mp3" => "audio/mpeg",
+        "m4a" => "audio/x-m4a",
+        "mp4" => "video/mp4",
+        "m4v" => "video/x-m4v",
+        "mov" => "video/quicktime",
+        "pdf" => "application/pdf",
+        _ => return None,
+    })
+}
+
 fn itunes_unsupported_enclosure(cx: &mut Checker) {
     let feed = cx.feed;
     let input = feed.xml.input_text();
@@ -500,11 +529,41 @@ fn itunes_unsupported_enclosure(cx: &mut Checker) {
             continue;
         };
         let value = media_type.value().trim();
-        let Some(family) = family_by_type(value).filter(|f| f.apple_takes()) else {
+        let essence = value.split(';').next().unwrap_or_default().trim();
+        if essence.is_empty() || APPLE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(essence)) {
+            continue;
+        }
+        let Some(family) = family_by_type(value) else {
+            // A type feedlint does not know (`video/x-mp4`, `video/mpeg`,
+            // `text/html`) is none of Apple's: for a file Apple takes, the
+            // type Apple lists for its extension, which the URL suggests
+            // but does not prove (unsafe).
+            let meant = by_url.and_then(|f| apple_type_of_extension(f.extension));
+            let plain = input.get(media_type.range_value()) == Some(media_type.value());
+            let fix = meant.filter(|_| plain).map(|meant| {
+                Fix::unsafe_(
+                    format!("Write {meant}"),
+                    vec![fix::replace(media_type.range_value(), meant)],
+                )
+            });
+            findings.push((
+                media_type.range_value(),
+                match (meant, by_url) {
+                    (Some(meant), Some(format)) => format!(
+                        "the type {} is not one Apple lists; for a .{} file it is {meant}",
+                        shorten(value),
+                        format.extension
+                    ),
+                    _ => format!(
+                        "the type {} is not one of the formats Apple Podcasts takes",
+                        shorten(value)
+                    ),
+                },
+                fix,
+            ));
             continue;
         };
-        let essence = value.split(';').next().unwrap_or_default().trim();
-        if APPLE_TYPES.iter().any(|t| t.eq_ignore_ascii_case(essence)) {
+        if !family.apple_takes() {
             continue;
         }
         // Only the family the URL agrees with: a mismatch is

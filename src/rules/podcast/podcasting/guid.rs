@@ -58,6 +58,70 @@ fn podcast_guid_not_uuidv5(cx: &mut Checker) {
     }
 }
 
+/// What a guid made from `feed_url` kept that the namespace strips, if
+/// `guid` is the UUIDv5 of the URL with its scheme or trailing slashes
+/// left on.
+fn unstripped_part(guid: uuid::Uuid, feed_url: &str) -> Option<&'static str> {
+    let without_scheme = feed_url.split_once("://").map_or(feed_url, |(_, rest)| rest);
+    let (scheme, slash) = (without_scheme != feed_url, without_scheme.ends_with('/'));
+    let seeds = [
+        (scheme && slash, feed_url, "its scheme and trailing slash"),
+        (scheme, feed_url.trim_end_matches('/'), "its scheme"),
+        (slash, without_scheme, "its trailing slash"),
+    ];
+    seeds
+        .into_iter()
+        .find(|(kept, seed, _)| *kept && uuid::Uuid::new_v5(&PODCAST_GUID_NAMESPACE, seed.as_bytes()) == guid)
+        .map(|(_, _, part)| part)
+}
+
+/// The self link's http(s) URL, which a podcast:guid is made from.
+fn feed_url_of<'a>(feed: &crate::feed::FeedDoc<'a, '_>) -> Option<&'a str> {
+    // A self link that resolves to a file says nothing of the URL the feed
+    // is published at.
+    feed.self_link()
+        .filter(|link| {
+            link.target
+                .as_ref()
+                .is_some_and(|t| matches!(t.scheme(), "http" | "https"))
+        })
+        .and_then(|link| link.href)
+        .map(str::trim)
+}
+
+pub static PODCAST_GUID_UNSTRIPPED_URL: Rule = rule!(
+    PodcastGuidUnstrippedUrl, Warning, Doc, Some(podcast_guid_unstripped_url),
+    groups: [Podcast],
+    summary: "a podcast:guid made from the feed's URL with its scheme or trailing slash left on, which the namespace strips",
+    spec: "Podcasting 2.0, tags/guid.md",
+);
+
+/// A warning: the guid is still unique, but anyone who makes it again from
+/// the URL, as the document says, gets another one; once published, the
+/// guid is the podcast's, so the finding asks to fix it only if it is new.
+fn podcast_guid_unstripped_url(cx: &mut Checker) {
+    let feed = cx.feed;
+    let Some(href) = feed_url_of(feed) else {
+        return;
+    };
+    let unstripped: Vec<(Text, &str)> = elements_of(feed, "guid")
+        .into_iter()
+        .map(Text::of)
+        .filter_map(|text| {
+            let guid = uuid::Uuid::parse_str(text.value).ok()?;
+            Some((text, unstripped_part(guid, href)?))
+        })
+        .collect();
+    for (text, part) in unstripped {
+        cx.report(
+            Checker::at(text.range.clone(), format!("podcast:guid was made from {} with {part} left on", shorten(href)))
+                .label(format!("made with {part}"))
+                .note("tags/guid.md: \"The value is a UUIDv5, and is easily generated from the RSS feed url, with the protocol scheme and trailing slashes stripped off\"; a directory that makes the guid from the URL gets another one, and may list the podcast twice")
+                .help(format!("if this guid is new, write {}, made from the URL stripped; once apps know a guid, keep it", podcast_guid_of(href))),
+        );
+    }
+}
+
 pub static PODCAST_GUID_NOT_FROM_FEED_URL: Rule = rule!(
     PodcastGuidNotFromFeedUrl, Info, Doc, Some(podcast_guid_not_from_feed_url),
     groups: [Podcast],
@@ -70,18 +134,7 @@ pub static PODCAST_GUID_NOT_FROM_FEED_URL: Rule = rule!(
 /// what a podcast that moved has.
 fn podcast_guid_not_from_feed_url(cx: &mut Checker) {
     let feed = cx.feed;
-    // A self link that resolves to a file says nothing of the URL the feed
-    // is published at.
-    let Some(href) = feed
-        .self_link()
-        .filter(|link| {
-            link.target
-                .as_ref()
-                .is_some_and(|t| matches!(t.scheme(), "http" | "https"))
-        })
-        .and_then(|link| link.href)
-        .map(str::trim)
-    else {
+    let Some(href) = feed_url_of(feed) else {
         return;
     };
     let expected = podcast_guid_of(href);
@@ -94,8 +147,12 @@ fn podcast_guid_not_from_feed_url(cx: &mut Checker) {
         .into_iter()
         .map(Text::of)
         .filter(|text| {
-            uuid::Uuid::parse_str(text.value)
-                .is_ok_and(|uuid| uuid.get_version_num() == 5 && uuid != expected && Some(uuid) != first_page)
+            uuid::Uuid::parse_str(text.value).is_ok_and(|uuid| {
+                uuid.get_version_num() == 5
+                    && uuid != expected
+                    && Some(uuid) != first_page
+                    && unstripped_part(uuid, href).is_none()
+            })
         })
         .collect();
     for text in others {
@@ -111,6 +168,26 @@ fn podcast_guid_not_from_feed_url(cx: &mut Checker) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_guid_made_with_the_scheme_or_slash_left_on_is_told_which() {
+        let made = |seed: &str| uuid::Uuid::new_v5(&PODCAST_GUID_NAMESPACE, seed.as_bytes());
+        let url = "https://podnews.net/rss/";
+        assert_eq!(unstripped_part(made(url), url), Some("its scheme and trailing slash"));
+        assert_eq!(
+            unstripped_part(made("https://podnews.net/rss"), url),
+            Some("its scheme")
+        );
+        assert_eq!(
+            unstripped_part(made("podnews.net/rss/"), url),
+            Some("its trailing slash")
+        );
+        assert_eq!(unstripped_part(podcast_guid_of(url), url), None);
+        assert_eq!(
+            unstripped_part(made("https://podnews.net/rss"), "https://podnews.net/rss"),
+            Some("its scheme")
+        );
+    }
 
     #[test]
     fn the_guid_of_a_feed_url_is_the_namespace_example() {

@@ -13,12 +13,12 @@ pub(crate) mod people;
 pub(crate) mod schedule;
 pub(crate) mod tags;
 
-use schedule::iso8601_seconds;
-use tags::{MEDIUMS, TAGS};
+use tags::{LICENSES, MEDIUMS, TAGS};
 
 use crate::base::syntax;
 use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
 use crate::findings::diagnostic::shorten;
+use crate::rules::podcast::{more, report_grouped};
 use crate::rules::shared::rss_channel;
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
@@ -67,6 +67,10 @@ enum Format {
     Uuid,
     /// A `geo:` URI (RFC 5870).
     Geo,
+    /// An ISO 3166-1 alpha-2 country code: two letters.
+    Country,
+    /// An OpenStreetMap object: its type's letter (N, W or R) and its id.
+    Osm,
     /// One of a registered list that grows: an unknown entry is
     /// `podcast-unknown-slug`'s warning, not an invalid value.
     Slug(&'static [&'static str]),
@@ -332,6 +336,23 @@ fn podcast_repeated_element(cx: &mut Checker) {
     }
 }
 
+/// An attribute a tag's document requires only in some uses, and the
+/// words that say so: a custom license's `url`; the `medium` of the
+/// `podcast:remoteItem` a `podcast:publisher` holds.
+fn required_here(node: Node, tag: &Tag) -> Option<(&'static str, &'static str)> {
+    match tag.name {
+        "license" if !LICENSES.iter().any(|l| l.eq_ignore_ascii_case(Text::of(node).value)) => Some((
+            "url",
+            "tags/license.md: \"Custom licenses must always include a url attribute\" (a license not in the namespace's license list is custom)",
+        )),
+        "remoteItem" if parent_of(node) == Some(Parent::Tag("publisher")) => Some((
+            "medium",
+            "tags/publisher.md: the tag \"must contain exactly one <podcast:remoteItem medium=\"publisher\"> element pointing to the publisher feed\"",
+        )),
+        _ => None,
+    }
+}
+
 pub static PODCAST_MISSING_ATTRIBUTE: Rule = rule!(
     PodcastMissingAttribute, Error, Doc, Some(podcast_missing_attribute),
     groups: [Podcast],
@@ -355,11 +376,28 @@ fn podcast_missing_attribute(cx: &mut Checker) {
                     !(tag.name == "socialInteract" && a.name == "uri" && node.attribute("protocol") == Some("disabled"))
                 })
                 .map(|a| a.name)
+                .chain(
+                    required_here(node, tag)
+                        .map(|(name, _)| name)
+                        .filter(|name| !node.has_attribute(*name)),
+                )
                 .collect();
             (!absent.is_empty()).then_some((node, tag, absent))
         })
         .collect();
     for (node, tag, absent) in missing {
+        if let Some((name, why)) = required_here(node, tag).filter(|(name, _)| absent == [*name]) {
+            cx.report(
+                Checker::at(start_tag(node), format!("podcast:{} has no {name}", tag.name))
+                    .label(format!("no {name}"))
+                    .note(format!("Podcasting 2.0, {why}"))
+                    .help(match name {
+                        "url" => "add url=\"...\", the address of the license's full text".to_owned(),
+                        _ => format!("add {name}=\"publisher\""),
+                    }),
+            );
+            continue;
+        }
         let names = absent.join(" and ");
         cx.report(
             Checker::at(start_tag(node), format!("podcast:{} has no {names}", tag.name))
@@ -461,9 +499,9 @@ fn format_error(format: Format, value: &str) -> Option<String> {
         Format::YesNo => (!value.eq_ignore_ascii_case("yes") && !value.eq_ignore_ascii_case("no"))
             .then(|| "it is neither yes nor no".to_owned()),
         Format::OneOf(values) => (!values.contains(&value)).then(|| format!("it is not one of {}", values.join(", "))),
-        Format::Iso8601 => iso8601_seconds(value)
-            .is_none()
-            .then(|| "it is not an ISO 8601 date or time".to_owned()),
+        Format::Iso8601 => crate::text::iso8601::parse_iso8601(value)
+            .err()
+            .map(|why| format!("it is not an ISO 8601 date or time: {why}")),
         Format::Rfc2822 => crate::text::date::parse_rfc822(value)
             .is_err()
             .then(|| "it is not an RFC 2822 date".to_owned()),
@@ -471,6 +509,13 @@ fn format_error(format: Format, value: &str) -> Option<String> {
         Format::Email => syntax::addr_spec_error(value).map(|why| format!("it is not an e-mail address: {why}")),
         Format::Uuid => (!syntax::is_uuid(value)).then(|| "it is not a UUID".to_owned()),
         Format::Geo => (!is_geo(value)).then(|| "it is not a geo: URI (geo:latitude,longitude)".to_owned()),
+        Format::Country => (value.len() != 2 || !value.bytes().all(|b| b.is_ascii_alphabetic()))
+            .then(|| "it is not a two-letter ISO 3166-1 country code (US, GB, AU)".to_owned()),
+        Format::Osm => {
+            let id = value.strip_prefix(['N', 'W', 'R', 'n', 'w', 'r']).unwrap_or_default();
+            (id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| "it is not an OpenStreetMap object: N, W or R and its number (R113314)".to_owned())
+        }
     }
 }
 
@@ -489,6 +534,54 @@ fn is_geo(value: &str) -> bool {
         && numbers
             .iter()
             .all(|n| n.trim().parse::<f64>().is_ok_and(f64::is_finite))
+}
+
+/// A value a tag's document defines only in some uses, where it is not
+/// that: a `podcast:publisher`'s one `podcast:remoteItem`, whose `medium`
+/// is "publisher";
+/// a `podcast:txt` whose purpose is `ai-content` ("a boolean (true or
+/// false)").
+fn value_error_here(node: Node, tag: &Tag) -> Option<(Range<usize>, String)> {
+    match tag.name {
+        "remoteItem" if parent_of(node) == Some(Parent::Tag("publisher")) => {
+            let medium = node.attribute_node("medium")?;
+            let value = medium.value().trim();
+            (value != "publisher" && !value.is_empty()).then(|| {
+                (
+                    medium.range_value(),
+                    format!(
+                        "the medium of a podcast:publisher's remoteItem is `{}`, not publisher",
+                        shorten(value)
+                    ),
+                )
+            })
+        }
+        // "exactly one": the second is the finding (none is
+        // podcast-missing-child's).
+        "publisher" => {
+            let second = node
+                .children()
+                .filter(|child| child.has_tag_name(Some(PODCAST_NS), "remoteItem"))
+                .nth(1)?;
+            Some((
+                start_tag(second),
+                "a second podcast:remoteItem in podcast:publisher, which holds exactly one".to_owned(),
+            ))
+        }
+        "txt" if node.attribute("purpose").map(str::trim) == Some("ai-content") => {
+            let text = Text::of(node);
+            (!text.value.is_empty() && text.value != "true" && text.value != "false").then(|| {
+                (
+                    text.range.clone(),
+                    format!(
+                        "podcast:txt for ai-content is `{}`, neither true nor false",
+                        shorten(text.value)
+                    ),
+                )
+            })
+        }
+        _ => None,
+    }
 }
 
 pub static PODCAST_INVALID_VALUE: Rule = rule!(
@@ -538,6 +631,12 @@ fn podcast_invalid_value(cx: &mut Checker) {
                 ));
                 continue;
             }
+            // An optional attribute written empty says nothing, as if it
+            // were not written (a generator's `href=""` for a person with
+            // no page); apps read it so.
+            if value.is_empty() {
+                continue;
+            }
             if let Some(why) = format_error(spec.format, value) {
                 findings.push((
                     attribute.range_value(),
@@ -545,6 +644,9 @@ fn podcast_invalid_value(cx: &mut Checker) {
                     tag,
                 ));
             }
+        }
+        if let Some((at, message)) = value_error_here(node, tag) {
+            findings.push((at, message, tag));
         }
     }
     for (at, message, tag) in findings {
@@ -587,14 +689,18 @@ fn podcast_url_not_https(cx: &mut Checker) {
             }
         }
     }
-    for (at, attribute, tag, value) in plain {
-        cx.report(
-            Checker::at(at, format!("the {attribute} of podcast:{tag} is an http: URL, `{}`", shorten(value)))
-                .label("not https:")
-                .note("Podcasting 2.0, 1.0.md: \"Anywhere the url of a hyper-text based resource is specified, it must be given as `https:` and not `http:`.\"")
-                .help(format!("serve it over HTTPS and write https:{}", value.get(5..).unwrap_or_default())),
-        );
-    }
+    // A generator writes the same URL in every episode (a host's home
+    // page on each person): one finding per URL, counted.
+    let places = plain
+        .into_iter()
+        .map(|(at, attribute, tag, value)| ((attribute, tag, value), at, None))
+        .collect();
+    report_grouped(cx, places, |at, &(attribute, tag, value), others| {
+        Checker::at(at, format!("the {attribute} of podcast:{tag} is an http: URL, `{}`{}", shorten(value), more(others)))
+            .label("not https:")
+            .note("Podcasting 2.0, 1.0.md: \"Anywhere the url of a hyper-text based resource is specified, it must be given as `https:` and not `http:`.\"")
+            .help(format!("serve it over HTTPS and write https:{}", value.get(5..).unwrap_or_default()))
+    });
 }
 
 pub static PODCAST_UNKNOWN_SLUG: Rule = rule!(

@@ -79,6 +79,11 @@ const SOCIAL_PROTOCOLS: &[&str] = &[
 const VALUE_SLUGS: &[&str] = &["bitcoin", "lightning", "keysend", "lnaddress", "amp", "wallet", "node"];
 
 /// The mediums of `medium.md`, and their list variants (an `L` after).
+/// The well-known licenses of the namespace's license list
+/// (`licenseslugs.txt`, the identifiers of `licenses.json`): any other
+/// license is custom, and "must always include a url attribute".
+pub(crate) const LICENSES: &[&str] = &["ARR", "CC-BY-4.0", "CC-BY-NC-4.0", "CC-BY-NC-ND-4.0", "POD-V4V-1.0"];
+
 pub(crate) const MEDIUMS: &[&str] = &[
     "podcast",
     "music",
@@ -251,8 +256,8 @@ pub(crate) static TAGS: &[Tag] = &[
         attributes: &[
             optional("rel", Format::OneOf(&["subject", "creator"])),
             optional("geo", Format::Geo),
-            optional("osm", Format::Text),
-            optional("country", Format::Text),
+            optional("osm", Format::Osm),
+            optional("country", Format::Country),
         ],
     },
     Tag {
