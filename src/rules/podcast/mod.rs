@@ -16,67 +16,10 @@ use crate::rules::podcast::vocabulary::{itunes_elements, podcast_channel, podcas
 use crate::rules::shared::{rss_channel, rss_children};
 use crate::rules::{has_child, rule, Checker, Rule};
 use crate::xml::Node;
-use std::ops::Range;
 
 pub(crate) mod itunes;
 pub(crate) mod podcasting;
 pub(crate) mod vocabulary;
-
-/// A place of a grouped finding, and its own fix.
-type Place = (Range<usize>, Option<Fix>);
-
-/// Reports one finding per key (a tag's name, a value), at its first
-/// place, with how many more there are and the next few as secondary
-/// places, and one fix for all of them where each has its own: a
-/// generator repeats a mistake in every episode, and it is one thing to
-/// change, not thousands.
-pub(crate) fn report_grouped<K: std::hash::Hash + Eq + Clone>(
-    cx: &mut Checker,
-    places: Vec<(K, Range<usize>, Option<Fix>)>,
-    finding: impl Fn(Range<usize>, &K, usize) -> Pending,
-) {
-    /// The places shown beside the first.
-    const SHOWN: usize = 9;
-    let mut by_key: Vec<(K, Vec<Place>)> = Vec::new();
-    let mut index: crate::base::hash::FastMap<K, usize> = crate::base::hash::FastMap::default();
-    for (key, at, fix) in places {
-        match index.get(&key) {
-            Some(&i) => by_key[i].1.push((at, fix)),
-            None => {
-                index.insert(key.clone(), by_key.len());
-                by_key.push((key, vec![(at, fix)]));
-            }
-        }
-    }
-    for (key, places) in by_key {
-        let mut pending = finding(places[0].0.clone(), &key, places.len() - 1);
-        for (at, _) in places.iter().skip(1).take(SHOWN) {
-            pending = pending.secondary(at.clone(), "here too");
-        }
-        // One fix for every place, as safe as the first, where each has
-        // its own.
-        let edits: Option<Vec<_>> = places
-            .iter()
-            .map(|(_, fix)| fix.as_ref().map(|f| f.edits.clone()))
-            .collect();
-        if let (Some(edits), Some(first)) = (edits, places[0].1.clone()) {
-            pending = pending.fix_if(Some(Fix {
-                edits: edits.into_iter().flatten().collect(),
-                ..first
-            }));
-        }
-        cx.report(pending);
-    }
-}
-
-/// "in 3 more places", or nothing.
-pub(crate) fn more(n: usize) -> String {
-    match n {
-        0 => String::new(),
-        1 => " (and in 1 more place)".to_owned(),
-        n => format!(" (and in {n} more places)"),
-    }
-}
 
 /// An element a podcast is asked for: its namespace, its name, how it is
 /// written, and an example of it.

@@ -10,7 +10,7 @@ use crate::base::syntax;
 use crate::feed::{start_tag, FeedDoc, Text};
 use crate::findings::diagnostic::shorten;
 use crate::rules::rss::vocabulary::RssVersion;
-use crate::rules::shared::{rss_channel, rss_children};
+use crate::rules::shared::{more, report_grouped, rss_channel, rss_children};
 use crate::rules::{children_named, rule, Checker, Rule};
 use crate::xml::Node;
 
@@ -110,14 +110,14 @@ fn rss_contact_missing_name(cx: &mut Checker) {
                 && syntax::addr_spec_error(text.value).is_none()
         })
         .collect();
-    for text in bare {
-        cx.report(
-            Checker::at(text.range.clone(), format!("`{}` has no name beside it", shorten(text.value)))
-                .label("address alone")
-                .note("RSS Best Practices Profile: the recommended form is an address followed by the person's name in parentheses, as RSS 2.0's own example writes it (geo@herald.com (George Matesky)); readers show the name")
-                .help(format!("write {} (Real Name)", shorten(text.value))),
-        );
-    }
+    // A feed writes one address on every item: one finding per address.
+    let places = bare.into_iter().map(|text| (text.value, text.range, None)).collect();
+    report_grouped(cx, places, |at, address, others| {
+        Checker::at(at, format!("`{}` has no name beside it{}", shorten(address), more(others)))
+            .label("address alone")
+            .note("RSS Best Practices Profile: the recommended form is an address followed by the person's name in parentheses, as RSS 2.0's own example writes it (geo@herald.com (George Matesky)); readers show the name")
+            .help(format!("write {} (Real Name)", shorten(address)))
+    });
 }
 
 pub static RSS_ITEM_BEFORE_CHANNEL_ELEMENT: Rule = rule!(

@@ -7,6 +7,7 @@ use crate::feed::{FeedDoc, Text, ITUNES_NS};
 use crate::findings::diagnostic::shorten;
 use crate::findings::fix::{self, Fix};
 use crate::rules::podcast::vocabulary::{itunes_elements, podcast_channel, podcast_enclosures};
+use crate::rules::shared::{more, report_grouped};
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 
@@ -167,14 +168,16 @@ fn duration_error(value: &str) -> Option<String> {
 fn itunes_invalid_duration(cx: &mut Checker) {
     let feed = cx.feed;
     let invalid = texts_failing(feed, "duration", duration_error);
-    for (text, why) in invalid {
-        cx.report(
-            Checker::at(text.range.clone(), format!("itunes:duration `{}` is not a duration: {why}", shorten(text.value)))
-                .label("not a duration")
-                .note("Apple: \"Different duration formats are accepted however it is recommended to convert the length of the episode into seconds\"; PSP-1: \"The duration of a podcast episode in seconds\". Apps that cannot read it show no length, or a wrong one")
-                .help("write the length in whole seconds, e.g. <itunes:duration>1801</itunes:duration>"),
-        );
-    }
+    let places = invalid
+        .into_iter()
+        .map(|(text, why)| ((text.value, why), text.range, None))
+        .collect();
+    report_grouped(cx, places, |at, (value, why), others| {
+        Checker::at(at, format!("itunes:duration `{}` is not a duration: {why}{}", shorten(value), more(others)))
+            .label("not a duration")
+            .note("Apple: \"Different duration formats are accepted however it is recommended to convert the length of the episode into seconds\"; PSP-1: \"The duration of a podcast episode in seconds\". Apps that cannot read it show no length, or a wrong one")
+            .help("write the length in whole seconds, e.g. <itunes:duration>1801</itunes:duration>")
+    });
 }
 
 pub static ITUNES_INVALID_NUMBER: Rule = rule!(
@@ -233,18 +236,37 @@ fn itunes_invalid_type(cx: &mut Checker) {
         .map(|(node, values)| (node, Text::of(node), values))
         .filter(|(_, text, values)| !values.iter().any(|v| v.eq_ignore_ascii_case(text.value)))
         .collect();
-    for (node, text, values) in invalid {
-        let name = node.tag_name().name();
-        cx.report(
-            Checker::at(text.range.clone(), match text.value {
-                "" => format!("itunes:{name} is empty, not one of {}", values.join(", ")),
-                value => format!("itunes:{name} is `{}`, not one of {}", shorten(value), values.join(", ")),
-            })
-                .label(format!("not an {name}"))
-                .note(format!("Apple and PSP-1 give itunes:{name} these values only: {}; Apple takes anything else for the default ({})", values.join(", "), values[0]))
-                .help(format!("write one of {}", values.join(", "))),
-        );
-    }
+    // A generator writes the same value on every episode (202 real
+    // Buzzsprout episodes carry an empty one): one finding per value.
+    let places = invalid
+        .into_iter()
+        .map(|(node, text, values)| ((node.tag_name().name(), text.value, values), text.range, None))
+        .collect();
+    report_grouped(cx, places, |at, &(name, value, values), others| {
+        Checker::at(
+            at,
+            match value {
+                "" => format!(
+                    "itunes:{name} is empty, not one of {}{}",
+                    values.join(", "),
+                    more(others)
+                ),
+                value => format!(
+                    "itunes:{name} is `{}`, not one of {}{}",
+                    shorten(value),
+                    values.join(", "),
+                    more(others)
+                ),
+            },
+        )
+        .label(format!("not an {name}"))
+        .note(format!(
+            "Apple and PSP-1 give itunes:{name} these values only: {}; Apple takes anything else for the default ({})",
+            values.join(", "),
+            values[0]
+        ))
+        .help(format!("write one of {}", values.join(", ")))
+    });
 }
 
 pub static ITUNES_VALUE_WITHOUT_EFFECT: Rule = rule!(
@@ -584,15 +606,17 @@ fn itunes_unsupported_enclosure(cx: &mut Checker) {
             fix,
         ));
     }
-    for (at, message, fix) in findings {
-        cx.report(
-            Checker::at(at, message)
+    // A generator types every episode alike: one finding per message.
+    let places = findings
+        .into_iter()
+        .map(|(at, message, fix)| (message, at, fix))
+        .collect();
+    report_grouped(cx, places, |at, message, others| {
+        Checker::at(at, format!("{message}{}", more(others)))
                 .label("not Apple's")
                 .note("Apple: \"Supported file formats include M4A, MP3, MOV, MP4, M4V, and PDF\", typed \"audio/x-m4a, audio/mpeg, video/quicktime, video/mp4, video/x-m4v, and application/pdf\"; \"The file extension specified within the URL attribute determines whether or not content appears in the podcast directory\"")
                 .help("publish the episode as MP3 (audio/mpeg) or M4A (audio/x-m4a), and write Apple's type for it")
-                .fix_if(fix),
-        );
-    }
+    });
 }
 
 pub static ITUNES_INVALID_LANGUAGE: Rule = rule!(

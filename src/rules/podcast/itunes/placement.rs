@@ -6,7 +6,7 @@ use std::ops::Range;
 use crate::base::hash::FastMap;
 use crate::feed::start_tag;
 use crate::rules::podcast::vocabulary::{itunes_elements, itunes_head};
-use crate::rules::podcast::{more, report_grouped};
+use crate::rules::shared::{more, report_grouped};
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::{Node, NodeId};
 

@@ -8,7 +8,7 @@ use std::ops::Range;
 use crate::feed::{FeedDoc, ITUNES_NS};
 use crate::findings::fix::{self, Fix};
 use crate::rules::podcast::vocabulary::podcast_channel;
-use crate::rules::podcast::{more, report_grouped};
+use crate::rules::shared::{more, report_grouped};
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 

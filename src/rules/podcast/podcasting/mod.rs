@@ -18,8 +18,8 @@ use tags::{LICENSES, MEDIUMS, TAGS};
 use crate::base::syntax;
 use crate::feed::{start_tag, FeedDoc, Text, ITUNES_NS, PODCAST_NS};
 use crate::findings::diagnostic::shorten;
-use crate::rules::podcast::{more, report_grouped};
 use crate::rules::shared::rss_channel;
+use crate::rules::shared::{more, report_grouped};
 use crate::rules::{rule, Checker, Rule};
 use crate::xml::Node;
 
