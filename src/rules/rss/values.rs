@@ -4,7 +4,7 @@
 use crate::base::syntax;
 use crate::feed::{BaseKind, DocKind, FeedDoc, Text};
 use crate::findings::diagnostic::shorten;
-use crate::rules::shared::{report_all, Bad};
+use crate::rules::shared::{more, report_all, report_grouped, Bad};
 use crate::rules::shared::{rss_channel, rss_children};
 use crate::rules::{rule, Checker, Rule};
 use crate::text::iri;
@@ -113,12 +113,18 @@ fn rss_invalid_email(cx: &mut Checker) {
             });
         }
     }
-    report_all(
-        cx,
-        findings,
-        "not an address",
-        "RSS 2.0: managingEditor, webMaster and an item's author are the \"email address\" of a person, e.g. \"geo@herald.com (George Matesky)\"; readers that mail or show it cannot use anything else",
-    );
+    // A feed writes the same author on every item (a show's name): one
+    // finding per value.
+    let places = findings
+        .into_iter()
+        .map(|Bad { at, message, help }| ((message, help), at, None))
+        .collect();
+    report_grouped(cx, places, |at, (message, help), others| {
+        Checker::at(at, format!("{message}{}", more(others)))
+            .label("not an address")
+            .note("RSS 2.0: managingEditor, webMaster and an item's author are the \"email address\" of a person, e.g. \"geo@herald.com (George Matesky)\"; readers that mail or show it cannot use anything else")
+            .help(help.clone())
+    });
 }
 
 pub static RSS_INVALID_URL: Rule = rule!(
