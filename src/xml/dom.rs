@@ -155,6 +155,13 @@ impl NodeData {
     fn tag(&self) -> u32 {
         self.parent_and_tag >> TAG_SHIFT
     }
+
+    /// Gives an element the name `remap` maps its name to.
+    pub(super) fn rename(&mut self, remap: &[u32]) {
+        if self.tag() == ELEMENT {
+            self.a = remap[(self.a & !HAS_BASE) as usize] | (self.a & HAS_BASE);
+        }
+    }
 }
 
 pub(super) const NONE: u32 = u32::MAX;
@@ -208,6 +215,11 @@ impl AttributeData {
 
     pub fn name(&self) -> u32 {
         self.name_and_flags & NAME_BITS
+    }
+
+    /// Gives the attribute the name `remap` maps its name to.
+    pub(super) fn rename(&mut self, remap: &[u32]) {
+        self.name_and_flags = remap[self.name() as usize] | (self.name_and_flags & !NAME_BITS);
     }
 
     pub fn specified(&self) -> bool {
@@ -349,7 +361,7 @@ impl StringTable {
     }
 
     /// Makes string `index` read as `s` from now on.
-    fn replace(&mut self, index: u32, s: &str) {
+    pub(super) fn replace(&mut self, index: u32, s: &str) {
         let start = self.text.len() as u32;
         self.text.push_str(s);
         self.spans[index as usize] = (start, self.text.len() as u32);
@@ -420,27 +432,6 @@ impl<'input> Tree<'input> {
     /// [`Node::name_index`] is below it.
     pub fn name_count(&self) -> usize {
         self.names.len()
-    }
-
-    /// Reads every name in a namespace `read_as` maps to another as a name
-    /// in that one: for a vocabulary known by two namespace names, or a
-    /// namespace name written almost right. What the text declares is
-    /// unchanged, and [`Tree::aliases`] keeps each name as written.
-    pub fn alias_namespaces(&mut self, read_as: impl Fn(&str) -> Option<&'static str>) {
-        // Each name once, by its number: a document may name many.
-        for index in 1..self.namespaces.len() as u32 {
-            let name = self.namespaces.get(index);
-            if let Some(canonical) = read_as(name) {
-                self.aliases.push((name.to_owned(), canonical));
-                self.namespaces.replace(index, canonical);
-            }
-        }
-    }
-
-    /// The namespace names the document's names were written in but are
-    /// read as others: each as written, and what it is read as.
-    pub fn aliases(&self) -> impl Iterator<Item = (&str, &'static str)> {
-        self.aliases.iter().map(|(written, read)| (written.as_str(), *read))
     }
 
     /// How many elements have the name with this index.

@@ -19,6 +19,7 @@
 //! in all. No part of the parser recurses on the document's nesting; only
 //! entity references recurse, at most [`MAX_ENTITY_DEPTH`] deep.
 
+mod aliases;
 mod chars;
 mod declarations;
 mod dom;

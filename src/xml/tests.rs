@@ -338,3 +338,15 @@ fn a_large_dense_document_has_room_for_its_tree_before_it_is_parsed() {
     assert!(nodes <= text.len() / 8 + 1 && attributes <= text.len() / 5 + 1);
     assert_eq!(parse(&text).unwrap().nodes.len(), 3);
 }
+
+#[test]
+fn a_namespace_written_two_ways_and_read_as_one_gives_each_name_one_number() {
+    let text = "<r xmlns:a='urn:new' xmlns:b='urn:old'><a:x b:k='1'/><b:x a:k='2'/><b:x/></r>";
+    let mut doc = parse(text).unwrap();
+    doc.alias_namespaces(|name| (name == "urn:old").then_some("urn:new"));
+    let x = doc.name_index_of(Some("urn:new"), "x").unwrap();
+    let elements: Vec<_> = doc.root_element().children().filter(|c| c.is_element()).collect();
+    assert!(elements.iter().all(|e| e.name_index() == Some(x)));
+    assert_eq!(doc.elements_named(x), 3);
+    assert_eq!(doc.attributes_named(Some("urn:new"), "k").count(), 2);
+}
