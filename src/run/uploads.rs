@@ -4,6 +4,7 @@ use url::Url;
 
 use crate::base::hash::FastSet;
 use crate::model::failure::Failure;
+use crate::model::set::UrlSpace;
 use crate::report::Report;
 use crate::run::analyze::Outcome;
 
@@ -27,20 +28,79 @@ pub enum Upload {
 }
 
 /// Lints files uploaded together as one tree, each at its URL (its path
-/// in the upload, or where it is published).
-pub fn lint_upload(documents: Vec<InMemory>, upload: Upload, options: &Options) -> Result<Report, InvalidUrl> {
+/// in the upload, or where it is published). A folder's files are placed
+/// in `tree` (a URL naming a folder): it is the folder's URL space, as a
+/// linted directory's is on the command line, so that a link into it to a
+/// file the folder lacks is `archive-link-dangling` (or
+/// `paging-link-dangling`), named, as there.
+pub fn lint_upload(
+    documents: Vec<InMemory>,
+    upload: Upload,
+    tree: &Url,
+    options: &Options,
+) -> Result<Report, InvalidUrl> {
     let walked = upload == Upload::Folder;
+    let mut tree = tree.clone();
+    // A folder nobody placed is placed where its self links say, as the
+    // command line learns a directory's place: read once to learn it, and
+    // again there, so that links to the published URLs find the files.
+    let unplaced = (walked && tree.scheme() == "file").then(|| documents.clone());
     let mut run = read_in_memory(documents, walked, options)?;
+    if let Some((documents, place)) = unplaced.zip(learned_place(&run.done, &tree)) {
+        let placed = documents
+            .into_iter()
+            .map(|mut document| {
+                let within = document.url.as_deref().and_then(|url| url.strip_prefix(tree.as_str()));
+                if let Some(within) = within {
+                    document.url = Some(format!("{place}{within}"));
+                }
+                document
+            })
+            .collect();
+        run = read_in_memory(placed, walked, options)?;
+        tree = place;
+    }
     if upload == Upload::WithoutFolders {
         match_by_file_name(&mut run.done);
     }
-    let mut report = kept(|sink| run.report(&[], Vec::new(), sink));
+    let spaces: Vec<UrlSpace> = walked
+        .then(|| UrlSpace::of(crate::site::as_directory(tree.clone())))
+        .into_iter()
+        .collect();
+    let mut report = kept(|sink| run.report(&spaces, Vec::new(), sink));
     if walked && report.linted_documents() == 0 {
         report.failures.push(Failure::NoFeeds {
             paths: vec![std::path::PathBuf::from("the uploaded folder")],
         });
     }
     Ok(report)
+}
+
+/// Where the self links of a folder's documents publish it: for each
+/// document whose http(s) self link ends in its path in the folder, the
+/// rest of the link; the place most of them give (the first, on a tie).
+fn learned_place(done: &[Outcome], tree: &Url) -> Option<Url> {
+    let mut votes: crate::base::hash::FastMap<String, (usize, usize)> = crate::base::hash::FastMap::default();
+    for (order, outcome) in done.iter().enumerate() {
+        let (Some(url), Some(summary)) = (&outcome.document.url, &outcome.document.summary) else {
+            continue;
+        };
+        let (Some(within), Some(link)) = (url.as_str().strip_prefix(tree.as_str()), &summary.self_link) else {
+            continue;
+        };
+        let target = &link.value;
+        let prefix = target
+            .as_str()
+            .strip_suffix(within)
+            .filter(|prefix| prefix.ends_with('/'));
+        if let Some(prefix) = prefix.filter(|_| matches!(target.scheme(), "http" | "https")) {
+            votes.entry(prefix.to_owned()).or_insert((0, order)).0 += 1;
+        }
+    }
+    let (place, _) = votes
+        .into_iter()
+        .max_by_key(|(_, (count, first))| (*count, std::cmp::Reverse(*first)))?;
+    Url::parse(&place).ok()
 }
 
 /// The last segment of a URL's path: its file name.

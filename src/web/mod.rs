@@ -270,8 +270,8 @@ enum Work {
     Url(Url),
     /// These documents, as one set.
     Documents(Vec<InMemory>),
-    /// Uploaded files, as one tree.
-    Upload(Vec<InMemory>, crate::run::uploads::Upload),
+    /// Uploaded files, as one tree, and the folder they are placed in.
+    Upload(Vec<InMemory>, crate::run::uploads::Upload, url::Url),
 }
 
 /// What a check came to: its report, and the document fixed where one
@@ -299,7 +299,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
     let linted = tokio::task::spawn_blocking(move || {
         let _held = held;
         let alone = match &work {
-            Work::Documents(documents) | Work::Upload(documents, _)
+            Work::Documents(documents) | Work::Upload(documents, _, _)
                 if documents.len() == 1 && offered == Fixed::Offered =>
             {
                 Some(documents[0].clone())
@@ -315,8 +315,8 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
             )
             .unwrap_or_else(failed),
             Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(invalid),
-            Work::Upload(documents, upload) => {
-                crate::run::uploads::lint_upload(documents, upload, &options.lint).unwrap_or_else(invalid)
+            Work::Upload(documents, upload, tree) => {
+                crate::run::uploads::lint_upload(documents, upload, &tree, &options.lint).unwrap_or_else(invalid)
             }
         };
         let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
@@ -696,7 +696,7 @@ async fn check_upload(
         Ok(published) => published,
         Err(message) => return (StatusCode::BAD_REQUEST, html(page::problem("Not a URL", &message))).into_response(),
     };
-    let (documents, upload) = uploads::place(files, published.as_ref());
+    let (documents, upload, tree) = uploads::place(files, published.as_ref());
     // A file chosen alone that is no text says so; a folder's other files
     // are skipped, as a walk skips them.
     if let Some(binary) = documents
@@ -710,7 +710,7 @@ async fn check_upload(
         1 => documents[0].name.clone(),
         n => format!("{n} uploaded files"),
     };
-    let linted = lint(&app, slot, Work::Upload(documents, upload), Fixed::Offered).await;
+    let linted = lint(&app, slot, Work::Upload(documents, upload, tree), Fixed::Offered).await;
     let about = page::About {
         what: &checked,
         retry: page::Retry::Upload,

@@ -31,9 +31,9 @@ pub(crate) fn upload_path(name: &str) -> Option<String> {
 
 /// Uploaded files, each placed at its path (the folder a folder upload
 /// names first is the upload's root: the folder chosen is the tree), below
-/// `published` or the upload space; and how they were uploaded (see
-/// [`Upload`]).
-pub(crate) fn place(files: Vec<(String, Vec<u8>)>, published: Option<&Url>) -> (Vec<InMemory>, Upload) {
+/// `published` or the upload space; how they were uploaded (see
+/// [`Upload`]); and the folder they were placed in.
+pub(crate) fn place(files: Vec<(String, Vec<u8>)>, published: Option<&Url>) -> (Vec<InMemory>, Upload, Url) {
     let top = |path: &str| path.split_once('/').map(|(first, _)| first.to_owned());
     let common = files.first().and_then(|(path, _)| top(path));
     let strip = common.filter(|folder| files.iter().all(|(path, _)| top(path).as_ref() == Some(folder)));
@@ -61,7 +61,9 @@ pub(crate) fn place(files: Vec<(String, Vec<u8>)>, published: Option<&Url>) -> (
             }
         })
         .collect();
-    (documents, upload)
+    // A URL not ending in `/` names the folder it is in.
+    let tree = base.join("./").unwrap_or(base);
+    (documents, upload, tree)
 }
 
 /// The URL of `path` (segments separated by `/`) in the folder `base`
@@ -135,17 +137,20 @@ mod tests {
             ("chain/index.atom".to_owned(), Vec::new()),
             ("chain/archive/a?b#c.atom".to_owned(), Vec::new()),
         ];
-        let (documents, upload) = place(files, None);
+        let (documents, upload, tree) = place(files, None);
         assert_eq!(upload, Upload::Folder);
+        assert_eq!(tree.as_str(), "file:///");
         assert_eq!(documents[0].name, "index.atom");
         assert_eq!(documents[0].url.as_deref(), Some("file:///index.atom"));
         assert_eq!(documents[1].url.as_deref(), Some("file:///archive/a%3Fb%23c.atom"));
         let published = Url::parse("https://example.org/feeds/index.atom").unwrap();
-        let (documents, upload) = place(
+        let (documents, upload, tree) = place(
             vec![("a.atom".to_owned(), Vec::new()), ("b.atom".to_owned(), Vec::new())],
             Some(&published),
         );
         assert_eq!(upload, Upload::WithoutFolders);
+        // The URL of a file names the folder it is in.
+        assert_eq!(tree.as_str(), "https://example.org/feeds/");
         assert_eq!(documents[1].url.as_deref(), Some("https://example.org/feeds/b.atom"));
     }
 
