@@ -408,21 +408,66 @@ fn thousands(n: usize) -> String {
 /// sum, whatever a document holds.
 const MOST_FINDINGS_BYTES: usize = 2 * 1024 * 1024;
 
-/// One document and its findings, as many as `budget` (bytes) lets show.
+/// One rule's findings in a document: the first shown whole, the repeats
+/// a line each.
+struct Group<'r> {
+    rule: RuleId,
+    level: Level,
+    findings: Vec<(usize, &'r Diagnostic)>,
+}
+
+impl Group<'_> {
+    /// How many findings the group stands for, folded ones counted whole.
+    fn total(&self) -> usize {
+        self.findings.iter().map(|(_, f)| f.folded.max(1)).sum()
+    }
+}
+
+/// A document's findings by rule, in the order each rule first appears,
+/// errors first, then warnings, then infos.
+fn groups_of<'r>(findings: &[&'r Diagnostic]) -> Vec<Group<'r>> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut index: crate::base::hash::FastMap<RuleId, usize> = crate::base::hash::FastMap::default();
+    for (n, finding) in findings.iter().enumerate() {
+        match index.get(&finding.rule) {
+            Some(&g) => groups[g].findings.push((n, finding)),
+            None => {
+                index.insert(finding.rule, groups.len());
+                groups.push(Group {
+                    rule: finding.rule,
+                    level: finding.level,
+                    findings: vec![(n, finding)],
+                });
+            }
+        }
+    }
+    // Stable: within a level, the order the rules first appear.
+    groups.sort_by_key(|group| std::cmp::Reverse(group.level));
+    groups
+}
+
+/// One document and its findings, as many as `budget` (bytes) lets show:
+/// a summary of its rules, then for each rule its first finding whole and
+/// its repeats a line each (folded away), as the W3C service counts "(60
+/// occurrences)", so that sixty bad dates are one card and one line.
 fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
     let document = &report.documents[doc];
     let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
     let lines = document.text().map(Lines::of);
+    let groups = groups_of(&findings);
     let mut shown = Vec::new();
-    for (n, finding) in findings.iter().enumerate() {
+    let mut left_out = 0;
+    for (g, group) in groups.iter().enumerate() {
         if *budget == 0 {
-            break;
+            left_out += group.findings.len();
+            continue;
         }
-        let markup = self::finding(report, finding, lines.as_ref(), &format!("d{doc}-{n}"));
-        *budget = budget.saturating_sub(markup.0.len());
-        shown.push(markup);
+        let (_, first) = group.findings[0];
+        let card = finding(report, first, lines.as_ref(), &format!("d{doc}-r{g}"));
+        let repeats = (group.findings.len() > 1).then(|| self::repeats(group, doc));
+        *budget = budget.saturating_sub(card.0.len() + repeats.as_ref().map_or(0, |r| r.0.len()));
+        shown.push(html! { (card) @if let Some(repeats) = repeats { (repeats) } });
     }
-    let left_out = findings.len() - shown.len();
     html! {
         section.document {
             h2 { (document.name) }
@@ -432,11 +477,61 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
             @if findings.is_empty() {
                 p.ok { "No findings." }
             }
-            @for finding in shown {
-                (finding)
+            @if findings.len() > 1 {
+                nav.rules-found aria-label=(format!("Findings in {} by rule", document.name)) {
+                    ul {
+                        @for (g, group) in groups.iter().enumerate() {
+                            li class=(group.level) {
+                                a href=(format!("#d{doc}-r{g}")) { (group.rule) }
+                                @if group.total() > 1 { " × " (thousands(group.total())) }
+                            }
+                        }
+                    }
+                }
+            }
+            @for group in shown {
+                (group)
             }
             @if left_out > 0 {
                 p.warning-note { (plural(left_out, "more finding")) " of this document not shown here: the JSON and SARIF downloads list every one." }
+            }
+        }
+    }
+}
+
+/// A rule's repeats after its first finding: one line each, the line and
+/// column and the message, in a list folded away under their count.
+fn repeats(group: &Group, doc: usize) -> Markup {
+    let more = group.total() - 1;
+    let places: Vec<String> = group
+        .findings
+        .iter()
+        .skip(1)
+        .filter(|(_, f)| f.folded == 0)
+        .take(3)
+        .map(|(_, f)| f.primary().line_start.to_string())
+        .collect();
+    html! {
+        details class=(format!("repeats {}", group.level)) {
+            summary {
+                (group.rule) " × " (thousands(more)) " more: "
+                (if places.len() == 1 { "line " } else { "lines " }) (places.join(", "))
+                @if more > places.len() { ", …" }
+            }
+            ol {
+                @for (n, finding) in group.findings.iter().skip(1) {
+                    @if finding.folded > 0 {
+                        li.folded data-rule=(finding.rule) {
+                            (thousands(finding.folded)) " more, first at line " (finding.primary().line_start)
+                            " (not shown: fix the ones above and check again)"
+                        }
+                    } @else {
+                        li id=(format!("d{doc}-{n}")) data-rule=(finding.rule) {
+                            span.place { "line " (finding.primary().line_start) ", column " (finding.primary().column_start) }
+                            ": " (finding.message)
+                        }
+                    }
+                }
             }
         }
     }
@@ -451,7 +546,7 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
     // W3C service groups them.
     if finding.folded > 0 {
         return html! {
-            p class=(format!("grouped {}", finding.level)) id=(id) {
+            p class=(format!("grouped {}", finding.level)) id=(id) data-rule=(finding.rule) {
                 a.rule href=(format!("/rules/{}", finding.rule)) { (finding.rule) }
                 " × " (thousands(finding.folded)) " more, first at line " (primary.line_start)
                 " (not shown: fix the ones above and check again)"
@@ -459,7 +554,7 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
         };
     }
     html! {
-        article class=(format!("finding {}", finding.level)) id=(id) {
+        article class=(format!("finding {}", finding.level)) id=(id) data-rule=(finding.rule) {
             header {
                 span.level { (finding.level) }
                 " "

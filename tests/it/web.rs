@@ -422,9 +422,12 @@ fn a_page_of_many_findings_shows_what_fits_and_says_how_many_more() {
     let page = String::from_utf8_lossy(&page);
     assert_eq!(status, 200, "{}", &page[..page.len().min(3000)]);
     assert!(page.len() < 3 * 1024 * 1024, "a page of {} bytes", page.len());
+    // Each finding is shown (a card for each rule, a line for each
+    // repeat), or the page says how many of a document's it leaves out.
+    let shown = page.matches("data-rule=\"").count();
     assert!(
-        page.contains("of this document not shown here"),
-        "{}",
+        shown >= 2000 || page.contains("of this document not shown here"),
+        "{shown} findings shown: {}",
         &page[page.len().saturating_sub(5000)..]
     );
 }
@@ -1116,8 +1119,9 @@ fn verdict_and_rules(page: &str) -> (String, Vec<String>) {
         .and_then(|rest| rest.split('<').next())
         .unwrap_or_default()
         .to_owned();
+    // Each finding shown, a card or a repeat's line, names its rule.
     let rules = page
-        .split("class=\"rule\" href=\"/rules/")
+        .split("data-rule=\"")
         .skip(1)
         .filter_map(|rest| rest.split('"').next())
         .map(str::to_owned)
@@ -1543,6 +1547,56 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     }
     rules.sort();
     assert_eq!(rules, ["archive-chain-asymmetric", "archive-orphan"]);
+    // A folder lacking an archive, chosen whole: the missing file named,
+    // as on the command line (it was "Valid, no findings").
+    client.goto(&format!("{base}/")).await?;
+    let missing = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/archive-link-dangling/fail-missing-file");
+    let folder = client.find(fantoccini::Locator::Css("#folder")).await?;
+    folder.send_keys(&missing.display().to_string()).await?;
+    folder
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Valid, with remarks");
+    assert_eq!(
+        text_of(client, "article.finding a.rule").await?,
+        "archive-link-dangling"
+    );
+    // A blog with sixty bad items: a card per rule, each rule's repeats a
+    // line each under their count, errors first, and a summary of the
+    // rules at the top of the document; the whole page about two screens.
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "text", &blog_with_bad_items(60)).await?;
+    wait_for_page(client, "/check").await?;
+    let layout = client
+        .execute(
+            "return [document.querySelectorAll('article.finding').length, \
+                     document.querySelectorAll('details.repeats').length, \
+                     document.querySelector('nav.rules-found li').className, \
+                     document.documentElement.scrollHeight / window.innerHeight];",
+            vec![],
+        )
+        .await?;
+    let (cards, repeats, first_level, screens) = (
+        layout[0].as_u64().unwrap(),
+        layout[1].as_u64().unwrap(),
+        layout[2].as_str().unwrap_or_default().to_owned(),
+        layout[3].as_f64().unwrap(),
+    );
+    assert!(
+        cards <= 6 && (2..=cards).contains(&repeats),
+        "{cards} cards, {repeats} lists of repeats"
+    );
+    assert_eq!(first_level, "error");
+    assert!(screens < 3.0, "the page is {screens:.1} screens tall");
+    let summary = text_of(client, "details.repeats summary").await?;
+    assert!(summary.contains("× 59 more: lines"), "{summary}");
+    if let Some(axe) = axe_script() {
+        let violations = accessibility_violations(client, &axe).await?;
+        assert!(violations.is_empty(), "axe-core on the grouped result: {violations:#?}");
+    }
     // The badge renders, as an image in a page would show it.
     client
         .goto(&format!("{base}/badge?url=http://127.0.0.1:9/feed.atom"))
@@ -1656,6 +1710,24 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
     assert!(page.contains(&format!("/badge?url={query}")), "{page}");
 }
 
+/// A blog's RSS feed whose `count` items each have a bad date, a relative
+/// link and an author that is no address: the shape of a real blog's
+/// result page.
+fn blog_with_bad_items(count: usize) -> String {
+    let items: String = (0..count)
+        .map(|n| {
+            format!(
+                "\n<item><title>Post {n}</title><link>/posts/{n}</link><guid>https://example.org/posts/{n}</guid>\
+                 <pubDate>yesterday at {n}</pubDate><author>The Editor</author><description>A post.</description></item>"
+            )
+        })
+        .collect();
+    format!(
+        "<rss version=\"2.0\"><channel><title>A blog</title><link>https://example.org/</link>\
+         <description>Posts.</description>{items}\n</channel></rss>"
+    )
+}
+
 #[test]
 fn repeats_are_grouped_and_counted_whole() {
     let served = Served::start(&[]);
@@ -1666,9 +1738,13 @@ fn repeats_are_grouped_and_counted_whole() {
         .collect();
     let feed = format!("<feed xmlns=\"http://www.w3.org/2005/Atom\">{ATOM_HEAD}{entries}</feed>");
     let (_, page) = post_form(&served.base, &[("text", &feed)]);
-    let shown = page.matches("href=\"/rules/invalid-date\"").count();
-    assert_eq!(shown, 101, "100 findings and the line for the rest");
-    assert!(page.contains("invalid-date</a> × 50 more, first at line 102"), "{page}");
+    // One card, the 99 other findings shown a line each under the count
+    // of all the repeats, and the line for the 50 past them.
+    assert_eq!(page.matches("<article class=\"finding error\"").count(), 1, "{page}");
+    assert_eq!(page.matches("data-rule=\"invalid-date\"").count(), 101);
+    assert!(page.contains("invalid-date × 149 more: lines 3, 4, 5, …"), "{page}");
+    assert!(page.contains("50 more, first at line 102"), "{page}");
+    assert!(page.contains("href=\"#d0-r0\">invalid-date</a> × 150"), "{page}");
     assert!(page.contains("150 errors"), "{page}");
     assert!(!visible_text(&page).contains("--"));
 }
