@@ -890,6 +890,23 @@ async fn fill_and_submit(
         .await
 }
 
+/// Chooses a whole folder in the upload form, and sends it.
+async fn upload_folder(
+    client: &fantoccini::Client,
+    base: &str,
+    folder: &Path,
+) -> Result<(), fantoccini::error::CmdError> {
+    client.goto(&format!("{base}/")).await?;
+    let input = client.find(fantoccini::Locator::Css("#folder")).await?;
+    input.send_keys(&folder.display().to_string()).await?;
+    input
+        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
+        .await?
+        .click()
+        .await?;
+    wait_for_page(client, "/upload").await
+}
+
 /// Chooses files in the upload form, as a person picks them, and sends them.
 async fn upload(client: &fantoccini::Client, base: &str, files: &[&Path]) -> Result<(), fantoccini::error::CmdError> {
     client.goto(&format!("{base}/")).await?;
@@ -1517,15 +1534,7 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
     assert!(!text_of(client, "main").await?.contains("--"));
     // The folder, chosen whole: its paths are kept.
-    client.goto(&format!("{base}/")).await?;
-    let folder = client.find(fantoccini::Locator::Css("#folder")).await?;
-    folder.send_keys(&chain.display().to_string()).await?;
-    folder
-        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
-        .await?
-        .click()
-        .await?;
-    wait_for_page(client, "/upload").await?;
+    upload_folder(client, base, &chain).await?;
     assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
     assert_eq!(text_of(client, "h1 .checked").await?, "4 uploaded files");
     // The asymmetric chain, uploaded: the command line's two findings.
@@ -1549,16 +1558,8 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     assert_eq!(rules, ["archive-chain-asymmetric", "archive-orphan"]);
     // A folder lacking an archive, chosen whole: the missing file named,
     // as on the command line (it was "Valid, no findings").
-    client.goto(&format!("{base}/")).await?;
     let missing = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/archive-link-dangling/fail-missing-file");
-    let folder = client.find(fantoccini::Locator::Css("#folder")).await?;
-    folder.send_keys(&missing.display().to_string()).await?;
-    folder
-        .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
-        .await?
-        .click()
-        .await?;
-    wait_for_page(client, "/upload").await?;
+    upload_folder(client, base, &missing).await?;
     assert_eq!(text_of(client, ".verdict .big").await?, "Valid, with remarks");
     assert_eq!(
         text_of(client, "article.finding a.rule").await?,
