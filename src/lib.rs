@@ -88,7 +88,7 @@ pub mod web;
 pub use findings::diagnostic::{Diagnostic, Level, Span};
 pub use findings::rule_id::{RuleId, UnknownRule};
 pub use model::document::Document;
-pub use model::failure::Failure;
+pub use model::failure::{Failure, Unreached};
 pub use report::{Report, Sink};
 pub use run::discover::Input;
 pub use run::entry::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};

@@ -30,6 +30,9 @@ pub(super) enum FetchError {
     Refused(String, Option<Limit>),
     /// The address policy refused a connection.
     AddressRefused(Refused),
+    /// No connection, for a reason the page words for people; the text
+    /// as the connection gave it.
+    Unreached(crate::Unreached, String),
     Other(String),
 }
 
@@ -47,7 +50,17 @@ impl FetchError {
                 format!("{why}{}", limit.map(|limit| words.aside(limit)).unwrap_or_default())
             }
             FetchError::AddressRefused(refused) => words.refused(&refused.what, refused.rule),
-            FetchError::Other(why) => why.clone(),
+            FetchError::Unreached(_, why) | FetchError::Other(why) => why.clone(),
+        }
+    }
+
+    /// Why no document came, as a failure names it.
+    pub(super) fn reason(&self) -> crate::Unreached {
+        match self {
+            FetchError::Status(code) => crate::Unreached::Status(*code),
+            FetchError::Timeout => crate::Unreached::Timeout,
+            FetchError::Unreached(reason, _) => *reason,
+            _ => crate::Unreached::Other,
         }
     }
 }
@@ -413,6 +426,10 @@ fn classify(error: ureq::Error) -> FetchError {
         ureq::Error::Timeout(_) => FetchError::Timeout,
         ureq::Error::TooManyRedirects => FetchError::TooManyRedirects,
         ureq::Error::Io(e) => classify_io(&e),
+        ureq::Error::HostNotFound => FetchError::Unreached(crate::Unreached::NoSuchHost, error.to_string()),
+        ureq::Error::Tls(_) | ureq::Error::Rustls(_) | ureq::Error::TlsRequired => {
+            FetchError::Unreached(crate::Unreached::Tls, error.to_string())
+        }
         other => FetchError::Other(other.to_string()),
     }
 }
@@ -424,6 +441,21 @@ fn classify_io(error: &std::io::Error) -> FetchError {
     let text = error.to_string();
     if error.kind() == std::io::ErrorKind::TimedOut || text.contains("timeout") || text.contains("timed out") {
         FetchError::Timeout
+    } else if error.kind() == std::io::ErrorKind::ConnectionRefused {
+        FetchError::Unreached(crate::Unreached::ConnectionRefused, text)
+    } else if matches!(
+        error.kind(),
+        std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionAborted
+    ) {
+        FetchError::Unreached(crate::Unreached::Closed, text)
+    } else if ["corrupt message", "certificate", "handshake", "tls"]
+        .iter()
+        .any(|sign| text.to_ascii_lowercase().contains(sign))
+    {
+        // The TLS layer's own errors, which reach here as text: a
+        // handshake answered in plain HTTP reads as a "corrupt message"
+        // (the server speaks no HTTPS there), or a certificate refused.
+        FetchError::Unreached(crate::Unreached::Tls, text)
     } else {
         FetchError::Other(text)
     }

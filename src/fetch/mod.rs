@@ -356,6 +356,7 @@ impl Walk<'_> {
                 return Err(Failure::Unfetchable {
                     url: url.to_string(),
                     message: error.describe(self.run.words()),
+                    reason: error.reason(),
                 })
             }
             (Err(error), Some(span)) => {
@@ -416,6 +417,7 @@ impl Walk<'_> {
                 } else {
                     "it is not a feed (its root element is not atom:feed, rss or at:deleted-entry)".to_owned()
                 },
+                reason: crate::Unreached::NotAFeed,
             });
         }
         let outcome = self.run.keep(outcome);

@@ -18,6 +18,8 @@ pub enum Failure {
     Unfetchable {
         url: String,
         message: String,
+        /// Why, where known: what the web page words for people.
+        reason: Unreached,
     },
     /// The paths named hold no feed at all: a run that lints nothing
     /// should not pass as one that found nothing wrong.
@@ -31,7 +33,7 @@ impl std::fmt::Display for Failure {
         match self {
             Failure::Unreadable { path, error } => write!(f, "cannot read {}: {error}", path.display()),
             Failure::Unwalkable { path, message } => write!(f, "cannot walk {}: {message}", path.display()),
-            Failure::Unfetchable { url, message } => write!(f, "cannot lint {url}: {message}"),
+            Failure::Unfetchable { url, message, .. } => write!(f, "cannot lint {url}: {message}"),
             Failure::NoFeeds { paths } => {
                 let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 write!(
@@ -45,6 +47,30 @@ impl std::fmt::Display for Failure {
 }
 
 impl std::error::Error for Failure {}
+
+/// Why a URL named to be checked gave no feed, where that is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreached {
+    /// No finer reason is known (the message says what happened).
+    Other,
+    /// The host name is not found.
+    NoSuchHost,
+    /// The server refused the connection: nothing listens there.
+    ConnectionRefused,
+    /// The secure connection failed: the server speaks no HTTPS there, or
+    /// its certificate is not valid.
+    Tls,
+    /// The server closed the connection without an answer (over https://,
+    /// often a server that speaks no HTTPS there).
+    Closed,
+    /// No complete answer in time.
+    Timeout,
+    /// The server answered with this HTTP status.
+    Status(u16),
+    /// The document is no feed (a web page that names none, or another
+    /// kind of document).
+    NotAFeed,
+}
 
 impl Failure {
     /// The path or URL that could not be linted, as given.

@@ -532,6 +532,7 @@ mod tests {
         report.failures.push(crate::Failure::Unfetchable {
             url: "https://example.org/\"x\"".to_owned(),
             message: "refused".to_owned(),
+            reason: crate::Unreached::Other,
         });
         assert_eq!(pieces(&report), whole(&report));
         let empty = crate::lint_bytes(

@@ -268,6 +268,9 @@ async fn style() -> impl IntoResponse {
 enum Work {
     /// Fetch this URL and follow its chains.
     Url(Url),
+    /// A URL whose `https://` was guessed: its `http://` address is
+    /// checked where no secure connection comes of it.
+    GuessedUrl(Url),
     /// These documents, as one set.
     Documents(Vec<InMemory>),
     /// Uploaded files, as one tree, and the folder they are placed in.
@@ -279,6 +282,9 @@ enum Work {
 struct Linted {
     report: Report,
     fixed: Option<(String, Vec<u8>)>,
+    /// The `http://` URL checked in place of a guessed `https://` one
+    /// that could not be reached, and why it could not.
+    instead: Option<(Url, &'static str)>,
 }
 
 /// Whether a check makes the fixed document: only a page offers it, and
@@ -306,29 +312,68 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
             }
             _ => None,
         };
-        let report = match work {
-            Work::Url(url) => crate::fetch::lint_urls(
-                std::slice::from_ref(&url),
+        let lint_url = |url: &Url| {
+            crate::fetch::lint_urls(
+                std::slice::from_ref(url),
                 &options.limits,
                 &options.lint,
                 &mut |_, _| {},
             )
-            .unwrap_or_else(failed),
+            .unwrap_or_else(failed)
+        };
+        let mut instead = None;
+        let report = match work {
+            Work::Url(url) => lint_url(&url),
+            Work::GuessedUrl(url) => {
+                let report = lint_url(&url);
+                let mut plain = url.clone();
+                match unreached(&report) {
+                    Some(why) if plain.set_scheme("http").is_ok() => {
+                        instead = Some((plain.clone(), why));
+                        lint_url(&plain)
+                    }
+                    _ => report,
+                }
+            }
             Work::Documents(documents) => lint_in_memory(documents, &[], &options.lint).unwrap_or_else(invalid),
             Work::Upload(documents, upload, tree) => {
                 crate::run::uploads::lint_upload(documents, upload, &tree, &options.lint).unwrap_or_else(invalid)
             }
         };
         let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
-        Linted { report, fixed }
+        Linted { report, fixed, instead }
     })
     .await;
     linted.unwrap_or_else(|_| Linted {
+        instead: None,
         report: failed(Failure::Unfetchable {
             url: String::new(),
             message: "the check failed unexpectedly".to_owned(),
+            reason: crate::Unreached::Other,
         }),
         fixed: None,
+    })
+}
+
+/// Why a URL gave no secure connection, where it gave none: a refused
+/// connection, a failed TLS handshake, or a connection closed unanswered
+/// (an http:// server may answer there), not a status or a timeout (which the http:// address would
+/// only repeat, or make the person wait twice for).
+fn unreached(report: &Report) -> Option<&'static str> {
+    report.failures.iter().find_map(|failure| match failure {
+        Failure::Unfetchable {
+            reason: crate::Unreached::Tls,
+            ..
+        } => Some("the secure connection failed"),
+        Failure::Unfetchable {
+            reason: crate::Unreached::ConnectionRefused,
+            ..
+        } => Some("the server refused the connection"),
+        Failure::Unfetchable {
+            reason: crate::Unreached::Closed,
+            ..
+        } => Some("the server closed the connection without answering"),
+        _ => None,
     })
 }
 
@@ -367,6 +412,7 @@ fn invalid(invalid: crate::settings::options::InvalidUrl) -> Report {
     failed(Failure::Unfetchable {
         url: invalid.url.clone(),
         message: invalid.to_string(),
+        reason: crate::Unreached::Other,
     })
 }
 
@@ -381,7 +427,7 @@ fn failed(failure: Failure) -> Report {
 /// for download (in `client`'s share of the store), with the form to check
 /// the input again.
 fn result_page(app: &App, client: Client, linted: Linted, about: page::About) -> Html<String> {
-    let Linted { report, fixed } = linted;
+    let Linted { report, fixed, .. } = linted;
     let (json, sarif) = (render(&report, Format::Json), render(&report, Format::Sarif));
     let fixed_name = fixed.as_ref().map(|(name, _)| name.clone());
     let run = app.runs.lock().unwrap_or_else(PoisonError::into_inner).keep(
@@ -403,7 +449,12 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
 /// page then says.
 fn url_to_check(typed: &str) -> Result<(Url, Option<String>), String> {
     let typed = typed.trim();
-    let unwrapped = match typed.strip_prefix("feed:") {
+    // `feed:` in any case, as people and browsers write it (`FEED://`).
+    let feed = typed
+        .get(..5)
+        .filter(|scheme| scheme.eq_ignore_ascii_case("feed:"))
+        .and_then(|_| typed.get(5..));
+    let unwrapped = match feed {
         Some(rest) if rest.starts_with("//") => format!("http:{rest}"),
         Some(rest) => rest.to_owned(),
         None => typed.to_owned(),
@@ -538,8 +589,23 @@ async fn check_url(
                 .into_response();
         }
     };
+    // Where the https:// was guessed, an http:// server is tried next.
+    let work = if said.is_some() {
+        Work::GuessedUrl(url.clone())
+    } else {
+        Work::Url(url.clone())
+    };
+    let linted = lint(&app, slot, work, Fixed::NotOffered).await;
+    let (url, said) = match &linted.instead {
+        Some((plain, why)) => (
+            plain.clone(),
+            Some(format!(
+                "No scheme was given: {url} could not be reached ({why}), so {plain} was checked"
+            )),
+        ),
+        None => (url, said),
+    };
     let shown = crate::base::secret::masked(&url).to_string();
-    let linted = lint(&app, slot, Work::Url(url), Fixed::NotOffered).await;
     if query.format.as_deref() == Some("json") {
         return json_response(&linted.report);
     }
@@ -758,15 +824,9 @@ async fn api_lint(
             Ok(ApiRequest {
                 url: Some(url),
                 documents: None,
-            }) => match Url::parse(&url) {
-                Ok(url) if matches!(url.scheme(), "http" | "https") => Work::Url(url),
-                _ => {
-                    return (
-                        StatusCode::BAD_REQUEST,
-                        api_error(&format!("{url} is not an http(s) URL")),
-                    )
-                        .into_response()
-                }
+            }) => match url_to_check(&url) {
+                Ok((url, _)) => Work::Url(url),
+                Err(message) => return (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
             },
             Ok(ApiRequest {
                 url: None,

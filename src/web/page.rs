@@ -61,10 +61,12 @@ pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
                 h2 { "By URL" }
                 form method="get" action="/check" {
                     label for="url" { "Feed URL" }
-                    input id="url" type="url" name="url" required placeholder="https://example.org/feed.atom";
+                    // Text, not type=url: a browser refuses `example.org/feed`,
+                    // which the server takes (https://, then http://).
+                    input id="url" type="text" inputmode="url" autocapitalize="off" spellcheck="false" name="url" required placeholder="https://example.org/feed.atom";
                     button type="submit" { "Check" }
                 }
-                p.hint { "Its archive and paging links are followed, within limits. The result page's address can be shared." }
+                p.hint { "Type the address as you have it (example.org/feed, https://…, feed://…). Its archive and paging links are followed, within limits. The result page's address can be shared." }
             }
             section.way id="by-input" {
                 h2 { "By direct input" }

@@ -5,7 +5,7 @@
 
 use crate::fetch::Limits;
 use crate::findings::remedy::{Limit, Remedy, Wording};
-use crate::model::failure::Failure;
+use crate::model::failure::{Failure, Unreached};
 
 /// What a page says of a private or local address it would not fetch.
 pub(crate) const REFUSED_ADDRESS: &str =
@@ -108,9 +108,68 @@ impl Wording for Page {
 /// lint.
 pub(crate) fn failure(failure: &Failure) -> String {
     match failure {
-        Failure::Unfetchable { url, message } => format!("could not check {url}: {message}"),
+        Failure::Unfetchable {
+            url,
+            message,
+            reason: Unreached::Other | Unreached::NotAFeed,
+        } => format!("could not check {url}: {message}"),
+        Failure::Unfetchable { url, reason, .. } => format!("could not check {url}: {}", unreached(url, *reason)),
         other => other.to_string(),
     }
+}
+
+/// Why a URL gave no feed, for people: what happened, and what likely
+/// caused it, as the W3C's validator words its fetch errors.
+fn unreached(url: &str, reason: Unreached) -> String {
+    let host = url::Url::parse(url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_owned))
+        .unwrap_or_else(|| url.to_owned());
+    match reason {
+        Unreached::NoSuchHost => format!("there is no server named {host}. Is the address right? (No such host name.)"),
+        Unreached::ConnectionRefused => format!(
+            "the server refused the connection: nothing answers at {host} on that port. Is the address right, and is the site up?"
+        ),
+        Unreached::Tls => "the secure connection failed: the server does not speak HTTPS at this address, or its certificate is not valid. Try the http:// address, or fix the server's certificate.".to_owned(),
+        Unreached::Closed => "the server closed the connection without answering. Over https://, the server may not speak HTTPS at this address: try the http:// address.".to_owned(),
+        Unreached::Timeout => "the server gave no complete answer in time. It may be slow or down: try again later.".to_owned(),
+        Unreached::Status(code) => status(code),
+        Unreached::Other | Unreached::NotAFeed => String::new(),
+    }
+}
+
+/// An HTTP status, its name, and what it likely means for a feed.
+fn status(code: u16) -> String {
+    let (name, meaning) = match code {
+        400 => ("Bad Request", "the server did not understand the request."),
+        401 => ("Unauthorized", "the feed needs a password."),
+        403 => (
+            "Forbidden",
+            "the server refuses to give the feed (some servers refuse programs they do not know).",
+        ),
+        404 => ("Not Found", "is the address right?"),
+        410 => (
+            "Gone",
+            "the feed was removed; if it moved, the old address should redirect to the new one.",
+        ),
+        429 => (
+            "Too Many Requests",
+            "the server asks to be asked less often: try again later.",
+        ),
+        500 => ("Internal Server Error", "the server failed: try again later."),
+        502 => (
+            "Bad Gateway",
+            "a server in front of the site got no good answer from it: try again later.",
+        ),
+        503 => ("Service Unavailable", "the site is down or busy: try again later."),
+        504 => (
+            "Gateway Timeout",
+            "a server in front of the site got no answer in time: try again later.",
+        ),
+        _ if code >= 500 => ("server error", "the server failed: try again later."),
+        _ => ("error", "the server did not give the feed."),
+    };
+    format!("{code} {name}: {meaning}")
 }
 
 /// A size for people: "8 MiB", "20.3 MB".
@@ -176,10 +235,26 @@ mod tests {
         let refused = Failure::Unfetchable {
             url: "https://a.example/".to_owned(),
             message: "no complete answer within 15 seconds".to_owned(),
+            reason: Unreached::Other,
         };
         assert_eq!(
             failure(&refused),
             "could not check https://a.example/: no complete answer within 15 seconds"
         );
+        // A known reason is worded for people, not as the connection gave it.
+        let worded = |reason| {
+            failure(&Failure::Unfetchable {
+                url: "https://a.example/feed".to_owned(),
+                message: "os error 111".to_owned(),
+                reason,
+            })
+        };
+        assert_eq!(
+            worded(Unreached::Status(404)),
+            "could not check https://a.example/feed: 404 Not Found: is the address right?"
+        );
+        assert!(worded(Unreached::ConnectionRefused).contains("nothing answers at a.example on that port"));
+        assert!(worded(Unreached::NoSuchHost).contains("there is no server named a.example"));
+        assert!(!worded(Unreached::Tls).contains("os error"));
     }
 }

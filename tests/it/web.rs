@@ -1432,6 +1432,61 @@ fn visible_text(page: &str) -> String {
 }
 
 #[test]
+fn urls_are_taken_as_people_type_them_and_failures_worded_for_people() {
+    let served = Served::start(&[]);
+    let feeds = feeds_server(
+        vec![("/feed.atom", atom("/feed.atom", &[], false, "t"))],
+        Duration::ZERO,
+    );
+    let host = feeds.trim_start_matches("http://");
+    // No scheme: https:// is tried first; the server speaks only http, so
+    // the TLS handshake gets no answer and the http:// address is checked,
+    // and said.
+    let page =
+        String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={host}/feed.atom"), "")).into_owned();
+    assert!(
+        page.contains(&format!(
+            "No scheme was given: https://{host}/feed.atom could not be reached ("
+        )),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!("so http://{host}/feed.atom was checked")),
+        "{page}"
+    );
+    assert_eq!(verdict_and_rules(&page).0, "Valid", "{page}");
+    // feed: in any case, in the page and in the POST API.
+    for typed in [format!("FEED://{host}/feed.atom"), format!("feed:{feeds}/feed.atom")] {
+        let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={typed}"), "")).into_owned();
+        assert_eq!(verdict_and_rules(&page).0, "Valid", "{typed}: {page}");
+        let agent = ureq::Agent::new_with_defaults();
+        let (status, report) = post_api(&agent, &served.base, &json!({ "url": typed }));
+        assert_eq!(status, 200, "{typed}: {report}");
+        assert!(
+            report["failures"].as_array().is_none_or(Vec::is_empty),
+            "{typed}: {report}"
+        );
+    }
+    // Failures in people's words: a missing page, a refused connection.
+    let page =
+        String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={feeds}/missing.atom"), "")).into_owned();
+    assert!(page.contains("404 Not Found: is the address right?"), "{page}");
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let page = String::from_utf8_lossy(&raw_get(
+        &served.base,
+        &format!("/check?url=http://127.0.0.1:{port}/feed.atom"),
+        "",
+    ))
+    .into_owned();
+    assert!(
+        page.contains("the server refused the connection: nothing answers at 127.0.0.1 on that port"),
+        "{page}"
+    );
+}
+
+#[test]
 fn pages_speak_web_words_not_flags() {
     let served = Served::start_with(&[]);
     // A private address, refused: the server's rule, not a flag.
@@ -1598,6 +1653,23 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
         let violations = accessibility_violations(client, &axe).await?;
         assert!(violations.is_empty(), "axe-core on the grouped result: {violations:#?}");
     }
+    // An address typed without a scheme is taken by the field (a
+    // type=url field refused it), and checked at http:// where https://
+    // gets no answer.
+    let feeds = feeds_server(
+        vec![("/feed.atom", atom("/feed.atom", &[], false, "t"))],
+        Duration::ZERO,
+    );
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(
+        client,
+        "url",
+        &format!("{}/feed.atom", feeds.trim_start_matches("http://")),
+    )
+    .await?;
+    wait_for_page(client, "/check").await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Valid");
+    assert!(text_of(client, "p.hint").await?.contains("was checked"));
     // The badge renders, as an image in a page would show it.
     client
         .goto(&format!("{base}/badge?url=http://127.0.0.1:9/feed.atom"))
