@@ -38,7 +38,7 @@
 //!       xmlns:fh="http://purl.org/syndication/history/1.0">
 //!   <title>Example</title> <id>tag:example.org,2003:feed</id>
 //!   <updated>2003-11-30T00:00:00Z</updated> <author><name>A</name></author>
-//!   <link rel="self" href="2003/11.atom"/>
+//!   <link rel="self" href="/2003/11.atom"/>
 //!   <link rel="current" href="index.atom"/>
 //!   <link rel="next-archive" href="index.atom"/> <fh:archive/>
 //! </feed>"#;

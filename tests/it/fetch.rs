@@ -689,3 +689,27 @@ fn an_invalid_redirect_is_said_without_its_password() {
     assert!(said.contains("dave:"), "{said}");
     assert!(!said.contains("SECRET"), "{said}");
 }
+
+#[test]
+fn a_self_link_naming_another_address_than_the_one_fetched_is_said() {
+    // The feed at /feed.atom says it is at /old/feed.atom: one warning at
+    // its self link. A self link naming a feed proxy (another file name)
+    // says nothing of where the file is, and is left alone, as in a tree.
+    let server = Server::start(|path, _| match path {
+        "/feed.atom" => ok(feed("/old/feed.atom", false, &[])),
+        "/proxied.atom" => ok(feed("https://feeds.example.net/liftoff", false, &[])),
+        "/right.atom" => ok(feed("/right.atom", false, &[])),
+        _ => status(404),
+    });
+    let output = feedlint(&["--format", "json", &server.url("/feed.atom")]);
+    assert_eq!(rules_of(&json(&output)), ["self-link-mismatch"]);
+    assert!(
+        messages(&json(&output))[0].contains(&format!("but it was read at {}", server.url("/feed.atom"))),
+        "{:?}",
+        messages(&json(&output))
+    );
+    for quiet in ["/proxied.atom", "/right.atom"] {
+        let output = feedlint(&["--format", "json", &server.url(quiet)]);
+        assert_eq!(rules_of(&json(&output)), Vec::<String>::new(), "{quiet}");
+    }
+}

@@ -587,7 +587,8 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
             // nothing about where the document is published.
             // A self link that places its folder elsewhere than the run
             // does is self-link-mismatch's finding.
-            let misplaced = set.document(to).misplaced.is_some();
+            let misplaced =
+                set.document(to).misplaced.is_some() || read_elsewhere(set.document(to), &self_link.value).is_some();
             if from == to
                 || target.scheme() == "file"
                 || *target == self_link.value
@@ -610,14 +611,63 @@ fn archive_self_mismatch(cx: &mut SetChecker) {
 pub static SELF_LINK_MISMATCH: Rule = rule!(
     SelfLinkMismatch, Warning, Set, None, set: Some(self_link_mismatch),
     groups: [Rfc5005],
-    summary: "a self link places its file's folder elsewhere than the base URL given, or than the other documents' self links",
+    summary: "a self link places its file elsewhere than the URL it was read at, the base URL given, or the other documents' self links",
     spec: "RFC 4287 §4.2.7.2; RFC 5005 §4",
 );
+
+/// Where a document read at a stated URL (fetched, or pasted or uploaded
+/// with the place it is published at) is, where its self link says the
+/// same file is elsewhere: an http(s) URL of the same file name, with no
+/// query, that is neither the URL it was read at nor one it was asked for
+/// by. A self link that says nothing of the file's place (a feed proxy's
+/// URL, another file name) is not judged, as on a linted tree; a file on
+/// disk is placed by the tree's rules ([`crate::site`]).
+fn read_elsewhere<'s>(document: &'s crate::model::document::Document, self_link: &Url) -> Option<&'s Url> {
+    let url = document
+        .url
+        .as_ref()
+        .filter(|url| matches!(url.scheme(), "http" | "https"))?;
+    let file_name = |url: &Url| {
+        url.path_segments()?
+            .next_back()
+            .filter(|name| !name.is_empty())
+            .map(str::to_owned)
+    };
+    let says_the_file = matches!(self_link.scheme(), "http" | "https")
+        && self_link.query().is_none()
+        && file_name(self_link).is_some()
+        && file_name(self_link) == file_name(url);
+    let key = crate::text::iri::comparison_key(self_link);
+    let known = std::iter::once(url)
+        .chain(&document.aliases)
+        .any(|name| crate::text::iri::comparison_key(name) == key);
+    (document.placement.is_none() && says_the_file && !known).then_some(url)
+}
 
 fn self_link_mismatch(cx: &mut SetChecker) {
     let set = cx.set;
     for (doc, summary) in set.feeds() {
         let document = set.document(doc);
+        if let Some((read_at, self_link)) = summary
+            .self_link
+            .as_ref()
+            .and_then(|self_link| Some((read_elsewhere(document, &self_link.value)?, self_link)))
+        {
+            cx.report(
+                SetChecker::at(
+                    doc,
+                    &self_link.span,
+                    format!(
+                        "this self link says the file is at {}, but it was read at {read_at}",
+                        self_link.value
+                    ),
+                )
+                .label("places the file elsewhere")
+                .note("feedlint read the document at the URL it was fetched from, or where it was said to be published; RFC 4287 §4.2.7.2: the self link identifies a resource equivalent to the document, and readers subscribe to it")
+                .help(format!("if the feed is published at {read_at}, make the self link say so")),
+            );
+            continue;
+        }
         let (Some(how), Some(placement), Some(self_link)) =
             (&document.misplaced, &document.placement, &summary.self_link)
         else {
