@@ -219,6 +219,9 @@ pub struct DocSummary {
     pub kind: DocKind,
     /// Whether it is checked as a podcast ([`crate::feed::Podcast`]).
     pub podcast: bool,
+    /// The version an RSS document names, where it is one of RSS 2.0's
+    /// forerunners (`0.91`, `0.92`): what the page calls it.
+    pub rss_version: Option<&'static str>,
     /// The RSS channel's title and `podcast:guid`, which the pages of a
     /// paged feed share.
     pub channel_title: Option<SharedValue>,
@@ -405,9 +408,17 @@ impl DocSummary {
         let podcast_guid = channel
             .and_then(|c| child_text(c, Some(crate::feed::PODCAST_NS), "guid"))
             .map(&mut located);
+        let rss_version = (feed.kind == DocKind::Rss)
+            .then(|| match feed.xml.root_element().attribute("version").map(str::trim) {
+                Some("0.91") => Some("0.91"),
+                Some("0.92") => Some("0.92"),
+                _ => None,
+            })
+            .flatten();
         DocSummary {
             kind: feed.kind,
             podcast: feed.is_podcast(),
+            rss_version,
             channel_title,
             podcast_guid,
             root,

@@ -265,15 +265,15 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
         }
         section class=(verdict_class) {
             @if !report.failures.is_empty() {
-                p.big { "Could not be checked" }
+                h2.big { "Could not be checked" }
             } @else if unchecked {
-                p.big { "Not checked" }
+                h2.big { "Not checked" }
                 p { "feedlint does not check this kind of document (" (what) "): see the finding below." }
             } @else if valid && warnings + infos == 0 {
-                p.big { "Valid" }
+                h2.big { "Valid" }
                 p { (what) ": no findings." }
             } @else {
-                p.big { (if valid { "Valid, with remarks" } else { "Not valid" }) }
+                h2.big { (if valid { "Valid, with remarks" } else { "Not valid" }) }
                 p {
                     (what) ": " (counts(errors, warnings, infos)) "."
                     @if folded {
@@ -347,18 +347,7 @@ fn total(report: &Report, level: Level) -> usize {
 fn described(report: &Report, documents: &[usize]) -> String {
     let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
     for doc in documents {
-        let document = &report.documents[*doc];
-        let (one, many) = match document.kind() {
-            Some(DocKind::Rss) if document.is_podcast() => ("RSS 2.0 podcast", "RSS 2.0 podcasts"),
-            Some(DocKind::Atom) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
-            Some(DocKind::AtomEntry) => ("Atom Entry Document", "Atom Entry Documents"),
-            Some(DocKind::Rss) => ("RSS 2.0 feed", "RSS 2.0 feeds"),
-            Some(DocKind::DeletedEntry) => ("Deleted Entry Document", "Deleted Entry Documents"),
-            None => (
-                "document that is no feed feedlint checks",
-                "documents that are no feeds feedlint checks",
-            ),
-        };
+        let (one, many) = kind_words(report, *doc);
         match kinds.iter_mut().find(|(kind, _, _)| *kind == one) {
             Some((_, _, n)) => *n += 1,
             None => kinds.push((one, many, 1)),
@@ -381,6 +370,57 @@ fn described(report: &Report, documents: &[usize]) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
+}
+
+/// What a document is, in the page's words, one and many: its kind and
+/// version where feedlint read it; where it could not (not well-formed),
+/// what its text starts as.
+fn kind_words(report: &Report, doc: usize) -> (&'static str, &'static str) {
+    let document = &report.documents[doc];
+    let version = document.summary.as_ref().and_then(|summary| summary.rss_version);
+    match (document.kind(), version) {
+        (Some(DocKind::Rss), Some("0.91")) => ("RSS 0.91 feed", "RSS 0.91 feeds"),
+        (Some(DocKind::Rss), Some(_)) => ("RSS 0.92 feed", "RSS 0.92 feeds"),
+        (Some(DocKind::Rss), None) if document.is_podcast() => ("RSS 2.0 podcast", "RSS 2.0 podcasts"),
+        (Some(DocKind::Rss), None) => ("RSS 2.0 feed", "RSS 2.0 feeds"),
+        (Some(DocKind::Atom), _) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
+        (Some(DocKind::AtomEntry), _) => ("Atom Entry Document", "Atom Entry Documents"),
+        (Some(DocKind::DeletedEntry), _) => ("Deleted Entry Document", "Deleted Entry Documents"),
+        (None, _) => unread_kind(report, doc),
+    }
+}
+
+/// What a document feedlint did not read as a feed is, by what was found
+/// in it: a web page, a feed that is not well-formed (by its root element's
+/// start), or something else.
+fn unread_kind(report: &Report, doc: usize) -> (&'static str, &'static str) {
+    let found = |rule: RuleId| {
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.rule == rule && d.primary().doc == doc)
+    };
+    let text = report.documents[doc].text().unwrap_or_default();
+    let head = text.get(..text.len().min(4096)).unwrap_or(text);
+    if crate::base::html::web_page_start(head).is_some() {
+        return ("web page (HTML)", "web pages (HTML)");
+    }
+    if found(RuleId::XmlMalformed) {
+        if head.contains("<rss") {
+            return ("RSS feed, not well-formed", "RSS feeds, not well-formed");
+        }
+        if head.contains("<feed") {
+            return ("Atom feed, not well-formed", "Atom feeds, not well-formed");
+        }
+        return (
+            "document that is not well-formed XML",
+            "documents that are not well-formed XML",
+        );
+    }
+    (
+        "document that is no feed feedlint checks",
+        "documents that are no feeds feedlint checks",
+    )
 }
 
 fn counts(errors: usize, warnings: usize, infos: usize) -> String {
@@ -557,7 +597,8 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
     }
     html! {
         article class=(format!("finding {}", finding.level)) id=(id) data-rule=(finding.rule) {
-            header {
+            // A heading, so that screen readers move from finding to finding.
+            h3 {
                 span.level { (finding.level) }
                 " "
                 a.rule href=(format!("/rules/{}", finding.rule)) { (finding.rule) }

@@ -1131,7 +1131,7 @@ fn walk_files(root: &Path) -> Vec<std::path::PathBuf> {
 /// The verdict a result page gives, and the rules of its findings.
 fn verdict_and_rules(page: &str) -> (String, Vec<String>) {
     let verdict = page
-        .split("<p class=\"big\">")
+        .split("<h2 class=\"big\">")
         .nth(1)
         .and_then(|rest| rest.split('<').next())
         .unwrap_or_default()
@@ -1473,6 +1473,43 @@ fn urls_are_taken_as_people_type_them_and_failures_worded_for_people() {
     .into_owned();
     assert!(
         page.contains("the server refused the connection: nothing answers at 127.0.0.1 on that port"),
+        "{page}"
+    );
+}
+
+#[test]
+fn the_page_names_what_it_checked_and_heads_its_verdict_and_findings() {
+    let served = Served::start(&[]);
+    let rss = |version: &str, item: &str| {
+        format!("<rss version=\"{version}\"><channel><title>t</title><link>https://example.org/</link><description>d</description><language>en</language>{item}</channel></rss>")
+    };
+    for (text, named) in [
+        (rss("0.91", ""), "RSS 0.91 feed"),
+        (rss("0.92", ""), "RSS 0.92 feed"),
+        (
+            rss("2.0", "<item><title>Fish & chips</title></item>"),
+            "RSS feed, not well-formed",
+        ),
+        (
+            "<!DOCTYPE html>\n<html><body><p>Hi</p></body></html>".to_owned(),
+            "web page (HTML)",
+        ),
+    ] {
+        let (_, page) = post_form(&served.base, &[("text", &text)]);
+        assert!(page.contains(&format!("{named}:")), "{named}: {page}");
+        assert!(!page.contains("RSS 2.0 feed"), "{named}: {page}");
+    }
+    // The verdict is a heading, and so is each finding.
+    let (_, page) = post_form(
+        &served.base,
+        &[(
+            "text",
+            &rss("2.0", "<item><title>t</title><pubDate>soon</pubDate></item>"),
+        )],
+    );
+    assert!(page.contains("<h2 class=\"big\">Not valid</h2>"), "{page}");
+    assert!(
+        page.contains("<article class=\"finding error\"") && page.contains("<h3><span class=\"level\">error</span>"),
         "{page}"
     );
 }
