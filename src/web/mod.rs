@@ -355,6 +355,16 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
     })
 }
 
+/// The check of a URL: where its `https://` was guessed (`said` says so),
+/// an `http://` server is tried next.
+fn url_work(url: Url, said: Option<&String>) -> Work {
+    if said.is_some() {
+        Work::GuessedUrl(url)
+    } else {
+        Work::Url(url)
+    }
+}
+
 /// Why a URL gave no secure connection, where it gave none: a refused
 /// connection, a failed TLS handshake, or a connection closed unanswered
 /// (an http:// server may answer there), not a status or a timeout (which the http:// address would
@@ -518,7 +528,11 @@ async fn api_lint_url(
         return (StatusCode::BAD_REQUEST, api_error("give the URL of a feed: ?url=")).into_response();
     };
     match url_to_check(&text) {
-        Ok((url, _)) => json_response(&lint(&app, slot, Work::Url(url), Fixed::NotOffered).await.report),
+        Ok((url, said)) => json_response(
+            &lint(&app, slot, url_work(url, said.as_ref()), Fixed::NotOffered)
+                .await
+                .report,
+        ),
         Err(message) => (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
     }
 }
@@ -570,7 +584,12 @@ async fn check_url(
     headers: HeaderMap,
     Query(query): Query<UrlQuery>,
 ) -> Response {
+    // Asked for JSON, every answer is JSON, a refusal too.
+    let json = query.format.as_deref() == Some("json");
     let Some(text) = query.url.filter(|url| !url.trim().is_empty()) else {
+        if json {
+            return (StatusCode::BAD_REQUEST, api_error("give the URL of a feed: ?url=")).into_response();
+        }
         return (
             StatusCode::BAD_REQUEST,
             html(page::problem("No URL", "Give the URL of a feed to check.")),
@@ -579,6 +598,7 @@ async fn check_url(
     };
     let (url, said) = match url_to_check(&text) {
         Ok(checked) => checked,
+        Err(message) if json => return (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
         Err(message) => {
             let typed = crate::base::secret::mask_text(&text);
             let retry = page::Retry::Url(&typed);
@@ -589,13 +609,7 @@ async fn check_url(
                 .into_response();
         }
     };
-    // Where the https:// was guessed, an http:// server is tried next.
-    let work = if said.is_some() {
-        Work::GuessedUrl(url.clone())
-    } else {
-        Work::Url(url.clone())
-    };
-    let linted = lint(&app, slot, work, Fixed::NotOffered).await;
+    let linted = lint(&app, slot, url_work(url.clone(), said.as_ref()), Fixed::NotOffered).await;
     let (url, said) = match &linted.instead {
         Some((plain, why)) => (
             plain.clone(),
@@ -825,7 +839,7 @@ async fn api_lint(
                 url: Some(url),
                 documents: None,
             }) => match url_to_check(&url) {
-                Ok((url, _)) => Work::Url(url),
+                Ok((url, said)) => url_work(url, said.as_ref()),
                 Err(message) => return (StatusCode::BAD_REQUEST, api_error(&message)).into_response(),
             },
             Ok(ApiRequest {
@@ -853,6 +867,13 @@ async fn api_lint(
                     .into_response()
             }
         }
+    } else if body.iter().all(u8::is_ascii_whitespace) {
+        // Nothing to check is no document to check.
+        return (
+            StatusCode::BAD_REQUEST,
+            api_error("the body is empty: send a document, or JSON with \"url\" or \"documents\""),
+        )
+            .into_response();
     } else {
         let name = query.name.unwrap_or_else(|| "document".to_owned());
         Work::Documents(vec![InMemory {

@@ -895,10 +895,17 @@ pub fn api(max_body: usize) -> Markup {
                 li { "documents, checked together: " code { "{\"documents\": [{\"name\": \"feed.atom\", \"text\": \"<feed …>\", \"url\": \"https://example.org/feed.atom\"}]}" } " (" code { "url" } ", where each is published, is optional: without it, documents are placed by their names as files in one folder, and their relative links resolve between them);" }
                 li { "one document as the body, with any other content type (" code { "application/atom+xml" } "): " code { "?name=feed.atom&url=https://example.org/feed.atom" } " name it and say where it is published." }
             }
+            p { "And by GET, for one-line use in scripts and pages:" }
+            ul {
+                li { code { "GET /api/lint?url=https://example.org/feed.atom" } ": the JSON report for a URL;" }
+                li { code { "GET /check?url=https://example.org/feed.atom" } ": the result page, to link to; with " code { "&format=json" } ", the JSON report, and any refusal as " code { "{\"error\": …}" } ";" }
+                li { code { "GET /badge?url=https://example.org/feed.atom" } ": an SVG badge with the feed's verdict, checked again every few minutes." }
+            }
+            p { "A URL may be typed as people have it: without a scheme (" code { "https://" } " is tried, then " code { "http://" } "), or as a " code { "feed:" } " URL." }
             p {
                 "Bodies are at most " (max_body / 1024 / 1024) " MiB. A server busy with other checks answers "
                 code { "503" } " with " code { "Retry-After" } "; a request it cannot read, " code { "400" } " with "
-                code { "{\"error\": …}" } "."
+                code { "{\"error\": …}" } ", and so does an empty body."
             }
         },
     )

@@ -1515,6 +1515,38 @@ fn the_page_names_what_it_checked_and_heads_its_verdict_and_findings() {
 }
 
 #[test]
+fn the_api_answers_json_when_asked_and_says_what_it_takes() {
+    let served = Served::start(&[]);
+    // Asked for JSON, a refusal is JSON too, not a page.
+    for path in [
+        "/check?url=ftp://example.org/feed&format=json",
+        "/check?url=&format=json",
+    ] {
+        let response = raw_get(&served.base, path, "");
+        let (head, body) = split_response(&response);
+        assert!(head.starts_with("http/1.1 400"), "{path}: {head}");
+        assert!(head.contains("content-type: application/json"), "{path}: {head}");
+        let error: Value = serde_json::from_slice(body).unwrap();
+        assert!(error["error"].is_string(), "{path}: {error}");
+    }
+    // An empty body is no document to check.
+    let (status, body) = raw_post(&served.base, "/api/lint", "application/atom+xml", b"  \n");
+    assert_eq!(status, 400);
+    assert!(String::from_utf8_lossy(&body).contains("the body is empty"));
+    // The API page names every way in.
+    let page = String::from_utf8_lossy(&raw_get(&served.base, "/api", "")).into_owned();
+    for way in [
+        "POST /api/lint",
+        "GET /api/lint?url=",
+        "GET /check?url=",
+        "&amp;format=json",
+        "GET /badge?url=",
+    ] {
+        assert!(page.contains(way), "{way}: {page}");
+    }
+}
+
+#[test]
 fn published_at_holds_the_self_link_to_it() {
     // A pasted feed whose self link names another place than the one
     // filled in: the self link is reported, as the command line reports
