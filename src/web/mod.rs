@@ -592,7 +592,11 @@ async fn check_url(
         }
         return (
             StatusCode::BAD_REQUEST,
-            html(page::problem("No URL", "Give the URL of a feed to check.")),
+            html(page::problem_with(
+                "No URL",
+                "Give the URL of a feed to check.",
+                Some(&page::Retry::Url("")),
+            )),
         )
             .into_response();
     };
@@ -716,6 +720,12 @@ async fn check_text(
     result_page(&app, client_of(peer), linted, about).into_response()
 }
 
+/// A problem with an upload, and the way back to the upload form: files
+/// cannot be chosen again for the person, but the form is one click away.
+fn upload_problem(title: &str, message: &str) -> Html<String> {
+    html(page::problem_with(title, message, Some(&page::Retry::Upload)))
+}
+
 /// `POST /upload`: files, linted as one set.
 async fn check_upload(
     State(app): State<Arc<App>>,
@@ -729,15 +739,13 @@ async fn check_upload(
         let field = match multipart.next_field().await {
             Ok(Some(field)) => field,
             Ok(None) => break,
-            Err(error) => {
-                return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
-            }
+            Err(error) => return (error.status(), upload_problem("Upload failed", &error.body_text())).into_response(),
         };
         if field.name() == Some("published") {
             match field.text().await {
                 Ok(text) => published = text,
                 Err(error) => {
-                    return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
+                    return (error.status(), upload_problem("Upload failed", &error.body_text())).into_response()
                 }
             }
             continue;
@@ -749,7 +757,7 @@ async fn check_upload(
             let message = format!("at most {} files are checked at once", app.options.max_files);
             return (
                 StatusCode::PAYLOAD_TOO_LARGE,
-                html(page::problem("Too many files", &message)),
+                upload_problem("Too many files", &message),
             )
                 .into_response();
         }
@@ -760,21 +768,19 @@ async fn check_upload(
             .unwrap_or_else(|| "upload".to_owned());
         match field.bytes().await {
             Ok(bytes) => files.push((path, bytes.to_vec())),
-            Err(error) => {
-                return (error.status(), html(page::problem("Upload failed", &error.body_text()))).into_response()
-            }
+            Err(error) => return (error.status(), upload_problem("Upload failed", &error.body_text())).into_response(),
         }
     }
     if files.is_empty() {
         return (
             StatusCode::BAD_REQUEST,
-            html(page::problem("No files", "Choose the feed files to check.")),
+            upload_problem("No files", "Choose the feed files to check."),
         )
             .into_response();
     }
     let published = match uploads::published_url(&published) {
         Ok(published) => published,
-        Err(message) => return (StatusCode::BAD_REQUEST, html(page::problem("Not a URL", &message))).into_response(),
+        Err(message) => return (StatusCode::BAD_REQUEST, upload_problem("Not a URL", &message)).into_response(),
     };
     let (documents, upload, tree) = uploads::place(files, published.as_ref());
     // A file chosen alone that is no text says so; a folder's other files
@@ -784,7 +790,7 @@ async fn check_upload(
         .find(|document| upload != crate::run::uploads::Upload::Folder && uploads::is_binary(&document.bytes))
     {
         let message = format!("{} is a binary file, not a text feed.", binary.name);
-        return (StatusCode::BAD_REQUEST, html(page::problem("Not a feed", &message))).into_response();
+        return (StatusCode::BAD_REQUEST, upload_problem("Not a feed", &message)).into_response();
     }
     let checked = match documents.len() {
         1 => documents[0].name.clone(),

@@ -26,11 +26,12 @@ pub fn layout(title: &str, content: Markup) -> Markup {
                 link rel="stylesheet" href="/assets/style.css";
             }
             body {
+                a.skip href="#main" { "Skip to the content" }
                 header.top {
                     a.brand href="/" { "feedlint" }
                     span.tagline { "Atom and RSS feeds, their archive and paging chains, and tombstones, checked by the letter" }
                 }
-                main { (content) }
+                main id="main" { (content) }
                 footer {
                     "feedlint " (env!("CARGO_PKG_VERSION")) " · "
                     a href="/api" { "JSON API" } " · "
@@ -259,6 +260,10 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
         .map(|doc| document(report, *doc, &mut budget))
         .collect();
     html! {
+        // Past the verdict and the form, to the findings, in one key press.
+        @if !documents.is_empty() {
+            a.skip href="#findings" { "Skip to the findings" }
+        }
         h1 { "Results for " span.checked { (checked) } }
         @if let Some(said) = said {
             p.hint { (said) }
@@ -297,6 +302,9 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
         @for failure in &report.failures {
             p.problem { (words::failure(failure)) }
         }
+        // The form to check again, filled in, beside the verdict: not
+        // after every finding.
+        (retry_form(retry))
         @for warning in &report.warnings {
             p.warning-note { (warning) }
         }
@@ -312,8 +320,10 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
                 " " (name) " with every fix applied; each is safe to apply."
             }
         }
-        @for doc in shown {
-            (doc)
+        div id="findings" {
+            @for doc in shown {
+                (doc)
+            }
         }
         @if let Some(share) = share {
             section.share {
@@ -325,7 +335,6 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
                 input id="badge-markdown" type="text" readonly value=(share.markdown);
             }
         }
-        (retry_form(retry))
         p { a href="/" { "Check another feed" } }
     }
 }

@@ -1547,6 +1547,23 @@ fn the_api_answers_json_when_asked_and_says_what_it_takes() {
 }
 
 #[test]
+fn every_problem_page_keeps_a_way_to_try_again() {
+    let served = Served::start(&[]);
+    // An empty URL: the URL form, to fill in.
+    let page = String::from_utf8_lossy(&raw_get(&served.base, "/check?url=", "")).into_owned();
+    assert!(page.contains("id=\"again-url\""), "{page}");
+    // An upload with no files, or a binary one: the way back to the form.
+    for files in [
+        Vec::new(),
+        vec![("logo.png".to_owned(), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec())],
+    ] {
+        let (status, page) = post_upload(&served.base, &files);
+        assert_eq!(status, 400);
+        assert!(page.contains("href=\"/#by-upload\""), "{page}");
+    }
+}
+
+#[test]
 fn published_at_holds_the_self_link_to_it() {
     // A pasted feed whose self link names another place than the one
     // filled in: the self link is reported, as the command line reports
@@ -1732,6 +1749,20 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     assert!(screens < 3.0, "the page is {screens:.1} screens tall");
     let summary = text_of(client, "details.repeats summary").await?;
     assert!(summary.contains("× 59 more: lines"), "{summary}");
+    // The form to check again is reached in a few key presses (it was 613
+    // on a blog's result), and a skip link leads past it to the findings.
+    let keys = client
+        .execute(
+            "const stops = [...document.querySelectorAll('a[href], button, input, textarea, select, summary')]; \
+             const again = [...document.querySelectorAll('section.retry button')].pop(); \
+             return [stops.indexOf(again), stops[0].getAttribute('href'), \
+                     [...document.querySelectorAll('a.skip')].map(a => a.getAttribute('href'))];",
+            vec![],
+        )
+        .await?;
+    assert!((1..12).contains(&keys[0].as_i64().unwrap()), "{keys}");
+    assert_eq!(keys[1], json!("#main"));
+    assert_eq!(keys[2], json!(["#main", "#findings"]));
     if let Some(axe) = axe_script() {
         let violations = accessibility_violations(client, &axe).await?;
         assert!(violations.is_empty(), "axe-core on the grouped result: {violations:#?}");
