@@ -825,6 +825,43 @@ async fn in_the_dark(client: &fantoccini::Client, base: &str) -> Result<(), fant
     let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web");
     std::fs::create_dir_all(&shots).unwrap();
     std::fs::write(shots.join("result-page-dark.png"), client.screenshot().await?).unwrap();
+    // The marked text is the page's light ink on the dark mark, not the
+    // browser's black (2.83:1).
+    let mark = client
+        .execute(
+            "return getComputedStyle(document.querySelector('pre.source mark')).color;",
+            vec![],
+        )
+        .await?;
+    assert!(brightness(&mark) > 450, "{mark}");
+    if let Some(axe) = axe_script() {
+        let violations = accessibility_violations(client, &axe).await?;
+        assert!(violations.is_empty(), "axe-core on a dark result: {violations:#?}");
+    }
+    // On a phone's width, no page is wider than the screen: a result with
+    // its source and fix, the rules' table, the front page.
+    client.set_window_size(375, 800).await?;
+    let result = client.current_url().await?.to_string();
+    for address in [result, format!("{base}/rules"), format!("{base}/")] {
+        if !address.ends_with("/check") {
+            client.goto(&address).await?;
+        }
+        let widths = client
+            .execute(
+                "return [document.documentElement.scrollWidth, window.innerWidth];",
+                vec![],
+            )
+            .await?;
+        assert!(widths[0].as_u64() <= widths[1].as_u64(), "{address}: {widths}");
+        if let Some(axe) = axe_script() {
+            let violations = accessibility_violations(client, &axe).await?;
+            assert!(
+                violations.is_empty(),
+                "axe-core on {address}, dark, on a phone: {violations:#?}"
+            );
+        }
+    }
+    std::fs::write(shots.join("front-page-dark-phone.png"), client.screenshot().await?).unwrap();
     Ok(())
 }
 
