@@ -332,7 +332,10 @@ impl Walk<'_> {
         if let Some(span) = origin {
             self.findings.push((
                 &FETCH_LIMIT_REACHED,
-                Pending::new(span.clone(), format!("{why}; {left} more linked documents, {url} first, were not fetched"))
+                Pending::new(span.clone(), match left {
+                    1 => format!("{why}; 1 more linked document, {url}, was not fetched"),
+                    left => format!("{why}; {left} more linked documents, {url} first, were not fetched"),
+                })
                     .label("not followed")
                     .note("checks that need every document of a chain (such as deleted-entry-unknown-ref) treat the chain as incomplete")
                     .help(help),

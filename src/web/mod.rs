@@ -701,6 +701,18 @@ async fn check_text(
         );
         return (StatusCode::BAD_REQUEST, html(page)).into_response();
     }
+    // A URL pasted where the feed's text goes: the URL form is meant.
+    let pasted = form.text.trim();
+    let looks_like_url = pasted.contains("://")
+        || pasted.get(..5).is_some_and(|start| start.eq_ignore_ascii_case("feed:"))
+        || pasted.starts_with("www.")
+        || (pasted.contains('.') && pasted.contains('/'));
+    if looks_like_url && !pasted.contains(['<', '\n', ' ']) {
+        if let Ok((url, _)) = url_to_check(pasted) {
+            let page = page::pasted_url(crate::base::secret::masked(&url).as_ref());
+            return (StatusCode::BAD_REQUEST, html(page)).into_response();
+        }
+    }
     let document = InMemory {
         name: "pasted document".to_owned(),
         url: Some(url),

@@ -65,7 +65,7 @@ pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
                     // Text, not type=url: a browser refuses `example.org/feed`,
                     // which the server takes (https://, then http://).
                     input id="url" type="text" inputmode="url" autocapitalize="off" spellcheck="false" name="url" required placeholder="https://example.org/feed.atom";
-                    button type="submit" { "Check" }
+                    button type="submit" { "Check the URL" }
                 }
                 p.hint { "Type the address as you have it (example.org/feed, https://…, feed://…). Its archive and paging links are followed, within limits. The result page's address can be shared." }
             }
@@ -76,7 +76,7 @@ pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
                     textarea id="text" name="text" rows="12" required spellcheck="false" placeholder="<feed xmlns=\"http://www.w3.org/2005/Atom\">…" {}
                     label for="published" { "Published at (optional)" }
                     input id="published" type="url" name="published" placeholder="https://example.org/feed.atom";
-                    button type="submit" { "Check" }
+                    button type="submit" { "Check the text" }
                 }
                 p.hint {
                     "At most " (max_body / 1024 / 1024) " MiB as the form sends it: a character other than a letter "
@@ -91,14 +91,14 @@ pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
                     input id="files" type="file" name="files" multiple required;
                     label for="files-published" { "Published under (optional)" }
                     input id="files-published" type="url" name="published" placeholder="https://example.org/feeds/";
-                    button type="submit" { "Check" }
+                    button type="submit" { "Check the files" }
                 }
                 form method="post" action="/upload" enctype="multipart/form-data" {
                     label for="folder" { "Or a whole folder" }
                     input id="folder" type="file" name="files" webkitdirectory multiple required;
                     label for="folder-published" { "Published under (optional)" }
                     input id="folder-published" type="url" name="published" placeholder="https://example.org/";
-                    button type="submit" { "Check" }
+                    button type="submit" { "Check the folder" }
                 }
                 p.hint {
                     "Files are checked together, as the tree they form: relative links between them are followed, "
@@ -157,6 +157,25 @@ fn retry_form(retry: &Retry) -> Markup {
             }
         }
     }
+}
+
+/// A URL pasted into the box for a feed's text: the way to check it by
+/// URL, one click away.
+pub fn pasted_url(url: &str) -> Markup {
+    layout(
+        "A URL, not a feed",
+        html! {
+            h1 { "A URL, not a feed's text" }
+            p.problem { "What was pasted is the address of a feed, not its text. Check it by URL: its archive and paging links are followed too." }
+            section.retry {
+                form method="get" action="/check" {
+                    label for="again-url" { "Feed URL" }
+                    input id="again-url" type="text" inputmode="url" name="url" required value=(url);
+                    button type="submit" { "Check the URL" }
+                }
+            }
+        },
+    )
 }
 
 /// A page that says something went wrong, and what to do.
@@ -432,13 +451,18 @@ fn unread_kind(report: &Report, doc: usize) -> (&'static str, &'static str) {
     )
 }
 
+/// "2 errors and 1 warning": the levels found, none of the ones not.
 fn counts(errors: usize, warnings: usize, infos: usize) -> String {
-    format!(
-        "{}, {}, {}",
-        plural(errors, "error"),
-        plural(warnings, "warning"),
-        plural(infos, "info")
-    )
+    let parts: Vec<String> = [(errors, "error"), (warnings, "warning"), (infos, "info")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| plural(n, what))
+        .collect();
+    match parts.split_last() {
+        None => "no findings".to_owned(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 fn plural(n: usize, what: &str) -> String {

@@ -1601,6 +1601,26 @@ fn every_problem_page_keeps_a_way_to_try_again() {
 }
 
 #[test]
+fn the_small_words_are_right() {
+    let served = Served::start(&[]);
+    // A URL pasted into the feed box: the URL form, filled in.
+    let (status, page) = post_form(&served.base, &[("text", " https://example.org/feed.atom \n")]);
+    assert_eq!(status, 400);
+    assert!(
+        page.contains("A URL, not a feed") && page.contains("value=\"https://example.org/feed.atom\""),
+        "{page}"
+    );
+    // Counts name the levels found only; each way in has its own button.
+    let feed = "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description><item><title>t</title><pubDate>soon</pubDate></item></channel></rss>";
+    let (_, page) = post_form(&served.base, &[("text", feed)]);
+    assert!(!page.contains("0 infos") && !page.contains("0 warnings"), "{page}");
+    let front = String::from_utf8_lossy(&raw_get(&served.base, "/", "")).into_owned();
+    for button in ["Check the URL", "Check the text", "Check the files", "Check the folder"] {
+        assert!(front.contains(&format!(">{button}</button>")), "{button}");
+    }
+}
+
+#[test]
 fn published_at_holds_the_self_link_to_it() {
     // A pasted feed whose self link names another place than the one
     // filled in: the self link is reported, as the command line reports
