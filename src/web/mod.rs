@@ -367,8 +367,9 @@ fn url_work(url: Url, said: Option<&String>) -> Work {
 
 /// Why a URL gave no secure connection, where it gave none: a refused
 /// connection, a failed TLS handshake, or a connection closed unanswered
-/// (an http:// server may answer there), not a status or a timeout (which the http:// address would
-/// only repeat, or make the person wait twice for).
+/// (an http:// server may answer there); not a status or a timeout, which
+/// the http:// address would only repeat, or make the person wait twice
+/// for.
 fn unreached(report: &Report) -> Option<&'static str> {
     report.failures.iter().find_map(|failure| match failure {
         Failure::Unfetchable {

@@ -374,8 +374,15 @@ fn total(report: &Report, level: Level) -> usize {
 /// feeds and 1 Deleted Entry Document".
 fn described(report: &Report, documents: &[usize]) -> String {
     let mut kinds: Vec<(&str, &str, usize)> = Vec::new();
+    // The documents not well-formed, found in one pass over the findings.
+    let malformed: crate::base::hash::FastSet<usize> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule == RuleId::XmlMalformed)
+        .map(|d| d.primary().doc)
+        .collect();
     for doc in documents {
-        let (one, many) = kind_words(report, *doc);
+        let (one, many) = kind_words(report, *doc, &malformed);
         match kinds.iter_mut().find(|(kind, _, _)| *kind == one) {
             Some((_, _, n)) => *n += 1,
             None => kinds.push((one, many, 1)),
@@ -403,7 +410,11 @@ fn described(report: &Report, documents: &[usize]) -> String {
 /// What a document is, in the page's words, one and many: its kind and
 /// version where feedlint read it; where it could not (not well-formed),
 /// what its text starts as.
-fn kind_words(report: &Report, doc: usize) -> (&'static str, &'static str) {
+fn kind_words(
+    report: &Report,
+    doc: usize,
+    malformed: &crate::base::hash::FastSet<usize>,
+) -> (&'static str, &'static str) {
     let document = &report.documents[doc];
     let version = document.summary.as_ref().and_then(|summary| summary.rss_version);
     match (document.kind(), version) {
@@ -414,26 +425,20 @@ fn kind_words(report: &Report, doc: usize) -> (&'static str, &'static str) {
         (Some(DocKind::Atom), _) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
         (Some(DocKind::AtomEntry), _) => ("Atom Entry Document", "Atom Entry Documents"),
         (Some(DocKind::DeletedEntry), _) => ("Deleted Entry Document", "Deleted Entry Documents"),
-        (None, _) => unread_kind(report, doc),
+        (None, _) => unread_kind(report, doc, malformed.contains(&doc)),
     }
 }
 
 /// What a document feedlint did not read as a feed is, by what was found
 /// in it: a web page, a feed that is not well-formed (by its root element's
 /// start), or something else.
-fn unread_kind(report: &Report, doc: usize) -> (&'static str, &'static str) {
-    let found = |rule: RuleId| {
-        report
-            .diagnostics
-            .iter()
-            .any(|d| d.rule == rule && d.primary().doc == doc)
-    };
+fn unread_kind(report: &Report, doc: usize, malformed: bool) -> (&'static str, &'static str) {
     let text = report.documents[doc].text().unwrap_or_default();
     let head = text.get(..text.len().min(4096)).unwrap_or(text);
     if crate::base::html::web_page_start(head).is_some() {
         return ("web page (HTML)", "web pages (HTML)");
     }
-    if found(RuleId::XmlMalformed) {
+    if malformed {
         if head.contains("<rss") {
             return ("RSS feed, not well-formed", "RSS feeds, not well-formed");
         }
