@@ -95,9 +95,17 @@ impl Badges {
     }
 
     /// The verdict for `url`, if one was made within [`TIME_TO_LIVE`].
+    #[cfg(test)]
     pub fn get(&self, url: &str, now: Instant) -> Option<Verdict> {
+        self.get_fresh(url, now).map(|(verdict, _)| verdict)
+    }
+
+    /// The verdict for `url` and how long it stays in the cache, if one
+    /// was made within [`TIME_TO_LIVE`]: a badge may be cached as long.
+    pub fn get_fresh(&self, url: &str, now: Instant) -> Option<(Verdict, Duration)> {
         let (made, verdict) = self.verdicts.get(&self.key(url))?;
-        (now.duration_since(*made) < TIME_TO_LIVE).then_some(*verdict)
+        let left = TIME_TO_LIVE.checked_sub(now.duration_since(*made))?;
+        (!left.is_zero()).then_some((*verdict, left))
     }
 
     pub fn put(&mut self, url: &str, verdict: Verdict, now: Instant) {
@@ -135,6 +143,12 @@ mod tests {
         badges.put("https://a.example/feed", Verdict::Valid, start);
         assert_eq!(badges.get("https://a.example/feed", start), Some(Verdict::Valid));
         assert_eq!(badges.get("https://a.example/feed", start + TIME_TO_LIVE), None);
+        // A badge is cached by browsers as long as the verdict is here.
+        let later = start + Duration::from_secs(100);
+        assert_eq!(
+            badges.get_fresh("https://a.example/feed", later),
+            Some((Verdict::Valid, TIME_TO_LIVE - Duration::from_secs(100)))
+        );
         for n in 0..MOST_BADGES + 10 {
             badges.put(&format!("https://{n}.example/"), Verdict::Invalid, start);
         }

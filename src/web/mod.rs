@@ -546,31 +546,33 @@ async fn badge(
     Query(query): Query<UrlQuery>,
 ) -> Response {
     let checked = query.url.as_deref().map(url_to_check);
-    let verdict = match checked {
+    // The badge may be kept as long as its verdict stays in the cache: a
+    // browser asks again when the server would check the feed again.
+    let (verdict, fresh) = match checked {
         Some(Ok((url, _))) => {
             let key = url.to_string();
             let cached = app
                 .badges
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
-                .get(&key, std::time::Instant::now());
+                .get_fresh(&key, std::time::Instant::now());
             match cached {
-                Some(verdict) => verdict,
+                Some(cached) => cached,
                 None => {
                     let verdict =
                         badges::Verdict::of(&lint(&app, slot, Work::Url(url), Fixed::NotOffered).await.report);
                     let mut badges = app.badges.lock().unwrap_or_else(PoisonError::into_inner);
                     badges.put(&key, verdict, std::time::Instant::now());
-                    verdict
+                    (verdict, badges::TIME_TO_LIVE)
                 }
             }
         }
-        _ => badges::Verdict::Unchecked,
+        _ => (badges::Verdict::Unchecked, badges::TIME_TO_LIVE),
     };
     (
         [
-            (header::CONTENT_TYPE, "image/svg+xml"),
-            (header::CACHE_CONTROL, "max-age=300"),
+            (header::CONTENT_TYPE, "image/svg+xml".to_owned()),
+            (header::CACHE_CONTROL, format!("max-age={}", fresh.as_secs())),
         ],
         verdict.svg(),
     )

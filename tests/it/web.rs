@@ -1902,16 +1902,26 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
             .call()
             .unwrap();
         let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        let max_age: u64 = response.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .strip_prefix("max-age=")
+            .and_then(|age| age.parse().ok())
+            .unwrap();
         let svg = response.body_mut().read_to_string().unwrap();
-        (content_type, svg, started.elapsed())
+        (format!("{content_type}; max-age={max_age}"), svg, started.elapsed())
     };
     let (content_type, svg, first) = badge_of("/feed.atom");
-    assert_eq!(content_type, "image/svg+xml");
+    // Fresh, the badge may be kept as long as the server keeps its verdict.
+    assert_eq!(content_type, "image/svg+xml; max-age=600");
     assert!(svg.starts_with("<svg") && svg.contains("feed: valid"), "{svg}");
     assert!(first >= Duration::from_millis(800), "the first badge checks the feed");
     // Asked again, the badge comes from the cache: the feed is not fetched.
-    let (_, again, second) = badge_of("/feed.atom");
+    let (again_type, again, second) = badge_of("/feed.atom");
     assert_eq!(again, svg);
+    // From the cache, no longer than the verdict has left there.
+    let left: u64 = again_type.rsplit('=').next().unwrap().parse().unwrap();
+    assert!((595..=600).contains(&left), "{again_type}");
     assert!(second < Duration::from_millis(400), "{second:?}");
     assert!(badge_of("/broken.atom").1.contains("feed: not valid"));
     assert!(badge_of("/missing.atom").1.contains("feed: could not be checked"));
