@@ -80,32 +80,19 @@ pub fn lint_upload(
 /// document whose http(s) self link ends in its path in the folder, the
 /// rest of the link; the place most of them give (the first, on a tie).
 fn learned_place(done: &[Outcome], tree: &Url) -> Option<Url> {
-    let mut votes: crate::base::hash::FastMap<String, (usize, usize)> = crate::base::hash::FastMap::default();
-    for (order, outcome) in done.iter().enumerate() {
-        let (Some(url), Some(summary)) = (&outcome.document.url, &outcome.document.summary) else {
-            continue;
-        };
-        let (Some(within), Some(link)) = (url.as_str().strip_prefix(tree.as_str()), &summary.self_link) else {
-            continue;
-        };
-        let target = &link.value;
-        let prefix = target
-            .as_str()
-            .strip_suffix(within)
-            .filter(|prefix| prefix.ends_with('/'));
-        if let Some(prefix) = prefix.filter(|_| matches!(target.scheme(), "http" | "https")) {
-            votes.entry(prefix.to_owned()).or_insert((0, order)).0 += 1;
-        }
-    }
-    let (place, _) = votes
-        .into_iter()
-        .max_by_key(|(_, (count, first))| (*count, std::cmp::Reverse(*first)))?;
-    Url::parse(&place).ok()
-}
-
-/// The last segment of a URL's path: its file name.
-fn file_name(url: &Url) -> Option<&str> {
-    url.path_segments()?.next_back().filter(|name| !name.is_empty())
+    let places: Vec<&str> = done
+        .iter()
+        .filter_map(|outcome| {
+            let (url, summary) = (outcome.document.url.as_ref()?, outcome.document.summary.as_ref()?);
+            let within = url.as_str().strip_prefix(tree.as_str())?;
+            let target = &summary.self_link.as_ref()?.value;
+            target
+                .as_str()
+                .strip_suffix(within)
+                .filter(|prefix| prefix.ends_with('/') && matches!(target.scheme(), "http" | "https"))
+        })
+        .collect();
+    Url::parse(crate::feed::placement::most_common(&places)?).ok()
 }
 
 /// Gives each document, as an alias, the link targets in its own space
@@ -117,7 +104,7 @@ fn match_by_file_name(done: &mut [Outcome]) {
     for (i, outcome) in done.iter().enumerate() {
         let Some(url) = &outcome.document.url else { continue };
         known.insert(crate::text::iri::comparison_key(url).into_owned());
-        if let Some(name) = file_name(url) {
+        if let Some(name) = crate::text::iri::file_name(url) {
             by_name
                 .entry(name.to_owned())
                 .and_modify(|doc| *doc = None)
@@ -134,7 +121,7 @@ fn match_by_file_name(done: &mut [Outcome]) {
             if !same_space(from, target) || known.contains(crate::text::iri::comparison_key(target).as_ref()) {
                 continue;
             }
-            if let Some(&Some(doc)) = file_name(target).and_then(|name| by_name.get(name)) {
+            if let Some(&Some(doc)) = crate::text::iri::file_name(target).and_then(|name| by_name.get(name)) {
                 aliases.push((doc, target.clone()));
             }
         }

@@ -351,6 +351,12 @@ fn plain_shape(text: &str) -> Option<PlainShape> {
     (!rest.starts_with(b"//")).then_some(shape)
 }
 
+/// The last segment of a URL's path, its file name; `None` for a URL
+/// naming a directory (`/`) or none.
+pub fn file_name(url: &Url) -> Option<&str> {
+    url.path_segments()?.next_back().filter(|name| !name.is_empty())
+}
+
 /// Whether a reference has a scheme, i.e. is absolute (fragment allowed).
 pub fn has_scheme(text: &str) -> bool {
     let end = memchr::memchr3(b'/', b'?', b'#', text.as_bytes()).unwrap_or(text.len());

@@ -1919,9 +1919,10 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
     // Asked again, the badge comes from the cache: the feed is not fetched.
     let (again_type, again, second) = badge_of("/feed.atom");
     assert_eq!(again, svg);
-    // From the cache, no longer than the verdict has left there.
+    // From the cache, no longer than the verdict has left there (a wide
+    // margin: a loaded machine may take seconds between the two requests).
     let left: u64 = again_type.rsplit('=').next().unwrap().parse().unwrap();
-    assert!((595..=600).contains(&left), "{again_type}");
+    assert!((300..=600).contains(&left), "{again_type}");
     assert!(second < Duration::from_millis(400), "{second:?}");
     assert!(badge_of("/broken.atom").1.contains("feed: not valid"));
     assert!(badge_of("/missing.atom").1.contains("feed: could not be checked"));

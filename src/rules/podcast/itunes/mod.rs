@@ -89,47 +89,47 @@ pub static ITUNES_EXPLICIT_LEGACY: Rule = rule!(
 /// and false, as PSP-1 does. One finding for each legacy value, at its
 /// first place, however many episodes repeat it (a feed writes `no` on
 /// every episode: one thing to change, not thousands), with the count,
-/// the next few places, and one fix for all of them.
+/// the next few places, and one fix for all of them ([`report_grouped`]).
 fn itunes_explicit_legacy(cx: &mut Checker) {
-    /// The places shown beside the first; the fix covers every one.
-    const SHOWN: usize = 9;
     let feed = cx.feed;
-    let mut by_value: Vec<(String, &str, Vec<Text>)> = Vec::new();
-    for text in itunes_elements(feed, "explicit").into_iter().map(Text::of) {
-        let Some(meant) = legacy_explicit(text.value) else {
-            continue;
-        };
-        let value = text.value.to_ascii_lowercase();
-        match by_value.iter_mut().find(|(known, _, _)| *known == value) {
-            Some((_, _, texts)) => texts.push(text),
-            None => by_value.push((value, meant, vec![text])),
-        }
-    }
-    for (_, meant, texts) in by_value {
-        let first = &texts[0];
-        let more = texts.len() - 1;
+    let legacy: Vec<(Text, &'static str)> = itunes_elements(feed, "explicit")
+        .into_iter()
+        .map(Text::of)
+        .filter_map(|text| {
+            let meant = legacy_explicit(text.value)?;
+            Some((text, meant))
+        })
+        .collect();
+    // Each value as first written (`No`), for its finding's message.
+    let mut first_written: Vec<(String, &str)> = Vec::new();
+    let places = legacy
+        .iter()
+        .map(|(text, meant)| {
+            let value = text.value.to_ascii_lowercase();
+            if !first_written.iter().any(|(known, _)| *known == value) {
+                first_written.push((value.clone(), text.value));
+            }
+            ((value, *meant), text.range.clone(), replace_text(feed, text, meant))
+        })
+        .collect();
+    report_grouped(cx, places, |at, (value, meant), more| {
+        let written = first_written
+            .iter()
+            .find(|(known, _)| known == value)
+            .map_or(value.as_str(), |(_, written)| written);
         let message = match more {
-            0 => format!("itunes:explicit is `{}`: write {meant}", shorten(first.value)),
+            0 => format!("itunes:explicit is `{}`: write {meant}", shorten(written)),
             n => format!(
                 "itunes:explicit is `{}` here and in {n} more place{}: write {meant}",
-                shorten(first.value),
+                shorten(written),
                 if n == 1 { "" } else { "s" }
             ),
         };
-        let edits: Option<Vec<_>> = texts
-            .iter()
-            .map(|text| replace_text(feed, text, meant).map(|fix| fix.edits))
-            .collect();
-        let mut finding = Checker::at(first.range.clone(), message)
+        Checker::at(at, message)
             .label("a legacy value")
             .note("Apple and PSP-1 give itunes:explicit two values, true and false; yes, no and clean are what Apple once took (clean and no both meant false), and other podcast apps read only true and false")
             .help(format!("write {meant}"))
-            .fix_if(edits.map(|edits| Fix::safe(format!("Write {meant}"), edits.into_iter().flatten().collect())));
-        for text in texts.iter().skip(1).take(SHOWN) {
-            finding = finding.secondary(text.range.clone(), "here too");
-        }
-        cx.report(finding);
-    }
+    });
 }
 
 pub static ITUNES_INVALID_DURATION: Rule = rule!(

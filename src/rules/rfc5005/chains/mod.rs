@@ -627,12 +627,7 @@ fn read_elsewhere<'s>(document: &'s crate::model::document::Document, self_link:
         .url
         .as_ref()
         .filter(|url| matches!(url.scheme(), "http" | "https"))?;
-    let file_name = |url: &Url| {
-        url.path_segments()?
-            .next_back()
-            .filter(|name| !name.is_empty())
-            .map(str::to_owned)
-    };
+    let file_name = crate::text::iri::file_name;
     let says_the_file = matches!(self_link.scheme(), "http" | "https")
         && self_link.query().is_none()
         && file_name(self_link).is_some()
