@@ -45,6 +45,7 @@ mod admission;
 mod badges;
 mod listen;
 mod page;
+mod rule_page;
 mod runs;
 mod uploads;
 mod words;
@@ -245,12 +246,8 @@ async fn api_page(State(app): State<Arc<App>>) -> Html<String> {
 
 async fn rule_page(Path(id): Path<String>) -> Response {
     match id.parse::<RuleId>() {
-        Ok(id) => html(page::rule(id)).into_response(),
-        Err(unknown) => (
-            StatusCode::NOT_FOUND,
-            html(page::problem("No such rule", &unknown.to_string())),
-        )
-            .into_response(),
+        Ok(id) => html(rule_page::rule(id)).into_response(),
+        Err(unknown) => (StatusCode::NOT_FOUND, html(rule_page::unknown(&unknown))).into_response(),
     }
 }
 

@@ -3,7 +3,7 @@
 //! maud's escaping; only the rule documents, feedlint's own, are HTML made
 //! here (from Markdown, raw HTML in them escaped too).
 
-use maud::{html, Markup, PreEscaped, DOCTYPE};
+use maud::{html, Markup, DOCTYPE};
 
 use crate::feed::DocKind;
 use crate::findings::diagnostic::{Diagnostic, Level};
@@ -876,27 +876,6 @@ fn cut(line: &str) -> String {
         Some((at, _)) => format!("{}…", &line[..at]),
         None => line.to_owned(),
     }
-}
-
-/// A rule's documentation, `rules/ID.md` rendered: feedlint's own text,
-/// with any raw HTML in it escaped all the same.
-pub fn rule(id: RuleId) -> Markup {
-    use pulldown_cmark::{Event, Parser};
-    let events = Parser::new(id.doc()).map(|event| match event {
-        Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
-        other => other,
-    });
-    let mut rendered = String::new();
-    pulldown_cmark::html::push_html(&mut rendered, events);
-    let rule = crate::rules::by_id(id);
-    layout(
-        id.as_str(),
-        html! {
-            article.rule-doc { (PreEscaped(rendered)) }
-            p.spec { "Default level: " (rule.level) " · scope: " (rule.scope.as_str()) " · groups: " (crate::settings::select::group_names(id, ", ")) }
-            p { a href="/rules" { "Every rule" } " · " a href="/" { "Check a feed" } }
-        },
-    )
 }
 
 /// Every rule, with its level and summary.

@@ -1017,7 +1017,8 @@ async fn browse(client: &fantoccini::Client, base: &str) -> Result<(), fantoccin
     assert_eq!(report["diagnostics"][0]["rule"], "next-archive-unsealed");
     // The rule's documentation, served by the binary.
     client.goto(&format!("{base}/rules/next-archive-unsealed")).await?;
-    assert_eq!(text_of(client, "article.rule-doc h1").await?, "next-archive-unsealed");
+    assert_eq!(text_of(client, "main h1").await?, "next-archive-unsealed");
+    assert_eq!(text_of(client, "section.rule-doc h2").await?, "What it means");
 
     // 1b. A podcast is named as one: it is held to more than other RSS.
     client.goto(&format!("{base}/")).await?;
@@ -1682,6 +1683,68 @@ fn pages_speak_web_words_not_flags() {
     for page in &pages {
         let text = visible_text(page);
         assert!(!text.contains("--"), "a flag on a page: {text}");
+    }
+}
+
+#[test]
+fn every_rule_page_speaks_the_pages_words() {
+    let served = Served::start_with(&[]);
+    let index = String::from_utf8_lossy(&raw_get(&served.base, "/rules", "")).into_owned();
+    let ids: Vec<&str> = index
+        .split("href=\"/rules/")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    let documented = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"))
+        .unwrap()
+        .count();
+    assert_eq!(ids.len(), documented, "/rules lists every rule");
+    let command_line_words = [
+        "command line",
+        "command-line",
+        "linted tree",
+        "linted set",
+        "linted director",
+        "linted documents",
+        "feedlint.toml",
+        "config",
+        "standard input",
+        "stdin",
+        "exit status",
+        "exit code",
+        "flag",
+        "feedlint explain",
+        "feedlint rules",
+    ];
+    let mut pages = vec![("/rules".to_owned(), index.clone())];
+    for id in &ids {
+        let path = format!("/rules/{id}");
+        let page = String::from_utf8_lossy(&raw_get(&served.base, &path, "")).into_owned();
+        for heading in ["What it means", "An example", "How to fix it"] {
+            assert!(
+                page.contains(&format!("<h2>{heading}</h2>")),
+                "{path} has no {heading:?}"
+            );
+        }
+        pages.push((path, page));
+    }
+    let unknown = String::from_utf8_lossy(&raw_get(&served.base, "/rules/archive-orphn", "")).into_owned();
+    assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
+    assert!(
+        unknown.contains("Did you mean <a href=\"/rules/archive-orphan\">"),
+        "{unknown}"
+    );
+    pages.push(("/rules/archive-orphn".to_owned(), unknown));
+    for (path, page) in &pages {
+        let text = visible_text(page).to_lowercase();
+        for word in command_line_words {
+            assert!(!text.contains(word), "{path} says {word:?}: {text}");
+        }
+        let flag = text.match_indices("--").find(|&(at, _)| {
+            text[at + 2..].starts_with(|c: char| c.is_ascii_lowercase())
+                && !text[..at].ends_with(|c: char| c.is_alphanumeric())
+        });
+        assert!(flag.is_none(), "{path} names a flag: {text}");
     }
 }
 

@@ -36,7 +36,7 @@ pub static UNKNOWN_DOCUMENT: Rule = rule!(
 pub static NOT_A_FEED: Rule = rule!(
     NotAFeed, Error, Doc, None,
     groups: [Xml],
-    summary: "a file named as a feed (on the command line, or .atom, .rss, .atomdeleted) is no feed at all",
+    summary: "a file named as a feed (given by name, or .atom, .rss, .atomdeleted) is no feed at all",
     spec: "RFC 4287 §4.1.1; RSS 2.0; RFC 6721 §4",
 );
 

@@ -335,7 +335,7 @@ fn archive_chain_cycle(cx: &mut SetChecker) {
 pub static ARCHIVE_LINK_DANGLING: Rule = rule!(
     ArchiveLinkDangling, Warning, Set, None, set: Some(archive_link_dangling),
     groups: [Rfc5005],
-    summary: "an archive link points inside the linted tree, but no document is there",
+    summary: "an archive link points inside the checked documents' URL space, but no document is there",
     spec: "RFC 5005 §4.1",
 );
 

@@ -75,7 +75,7 @@ fn paging_chain_cycle(cx: &mut SetChecker) {
 pub static PAGING_LINK_DANGLING: Rule = rule!(
     PagingLinkDangling, Error, Set, None, set: Some(paging_link_dangling),
     groups: [Rfc5005],
-    summary: "a next, previous, first or last link points inside the linted tree, but no page is there",
+    summary: "a next, previous, first or last link points inside the checked documents' URL space, but no page is there",
     spec: "RFC 5005 §3",
 );
 
