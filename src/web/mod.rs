@@ -47,6 +47,7 @@ mod listen;
 mod page;
 mod rule_page;
 mod runs;
+mod source_view;
 mod uploads;
 mod words;
 
@@ -199,6 +200,7 @@ pub fn app(mut options: ServeOptions) -> Router {
         .route("/rules", get(|| async { html(page::rules()) }))
         .route("/rules/{id}", get(rule_page))
         .route("/runs/{id}/{file}", get(download))
+        .route("/runs/{id}/source/{doc}", get(source))
         .route("/assets/style.css", get(style))
         .merge(linting)
         .fallback(|| async {
@@ -438,12 +440,22 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
     let Linted { report, fixed, .. } = linted;
     let (json, sarif) = (render(&report, Format::Json), render(&report, Format::Sarif));
     let fixed_name = fixed.as_ref().map(|(name, _)| name.clone());
-    let run = app.runs.lock().unwrap_or_else(PoisonError::into_inner).keep(
-        client,
-        &json,
-        &sarif,
-        fixed.as_ref().map(|(name, bytes)| (name.clone(), &bytes[..])),
-    );
+    let sources: Vec<(&str, &str)> = report
+        .documents
+        .iter()
+        .map(|document| (document.name.as_str(), document.text().unwrap_or_default()))
+        .collect();
+    let kept = runs::Kept {
+        json: &json,
+        sarif: &sarif,
+        fixed: fixed.as_ref().map(|(name, bytes)| (name.clone(), &bytes[..])),
+        sources: &sources,
+    };
+    let run = app
+        .runs
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .keep(client, kept);
     let title = format!("Results for {}", about.what);
     let checked = page::Checked {
         about,
@@ -924,6 +936,36 @@ fn download_name(name: &str) -> String {
 
 /// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
 /// gzip-compressed where the client accepts it (as it is kept).
+#[derive(Deserialize)]
+struct LineQuery {
+    line: Option<usize>,
+}
+
+/// A checked document's source, numbered, around the line asked.
+async fn source(
+    State(app): State<Arc<App>>,
+    Path((id, doc)): Path<(String, usize)>,
+    Query(query): Query<LineQuery>,
+) -> Response {
+    let text = {
+        let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
+        runs.get(&id).and_then(|run| run.sources.get(doc).cloned())
+    };
+    let Some((name, compressed)) = text else {
+        return (
+            StatusCode::NOT_FOUND,
+            html(page::problem(
+                "No such source",
+                "Sources are kept for a while after a check; check the feed again.",
+            )),
+        )
+            .into_response();
+    };
+    let text = String::from_utf8_lossy(&runs::decompress(&compressed)).into_owned();
+    let here = format!("/runs/{id}/source/{doc}");
+    html(source_view::source_view(&name, &text, query.line.unwrap_or(1), &here)).into_response()
+}
+
 async fn download(
     State(app): State<Arc<App>>,
     Path((id, file)): Path<(String, String)>,

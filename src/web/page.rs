@@ -276,7 +276,7 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
     let mut budget = MOST_FINDINGS_BYTES;
     let shown: Vec<Markup> = documents
         .iter()
-        .map(|doc| document(report, *doc, &mut budget))
+        .map(|doc| document(report, *doc, run, &mut budget))
         .collect();
     html! {
         // Past the verdict and the form, to the findings, in one key press.
@@ -530,10 +530,13 @@ fn groups_of<'r>(findings: &[&'r Diagnostic]) -> Vec<Group<'r>> {
 /// a summary of its rules, then for each rule its first finding whole and
 /// its repeats a line each (folded away), as the W3C service counts "(60
 /// occurrences)", so that sixty bad dates are one card and one line.
-fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
+fn document(report: &Report, doc: usize, run: &str, budget: &mut usize) -> Markup {
     let document = &report.documents[doc];
     let findings: Vec<&Diagnostic> = report.diagnostics.iter().filter(|d| d.primary().doc == doc).collect();
     let lines = document.text().map(Lines::of);
+    // Where "line N" leads: the numbered source, kept with the run.
+    let view = lines.as_ref().map(|_| format!("/runs/{run}/source/{doc}"));
+    let view = view.as_deref();
     let groups = groups_of(&findings);
     let mut shown = Vec::new();
     let mut left_out = 0;
@@ -543,8 +546,8 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
             continue;
         }
         let (_, first) = group.findings[0];
-        let card = finding(report, first, lines.as_ref(), &format!("d{doc}-r{g}"));
-        let repeats = (group.findings.len() > 1).then(|| self::repeats(group, doc));
+        let card = finding(report, first, lines.as_ref(), view, &format!("d{doc}-r{g}"));
+        let repeats = (group.findings.len() > 1).then(|| self::repeats(group, doc, view));
         *budget = budget.saturating_sub(card.0.len() + repeats.as_ref().map_or(0, |r| r.0.len()));
         shown.push(html! { (card) @if let Some(repeats) = repeats { (repeats) } });
     }
@@ -581,7 +584,7 @@ fn document(report: &Report, doc: usize, budget: &mut usize) -> Markup {
 
 /// A rule's repeats after its first finding: one line each, the line and
 /// column and the message, in a list folded away under their count.
-fn repeats(group: &Group, doc: usize) -> Markup {
+fn repeats(group: &Group, doc: usize, view: Option<&str>) -> Markup {
     let more = group.total() - 1;
     let places: Vec<String> = group
         .findings
@@ -607,7 +610,7 @@ fn repeats(group: &Group, doc: usize) -> Markup {
                         }
                     } @else {
                         li id=(format!("d{doc}-{n}")) data-rule=(finding.rule) {
-                            span.place { "line " (finding.primary().line_start) ", column " (finding.primary().column_start) }
+                            (place(finding.primary(), view))
                             ": " (finding.message)
                         }
                     }
@@ -619,7 +622,7 @@ fn repeats(group: &Group, doc: usize) -> Markup {
 
 /// One finding: what, where (the lines around it, the span marked), why,
 /// what to do, and the fix as a diff.
-fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &str) -> Markup {
+fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, view: Option<&str>, id: &str) -> Markup {
     let rule = crate::rules::by_id(finding.rule);
     let primary = finding.primary();
     // The repeats of a rule past the first ones shown: one line, as the
@@ -641,7 +644,7 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
                 " "
                 a.rule href=(format!("/rules/{}", finding.rule)) { (finding.rule) }
                 " "
-                span.place { "line " (primary.line_start) ", column " (primary.column_start) }
+                (place(primary, view))
             }
             p.message { (finding.message) }
             @if let Some(lines) = lines {
@@ -676,6 +679,19 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, id: &st
     }
 }
 
+/// "line N, column M", linked to the line in the numbered source where
+/// the run kept it.
+fn place(span: &crate::findings::diagnostic::Span, view: Option<&str>) -> Markup {
+    let (line, column) = (span.line_start, span.column_start);
+    html! {
+        @if let Some(view) = view {
+            a.place href=(format!("{view}?line={line}#L{line}")) { "line " (line) ", column " (column) }
+        } @else {
+            span.place { "line " (line) ", column " (column) }
+        }
+    }
+}
+
 /// The sections a finding's rule enforces, for this document: a document
 /// that is not well-formed is held to RFC 6721 only if it is a Deleted
 /// Entry Document, as far as its broken text says.
@@ -702,13 +718,22 @@ impl<'t> Lines<'t> {
         }
     }
 
+    /// How many lines the text has: a line end that ends the text starts
+    /// no line of its own.
+    pub fn count(&self) -> usize {
+        match self.starts.last() {
+            Some(&last) if last == self.text.len() && self.starts.len() > 1 => self.starts.len() - 1,
+            _ => self.starts.len(),
+        }
+    }
+
     /// The 0-based line of a byte offset.
     fn line_of(&self, offset: usize) -> usize {
         self.starts.partition_point(|&start| start <= offset).saturating_sub(1)
     }
 
     /// The byte range of line `n` (0-based), without its line end.
-    fn range(&self, n: usize) -> std::ops::Range<usize> {
+    pub fn range(&self, n: usize) -> std::ops::Range<usize> {
         let start = self.starts[n];
         let next = self.starts.get(n + 1).copied().unwrap_or(self.text.len());
         // Without its line end: `\n`, `\r\n` or a lone `\r`.
@@ -741,13 +766,30 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
     // The lines left out of a long span, if any.
     let left_out = (last - first + 1 > 2 * SPAN_END_LINES).then(|| first + SPAN_END_LINES..last + 1 - SPAN_END_LINES);
     let shown = (shown_first..=shown_last).filter(|n| !left_out.as_ref().is_some_and(|out| out.contains(n)));
+    // Read aloud, the box is its lines' text; the numbers, the mark's
+    // caret and its label are said once, in words, before it.
+    let said = match label {
+        Some(label) => format!(
+            "Source, lines {} to {}; marked on line {}: {label}.",
+            shown_first + 1,
+            shown_last + 1,
+            first + 1
+        ),
+        None => format!(
+            "Source, lines {} to {}; marked on line {}.",
+            shown_first + 1,
+            shown_last + 1,
+            first + 1
+        ),
+    };
     html! {
+        p.sr-only { (said) }
         pre.source tabindex="0" {
             code {
                 @for n in shown {
                     @if left_out.as_ref().is_some_and(|out| out.end == n) {
                         @let count = left_out.as_ref().map_or(0, ExactSizeIterator::len);
-                        span.line-number { "…" }
+                        span.line-number aria-hidden="true" { "…" }
                         span.cut { (count) " more lines of the span" }
                         "\n"
                     }
@@ -755,13 +797,13 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
                     @let marked = start.max(range.start)..end.min(range.end);
                     @let in_span = n >= first && n <= last;
                     @let (line, column) = line_with_mark(text, range, in_span.then_some(marked));
-                    span.line-number { (n + 1) }
+                    span.line-number aria-hidden="true" { (n + 1) }
                     (line)
                     "\n"
                     // The label under the mark of the span's last line, as
                     // the command line writes it.
                     @if let (Some(label), true) = (label, n == last) {
-                        span.label { (" ".repeat(column)) "^ " (label) }
+                        span.label aria-hidden="true" { (" ".repeat(column)) "^ " (label) }
                         "\n"
                     }
                 }

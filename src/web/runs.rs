@@ -54,12 +54,31 @@ pub struct Run {
     /// The document with its safe fixes applied, where one was checked
     /// and every fix it has is safe: its file name and its bytes.
     pub fixed: Option<(String, Vec<u8>)>,
+    /// Each document's name and text, by its index in the report (the
+    /// text empty where it has none), for the numbered view of its source.
+    pub sources: Vec<(String, Vec<u8>)>,
 }
 
 impl Run {
     fn bytes(&self) -> usize {
-        self.json.len() + self.sarif.len() + self.fixed.as_ref().map_or(0, |(_, bytes)| bytes.len())
+        self.json.len()
+            + self.sarif.len()
+            + self.fixed.as_ref().map_or(0, |(_, bytes)| bytes.len())
+            + self
+                .sources
+                .iter()
+                .map(|(name, text)| name.len() + text.len())
+                .sum::<usize>()
     }
+}
+
+/// What a run keeps, uncompressed.
+pub struct Kept<'a> {
+    pub json: &'a [u8],
+    pub sarif: &'a [u8],
+    pub fixed: Option<(String, &'a [u8])>,
+    /// Each document's name and text, by its index in the report.
+    pub sources: &'a [(&'a str, &'a str)],
 }
 
 #[derive(Default)]
@@ -72,18 +91,17 @@ impl Runs {
     /// Keeps a run's reports (JSON and SARIF, uncompressed) for `client`;
     /// its id, 128 bits from the operating system's random source (a
     /// pasted document is nobody else's business).
-    pub fn keep(&mut self, client: Client, json: &[u8], sarif: &[u8], fixed: Option<(String, &[u8])>) -> String {
-        self.keep_at(Instant::now(), client, json, sarif, fixed)
+    pub fn keep(&mut self, client: Client, kept: Kept) -> String {
+        self.keep_at(Instant::now(), client, kept)
     }
 
-    fn keep_at(
-        &mut self,
-        now: Instant,
-        client: Client,
-        json: &[u8],
-        sarif: &[u8],
-        fixed: Option<(String, &[u8])>,
-    ) -> String {
+    fn keep_at(&mut self, now: Instant, client: Client, kept: Kept) -> String {
+        let Kept {
+            json,
+            sarif,
+            fixed,
+            sources,
+        } = kept;
         let run = Run {
             id: random_id(),
             client,
@@ -91,6 +109,10 @@ impl Runs {
             json: compress(json),
             sarif: compress(sarif),
             fixed: fixed.map(|(name, bytes)| (name, compress(bytes))),
+            sources: sources
+                .iter()
+                .map(|(name, text)| ((*name).to_owned(), compress(text.as_bytes())))
+                .collect(),
         };
         let id = run.id.clone();
         self.bytes += run.bytes();
@@ -184,13 +206,22 @@ mod tests {
         Client::of(text.parse().unwrap())
     }
 
+    fn reports<'a>(json: &'a [u8], sarif: &'a [u8]) -> Kept<'a> {
+        Kept {
+            json,
+            sarif,
+            fixed: None,
+            sources: &[],
+        }
+    }
+
     #[test]
     fn one_client_evicts_its_own_runs_not_anothers() {
         let mut runs = Runs::default();
-        let kept = runs.keep(address("192.0.2.1"), b"{\"mine\": 1}", b"{}", None);
+        let kept = runs.keep(address("192.0.2.1"), reports(b"{\"mine\": 1}", b"{}"));
         let flooder = address("198.51.100.7");
         for _ in 0..10 * MOST_RUNS {
-            runs.keep(flooder, b"{}", b"{}", None);
+            runs.keep(flooder, reports(b"{}", b"{}"));
         }
         assert!(runs.get(&kept).is_some());
         assert_eq!(decompress(&runs.get(&kept).unwrap().json), b"{\"mine\": 1}");
@@ -205,11 +236,11 @@ mod tests {
     #[test]
     fn past_the_total_the_largest_client_gives_way() {
         let mut runs = Runs::default();
-        let small = runs.keep(address("192.0.2.1"), b"small", b"", None);
+        let small = runs.keep(address("192.0.2.1"), reports(b"small", b""));
         // Eight clients (the most the shares allow) fill the store.
         for client in 0..8u8 {
             for _ in 0..MOST_RUNS_PER_CLIENT {
-                runs.keep(address(&format!("203.0.113.{client}")), b"{}", b"{}", None);
+                runs.keep(address(&format!("203.0.113.{client}")), reports(b"{}", b"{}"));
             }
         }
         assert!(runs.kept.len() <= MOST_RUNS);
@@ -223,16 +254,16 @@ mod tests {
         // the floor, it may go.
         let mut runs = Runs::default();
         let start = Instant::now();
-        let mine = runs.keep_at(start, address("192.0.2.1"), b"{\"mine\": 1}", b"{}", None);
+        let mine = runs.keep_at(start, address("192.0.2.1"), reports(b"{\"mine\": 1}", b"{}"));
         for n in 0..2 * MOST_RUNS {
             let attacker = address(&format!("2001:db8:0:{:x}::1", n % 256));
-            runs.keep_at(start + Duration::from_secs(7), attacker, b"{}", b"{}", None);
+            runs.keep_at(start + Duration::from_secs(7), attacker, reports(b"{}", b"{}"));
         }
         assert!(runs.get(&mine).is_some(), "a fresh run was evicted");
         assert!(runs.kept.len() <= MOST_RUNS);
         for n in 0..MOST_RUNS {
             let attacker = address(&format!("2001:db8:1:{:x}::1", n % 256));
-            runs.keep_at(start + FLOOR + Duration::from_secs(8), attacker, b"{}", b"{}", None);
+            runs.keep_at(start + FLOOR + Duration::from_secs(8), attacker, reports(b"{}", b"{}"));
         }
         assert!(runs.get(&mine).is_none(), "past the floor, the oldest goes");
     }

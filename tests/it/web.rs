@@ -394,7 +394,9 @@ fn the_page_counts_lines_as_the_command_line_does() {
     assert_eq!(status, 200);
     assert!(page.contains("line 3, column"), "{page}");
     assert!(
-        page.contains("<span class=\"line-number\">3</span>&lt;link rel=&quot;<mark>prev_archive</mark>"),
+        page.contains(
+            "<span class=\"line-number\" aria-hidden=\"true\">3</span>&lt;link rel=&quot;<mark>prev_archive</mark>"
+        ),
         "{page}"
     );
 }
@@ -731,6 +733,9 @@ async fn the_web_page_in_a_real_browser() {
         result = beginners_paths(&client, &served.base).await;
     }
     if result.is_ok() {
+        result = every_page_type_accessible(&client, &served.base, "light").await;
+    }
+    if result.is_ok() {
         let checking = Served::start(&["--check-media"]);
         result = media_checked(&client, &checking.base).await;
     }
@@ -738,10 +743,110 @@ async fn the_web_page_in_a_real_browser() {
     if result.is_ok() {
         let dark = session(&driver, "chromium-profile-dark", &["--force-dark-mode"]).await;
         result = in_the_dark(&dark, &served.base).await;
+        if result.is_ok() {
+            result = every_page_type_accessible(&dark, &served.base, "dark").await;
+        }
         let _ = dark.close().await;
     }
     drop(driver);
     result.unwrap();
+}
+
+/// How the matrix reaches a kind of page.
+enum Reach {
+    Get(String),
+    Paste(String),
+    Upload(Vec<std::path::PathBuf>),
+    /// The first link `css` finds on the page reached before.
+    Follow(&'static str),
+}
+
+/// axe-core on every kind of page the server makes, in the colour scheme
+/// the session has, at a desktop's and a phone's width: 0 violations, and
+/// no page wider than a phone's screen.
+async fn every_page_type_accessible(
+    client: &fantoccini::Client,
+    base: &str,
+    scheme: &str,
+) -> Result<(), fantoccini::error::CmdError> {
+    let Some(axe) = axe_script() else { return Ok(()) };
+    let feeds = feeds_server(
+        vec![("/feed.atom", atom("https://example.org/old/feed.atom", &[], false, "t"))],
+        Duration::ZERO,
+    );
+    let chain = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/sets/valid/atom-chain");
+    let pages = [
+        ("the front page", Reach::Get("/".to_owned())),
+        ("the API page", Reach::Get("/api".to_owned())),
+        ("the rules", Reach::Get("/rules".to_owned())),
+        ("a rule", Reach::Get("/rules/archive-link-dangling".to_owned())),
+        ("an unknown rule", Reach::Get("/rules/archive-orphn".to_owned())),
+        (
+            "a valid paste",
+            Reach::Paste(atom("https://example.org/feed.atom", &[], false, "t")),
+        ),
+        ("a result with a fix", Reach::Paste(unsealed())),
+        ("the numbered source", Reach::Follow("a.place")),
+        ("a result of many findings", Reach::Paste(blog_with_bad_items(60))),
+        ("a checked URL", Reach::Get(format!("/check?url={feeds}/feed.atom"))),
+        (
+            "an unreachable URL",
+            Reach::Get("/check?url=http://127.0.0.1:9/feed.atom".to_owned()),
+        ),
+        (
+            "a refused URL",
+            Reach::Get("/check?url=ftp://example.org/feed".to_owned()),
+        ),
+        (
+            "an upload",
+            Reach::Upload(vec![chain.join("index.atom"), chain.join("archive/2003-11.atom")]),
+        ),
+        ("an upload of nothing", Reach::Upload(Vec::new())),
+        ("a download gone", Reach::Get("/runs/gone/report.json".to_owned())),
+    ];
+    for (width, height) in [(1200, 1600), (375, 800)] {
+        client.set_window_size(width, height).await?;
+        for (what, reach) in &pages {
+            match reach {
+                Reach::Get(path) => client.goto(&format!("{base}{path}")).await?,
+                Reach::Paste(text) => {
+                    client.goto(&format!("{base}/")).await?;
+                    fill_and_submit(client, "text", text).await?;
+                    wait_for_page(client, "/check").await?;
+                }
+                Reach::Upload(files) => {
+                    let files: Vec<&Path> = files.iter().map(|file| file.as_path()).collect();
+                    upload(client, base, &files).await?;
+                }
+                Reach::Follow(css) => {
+                    let href = client.find(fantoccini::Locator::Css(css)).await?.attr("href").await?;
+                    client.goto(&format!("{base}{}", href.unwrap_or_default())).await?;
+                }
+            }
+            client
+                .wait()
+                .at_most(Duration::from_secs(30))
+                .for_element(fantoccini::Locator::Css("footer"))
+                .await?;
+            let violations = accessibility_violations(client, &axe).await?;
+            assert!(
+                violations.is_empty(),
+                "axe-core on {what}, {scheme}, {width} px wide: {violations:#?}"
+            );
+            let widths = client
+                .execute(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];",
+                    vec![],
+                )
+                .await?;
+            assert!(
+                widths[0].as_u64() <= widths[1].as_u64(),
+                "{what}, {scheme}, {width} px wide, is wider than the screen: {widths}"
+            );
+        }
+    }
+    client.set_window_size(1200, 1600).await?;
+    Ok(())
 }
 
 /// A server started with `--check-media`: its page says so, and a pasted
@@ -949,7 +1054,16 @@ async fn upload(client: &fantoccini::Client, base: &str, files: &[&Path]) -> Res
     client.goto(&format!("{base}/")).await?;
     let field = client.find(fantoccini::Locator::Css("#files")).await?;
     let paths: Vec<String> = files.iter().map(|path| path.display().to_string()).collect();
-    field.send_keys(&paths.join("\n")).await?;
+    if paths.is_empty() {
+        // No files chosen: the browser holds the form back (its field is
+        // required); sent all the same, as an old browser would, the
+        // server's page says what is missing.
+        client
+            .execute("document.getElementById('files').form.noValidate = true;", vec![])
+            .await?;
+    } else {
+        field.send_keys(&paths.join("\n")).await?;
+    }
     field
         .find(fantoccini::Locator::XPath("ancestor::form//button[@type='submit']"))
         .await?
@@ -1921,22 +2035,8 @@ async fn beginners_paths(client: &fantoccini::Client, base: &str) -> Result<(), 
     wait_for_page(client, "/check").await?;
     let again = client.find(fantoccini::Locator::Css("#again-text")).await?;
     assert!(again.prop("value").await?.unwrap_or_default().contains("next-archive"));
+    // (Every kind of page is checked by every_page_type_accessible.)
     let Some(axe) = axe_script() else { return Ok(()) };
-    let mut pages = vec![("a result with findings", client.current_url().await?.to_string())];
-    pages.push(("the front page", format!("{base}/")));
-    pages.push(("an error page", format!("{base}/check?url=ftp://example.org/feed")));
-    for (what, address) in pages {
-        if !address.contains("/check") || address.contains("ftp") {
-            client.goto(&address).await?;
-            client
-                .wait()
-                .at_most(Duration::from_secs(30))
-                .for_element(fantoccini::Locator::Css("footer"))
-                .await?;
-        }
-        let violations = accessibility_violations(client, &axe).await?;
-        assert!(violations.is_empty(), "axe-core on {what}: {violations:#?}");
-    }
     // The check finds what it looks for: a field without a label.
     client
         .execute(
@@ -2065,6 +2165,47 @@ fn repeats_are_grouped_and_counted_whole() {
     assert!(page.contains("href=\"#d0-r0\">invalid-date</a> × 150"), "{page}");
     assert!(page.contains("150 errors"), "{page}");
     assert!(!visible_text(&page).contains("--"));
+}
+
+#[test]
+fn a_findings_line_leads_to_the_numbered_source_and_reads_aloud_in_words() {
+    let served = Served::start(&[]);
+    let (_, page) = post_form(&served.base, &[("text", &blog_with_bad_items(1200))]);
+    // The 79th item's date: its "line N" links to that line of the source.
+    let at = page.find("line 80, column").unwrap_or_else(|| panic!("{page}"));
+    let link = page[..at].rsplit("href=\"").next().unwrap().split('"').next().unwrap();
+    assert!(link.ends_with("?line=80#L80"), "{link}");
+    let view = |line: usize| {
+        let path = link.replace("?line=80#L80", &format!("?line={line}"));
+        String::from_utf8_lossy(&raw_get(&served.base, &path, "")).into_owned()
+    };
+    let first = view(80);
+    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    assert!(first.contains("<ol class=\"numbered\" start=\"1\">"), "{first}");
+    assert!(
+        first.contains("<li id=\"L80\"><code>&lt;item&gt;&lt;title&gt;Post 78&lt;/title&gt;"),
+        "{first}"
+    );
+    // One window of lines, not the document; the next one a link away.
+    let later = view(701);
+    assert!(later.contains("<ol class=\"numbered\" start=\"501\">"), "{later}");
+    assert!(later.contains("<li id=\"L701\"><code>&lt;item&gt;&lt;title&gt;Post 699&lt;/title&gt;"));
+    assert!(!later.contains("id=\"L1001\""));
+    assert!(later.contains("?line=1001\">lines 1001–1202</a>"), "{later}");
+    // A source no run kept is a page that says so.
+    let gone = String::from_utf8_lossy(&raw_get(&served.base, "/runs/nothing/source/0?line=3", "")).into_owned();
+    assert!(gone.starts_with("HTTP/1.1 404"), "{gone}");
+    // A finding's box is said in words; its line numbers and caret are not
+    // read out.
+    assert!(
+        page.contains("<p class=\"sr-only\">Source, lines 1 to 4; marked on line 2: "),
+        "{page}"
+    );
+    assert!(
+        page.contains("<span class=\"line-number\" aria-hidden=\"true\">2</span>"),
+        "{page}"
+    );
+    assert!(!page.contains("<span class=\"line-number\">"), "{page}");
 }
 
 #[test]
