@@ -91,6 +91,10 @@ struct Summary {
     dropped: usize,
     /// Of `documents`, those checked as podcasts.
     podcasts: usize,
+    /// `documents` by kind.
+    kinds: super::Kinds,
+    /// The web page's verdict: no error, no failure, something checked.
+    valid: bool,
 }
 
 #[derive(Serialize)]
@@ -154,6 +158,8 @@ fn summary(report: &Report) -> Summary {
         context: report.context_documents(),
         dropped: report.dropped.total(),
         podcasts: report.linted_podcasts(),
+        kinds: report.kinds(),
+        valid: report.valid(),
     }
 }
 

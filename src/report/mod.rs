@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
+use crate::feed::DocKind;
 use crate::findings::diagnostic::{Diagnostic, Level, Span};
 use crate::findings::rule_id::RuleId;
 use crate::model::document::Document;
@@ -116,6 +117,56 @@ impl Report {
     pub fn context_documents(&self) -> usize {
         self.documents.len() - self.linted_documents()
     }
+
+    /// Whether every linted document is one feedlint does not check (RSS
+    /// 1.0, an encrypted Deleted Entry Document: `unknown-document`): such
+    /// a run passed nothing, and its verdict says so.
+    pub fn nothing_checked(&self) -> bool {
+        let mut linted = self.documents.iter().enumerate().filter(|(_, d)| !d.context).peekable();
+        linted.peek().is_some()
+            && linted.all(|(doc, document)| {
+                document.kind().is_none()
+                    && self
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.rule == RuleId::UnknownDocument && d.primary().doc == doc)
+            })
+    }
+
+    /// The verdict the web page and its badge give: valid when no finding
+    /// is an error, nothing failed, and something was checked.
+    pub fn valid(&self) -> bool {
+        self.count(Level::Error) == 0 && self.failures.is_empty() && !self.nothing_checked()
+    }
+
+    /// The linted documents by kind: Atom feeds, Atom Entry Documents,
+    /// Deleted Entry Documents, RSS, and the others (no feed, not
+    /// well-formed, a kind feedlint does not check).
+    pub fn kinds(&self) -> Kinds {
+        let mut kinds = Kinds::default();
+        for document in self.documents.iter().filter(|d| !d.context) {
+            let count = match document.kind() {
+                Some(DocKind::Atom) => &mut kinds.atom,
+                Some(DocKind::AtomEntry) => &mut kinds.atom_entry,
+                Some(DocKind::DeletedEntry) => &mut kinds.deleted_entry,
+                Some(DocKind::Rss) => &mut kinds.rss,
+                None => &mut kinds.other,
+            };
+            *count += 1;
+        }
+        kinds
+    }
+}
+
+/// How many linted documents are of each kind ([`Report::kinds`]).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct Kinds {
+    pub atom: usize,
+    pub atom_entry: usize,
+    pub deleted_entry: usize,
+    pub rss: usize,
+    pub other: usize,
 }
 
 /// The output formats users can choose (`--format`), one file each in

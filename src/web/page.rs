@@ -257,15 +257,8 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
         .collect();
     // A document feedlint does not check (RSS 1.0, an encrypted Deleted
     // Entry Document) is no pass: the verdict says it was not checked.
-    let unchecked = !documents.is_empty()
-        && documents.iter().all(|doc| {
-            report.documents[*doc].kind().is_none()
-                && report
-                    .diagnostics
-                    .iter()
-                    .any(|d| d.rule == RuleId::UnknownDocument && d.primary().doc == *doc)
-        });
-    let valid = errors == 0 && report.failures.is_empty() && !unchecked;
+    let unchecked = report.nothing_checked();
+    let valid = report.valid();
     let verdict_class = match (valid, unchecked && report.failures.is_empty()) {
         (_, true) => "verdict unchecked",
         (true, false) => "verdict valid",

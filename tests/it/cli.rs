@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use crate::common;
 use common::{json, rules_of, scratch, stderr, stdout, ATOM_HEAD};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn feedlint(args: &[&str]) -> Output {
     run(args, None, &[])
@@ -147,11 +147,18 @@ fn json_matches_the_contract() {
             "errors",
             "folded",
             "infos",
+            "kinds",
             "podcasts",
+            "valid",
             "warnings"
         ]
     );
     assert_eq!(report["summary"]["folded"], 0);
+    assert_eq!(
+        report["summary"]["kinds"],
+        json!({"atom": 3, "atom-entry": 0, "deleted-entry": 0, "rss": 2, "other": 0})
+    );
+    assert_eq!(report["summary"]["valid"], false, "one error");
     assert_eq!(
         report["summary"]["podcasts"], 0,
         "examples/site declares no podcast namespace"

@@ -159,6 +159,9 @@ fn the_api_answers_with_the_json_report() {
     assert_eq!(report["diagnostics"][0]["rule"], "next-archive-unsealed");
     assert_eq!(report["diagnostics"][0]["file"], "archive.atom");
     assert_eq!(report["summary"]["errors"], 1);
+    // The page's verdict and what the document is, in the summary.
+    assert_eq!(report["summary"]["valid"], false);
+    assert_eq!(report["summary"]["kinds"]["atom"], 1);
     // Several documents as one set: a chain finding across them.
     let index = atom("https://example.org/index.atom", &[], false, "t");
     let archive = atom(
@@ -190,6 +193,8 @@ fn the_api_answers_with_the_json_report() {
     );
     let (_, report) = post_api(&agent, &served.base, &json!({ "url": format!("{feeds}/feed.atom") }));
     assert_eq!(report["summary"]["documents"], 2, "{report}");
+    assert_eq!(report["summary"]["valid"], true, "{report}");
+    assert_eq!(report["summary"]["kinds"]["atom"], 2, "{report}");
     // A request it cannot read is 400, with the reason.
     let (status, error) = post_api(&agent, &served.base, &json!({ "nothing": 1 }));
     assert_eq!(status, 400);
