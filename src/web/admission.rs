@@ -77,7 +77,19 @@ pub(super) async fn admit(State(app): State<Arc<App>>, mut request: Request, nex
             Ok(body) => body,
             Err(BodyError::TooLarge) => {
                 let message = too_large(&parts, app.options.max_body);
-                return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
+                if api {
+                    return problem(api, StatusCode::PAYLOAD_TOO_LARGE, "Too large", &message);
+                }
+                // The body is refused unread, so it cannot be put back: the
+                // page gives the form to use instead, and the browser's
+                // Back button the one sent, filled in still.
+                let retry = match parts.uri.path() {
+                    "/upload" => page::Retry::Upload,
+                    _ => page::Retry::Url(""),
+                };
+                let message = format!("{message}. Your browser's Back button returns to the form as you sent it.");
+                let page = page::problem_with("Too large", &message, Some(&retry));
+                return (StatusCode::PAYLOAD_TOO_LARGE, html(page)).into_response();
             }
             Err(BodyError::TooSlow | BodyError::Broken) => return too_slow(api),
         };

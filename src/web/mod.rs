@@ -43,6 +43,7 @@ use runs::Client;
 
 mod admission;
 mod badges;
+mod chain_order;
 mod listen;
 mod page;
 mod rule_page;
@@ -280,7 +281,7 @@ enum Work {
 /// document was checked and every fix it has is safe.
 struct Linted {
     report: Report,
-    fixed: Option<(String, Vec<u8>)>,
+    fixed: Option<page::FixedDocument>,
     /// The `http://` URL checked in place of a guessed `https://` one
     /// that could not be reached, and why it could not.
     instead: Option<(Url, &'static str)>,
@@ -387,18 +388,37 @@ fn unreached(report: &Report) -> Option<&'static str> {
     })
 }
 
-/// One document with its fixes applied as `--fix` applies them, where it
-/// has fixes and every one is safe (an unsafe one is for a person to
-/// review): its name and its text.
+/// One document with its safe fixes applied as `--fix` applies them,
+/// where it has one; what it holds and what it leaves out (an unsafe fix is
+/// for a person to review).
 fn fixed(
     document: InMemory,
     report: &Report,
     options: &crate::settings::options::Options,
     deadline: std::time::Instant,
-) -> Option<(String, Vec<u8>)> {
-    let fixes: Vec<_> = report.diagnostics.iter().filter_map(|d| d.fix.as_ref()).collect();
-    if fixes.is_empty() || fixes.iter().any(|fix| !fix.applies(false)) {
+) -> Option<page::FixedDocument> {
+    /// The most kinds of fix left out that the page names.
+    const MOST_KINDS: usize = 5;
+    let fixed_by: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.fix.as_ref().map(|fix| (d.rule, fix)))
+        .collect();
+    if !fixed_by.iter().any(|(_, fix)| fix.applies(false)) {
         return None;
+    }
+    let unsafe_fixes: Vec<_> = fixed_by.iter().filter(|(_, fix)| !fix.applies(false)).collect();
+    let mut left_out_kinds: Vec<(String, RuleId)> = Vec::new();
+    for (rule, fix) in &unsafe_fixes {
+        if left_out_kinds.len() == MOST_KINDS {
+            break;
+        }
+        if !left_out_kinds
+            .iter()
+            .any(|(title, kind)| kind == rule && *title == fix.title)
+        {
+            left_out_kinds.push((fix.title.to_string(), *rule));
+        }
     }
     let text = std::str::from_utf8(&document.bytes).ok()?;
     // Fixed as the command line fixes: every finding kept, no text kept.
@@ -413,8 +433,14 @@ fn fixed(
         };
         lint_in_memory(vec![again], &[], &options).unwrap_or_default()
     };
-    let (text, _) = crate::run::fix_files::fix_text(text, lint, deadline)?;
-    Some((document.name, text.into_bytes()))
+    let (text, applied) = crate::run::fix_files::fix_text(text, lint, deadline)?;
+    Some(page::FixedDocument {
+        name: document.name,
+        bytes: text.into_bytes(),
+        applied,
+        left_out: unsafe_fixes.len(),
+        left_out_kinds,
+    })
 }
 
 /// A report of nothing linted because a URL given is not one.
@@ -439,7 +465,6 @@ fn failed(failure: Failure) -> Report {
 fn result_page(app: &App, client: Client, linted: Linted, about: page::About) -> Html<String> {
     let Linted { report, fixed, .. } = linted;
     let (json, sarif) = (render(&report, Format::Json), render(&report, Format::Sarif));
-    let fixed_name = fixed.as_ref().map(|(name, _)| name.clone());
     let sources: Vec<(&str, &str)> = report
         .documents
         .iter()
@@ -448,7 +473,7 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
     let kept = runs::Kept {
         json: &json,
         sarif: &sarif,
-        fixed: fixed.as_ref().map(|(name, bytes)| (name.clone(), &bytes[..])),
+        fixed: fixed.as_ref().map(|fixed| (fixed.name.clone(), &fixed.bytes[..])),
         sources: &sources,
     };
     let run = app
@@ -459,7 +484,7 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
     let title = format!("Results for {}", about.what);
     let checked = page::Checked {
         about,
-        fixed: fixed_name.as_deref(),
+        fixed: fixed.as_ref(),
     };
     html(page::layout(&title, page::result(&report, &run, &checked)))
 }
@@ -636,6 +661,13 @@ async fn check_url(
         None => (url, said),
     };
     let shown = crate::base::secret::masked(&url).to_string();
+    // The verdict is the badge's too: the page's preview of it, and a
+    // badge asked for soon after, come from the cache, not a second fetch.
+    app.badges.lock().unwrap_or_else(PoisonError::into_inner).put(
+        url.as_str(),
+        badges::Verdict::of(&linted.report),
+        std::time::Instant::now(),
+    );
     if query.format.as_deref() == Some("json") {
         return json_response(&linted.report);
     }
@@ -820,14 +852,40 @@ async fn check_upload(
         1 => documents[0].name.clone(),
         n => format!("{n} uploaded files"),
     };
+    let uploaded: Vec<String> = documents.iter().map(|document| document.name.clone()).collect();
     let linted = lint(&app, slot, Work::Upload(documents, upload, tree), Fixed::Offered).await;
+    let skipped = skipped_files(&uploaded, &linted.report);
     let about = page::About {
         what: &checked,
         retry: page::Retry::Upload,
-        said: None,
+        said: skipped.as_deref(),
         share: None,
     };
     result_page(&app, client_of(peer), linted, about).into_response()
+}
+
+/// The uploaded files a folder's walk skipped (no feed, as the command
+/// line skips them), named: "sitemap.xml was skipped: it is no feed."
+fn skipped_files(uploaded: &[String], report: &Report) -> Option<String> {
+    /// The most names said; past them, how many more.
+    const MOST_NAMED: usize = 10;
+    let read: crate::base::hash::FastSet<&str> =
+        report.documents.iter().map(|document| document.name.as_str()).collect();
+    let skipped: Vec<&str> = uploaded
+        .iter()
+        .map(String::as_str)
+        .filter(|name| !read.contains(name))
+        .collect();
+    let named = skipped.iter().take(MOST_NAMED).copied().collect::<Vec<_>>().join(", ");
+    match skipped.len() {
+        0 => None,
+        1 => Some(format!("{named} was skipped: it is no feed.")),
+        n if n <= MOST_NAMED => Some(format!("{n} files were skipped, no feeds: {named}.")),
+        n => Some(format!(
+            "{n} files were skipped, no feeds: {named} and {} more.",
+            n - MOST_NAMED
+        )),
+    }
 }
 
 #[derive(Deserialize)]

@@ -103,8 +103,8 @@ pub fn index(max_body: usize, max_files: usize, checks_media: bool) -> Markup {
                 p.hint {
                     "Files are checked together, as the tree they form: relative links between them are followed, "
                     "and a folder's root is where a link starting with / starts. Files chosen one by one come without "
-                    "their folders, so a link finds them by file name. Fill in where they are published to check their "
-                    "self links against it. At most " (max_files) " files, " (max_body / 1024 / 1024) " MiB in all; "
+                    "their folders, so a link finds them by file name. Fill in the folder's URL where they are published "
+                    "(with or without its closing /) to check their self links against it. At most " (max_files) " files, " (max_body / 1024 / 1024) " MiB in all; "
                     "nothing is stored."
                 }
             }
@@ -212,17 +212,32 @@ pub struct About<'a> {
     pub share: Option<Share>,
 }
 
+/// A document with its safe fixes applied, as `--fix` writes it.
+pub struct FixedDocument {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    /// How many fixes it holds.
+    pub applied: usize,
+    /// How many fixes were left out, each unsafe (it changes what the
+    /// feed says).
+    pub left_out: usize,
+    /// The kinds of fix left out, at most a few: their titles and rules.
+    pub left_out_kinds: Vec<(String, RuleId)>,
+}
+
 /// What a result page is about besides its report.
 pub struct Checked<'a> {
     pub about: About<'a>,
-    /// The fixed document's name, where it can be downloaded.
-    pub fixed: Option<&'a str>,
+    /// The fixed document, where it can be downloaded.
+    pub fixed: Option<&'a FixedDocument>,
 }
 
 /// The snippets that show a URL's badge, linked to its result page.
 pub struct Share {
     pub html: String,
     pub markdown: String,
+    /// The badge on this server, relative to the result page.
+    pub preview: String,
 }
 
 impl Share {
@@ -234,6 +249,7 @@ impl Share {
         Share {
             html: format!("<a href=\"{result}\"><img src=\"{badge}\" alt=\"feed validity\"></a>"),
             markdown: format!("[![feed validity]({badge})]({result})"),
+            preview: format!("badge?url={query}"),
         }
     }
 }
@@ -255,6 +271,7 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
     let documents: Vec<usize> = (0..report.documents.len())
         .filter(|doc| !report.documents[*doc].context)
         .collect();
+    let documents = super::chain_order::chain_order(report, &documents);
     // A document feedlint does not check (RSS 1.0, an encrypted Deleted
     // Entry Document) is no pass: the verdict says it was not checked.
     let unchecked = report.nothing_checked();
@@ -326,10 +343,20 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
             " "
             a.button href=(format!("/runs/{run}/report.sarif")) download="feedlint-report.sarif" { "SARIF" }
         }
-        @if let Some(name) = fixed {
+        @if let Some(fixed) = fixed {
             p.downloads.fixed {
                 a.button href=(format!("/runs/{run}/fixed")) { "Download the fixed file" }
-                " " (name) " with every fix applied; each is safe to apply."
+                " " (fixed.name) " with " (fixes(fixed.applied)) " applied, each safe to apply."
+                @if fixed.left_out > 0 {
+                    " " (fixes(fixed.left_out)) " left out: "
+                    (if fixed.left_out == 1 { "it changes" } else { "each changes" })
+                    " what the feed says, so it is yours to review and make ("
+                    @for (n, (title, rule)) in fixed.left_out_kinds.iter().enumerate() {
+                        @if n > 0 { "; " }
+                        (title) ", " a href=(format!("/rules/{rule}")) { (rule) }
+                    }
+                    ")."
+                }
             }
         }
         div id="findings" {
@@ -337,15 +364,19 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
                 (doc)
             }
         }
-        @if let Some(share) = share {
+        // A badge is something to show off: offered once the feed is valid.
+        @if let (Some(share), true) = (share, valid) {
             section.share {
                 h2 { "Show it off" }
                 p { "This feed's badge, linked to its result page, checked again every few minutes:" }
+                p.preview { img src=(share.preview) alt="The badge: feed, valid"; }
                 label for="badge-html" { "HTML" }
                 input id="badge-html" type="text" readonly value=(share.html);
                 label for="badge-markdown" { "Markdown" }
                 input id="badge-markdown" type="text" readonly value=(share.markdown);
             }
+        } @else if share.is_some() && report.failures.is_empty() {
+            p.hint { "Once the feed is valid, this page offers its badge to show it off." }
         }
         p { a href="/" { "Check another feed" } }
     }
@@ -460,6 +491,14 @@ fn counts(errors: usize, warnings: usize, infos: usize) -> String {
         None => "no findings".to_owned(),
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// "1 fix", "3 fixes".
+fn fixes(n: usize) -> String {
+    match n {
+        1 => "1 fix".to_owned(),
+        n => format!("{} fixes", thousands(n)),
     }
 }
 

@@ -45,7 +45,7 @@ pub(crate) fn place(files: Vec<(String, Vec<u8>)>, published: Option<&Url>) -> (
         Upload::Files
     };
     let base = published
-        .cloned()
+        .map(|url| folder_published_under(url, &files))
         .unwrap_or_else(|| Url::parse(UPLOAD_SPACE).expect("a URL"));
     let documents = files
         .into_iter()
@@ -64,6 +64,26 @@ pub(crate) fn place(files: Vec<(String, Vec<u8>)>, published: Option<&Url>) -> (
     // A URL not ending in `/` names the folder it is in.
     let tree = base.join("./").unwrap_or(base);
     (documents, upload, tree)
+}
+
+/// The folder "Published under" names, with or without its trailing
+/// slash, as the command line's `--base-url` does (`https://example.org/blog`
+/// is the folder `blog/`); a URL whose last segment is an uploaded file's
+/// name names that file, in the folder it is in.
+fn folder_published_under(url: &Url, files: &[(String, Vec<u8>)]) -> Url {
+    let last = url
+        .path_segments()
+        .and_then(|mut segments| segments.next_back())
+        .unwrap_or("");
+    let names_a_file = !last.is_empty() && files.iter().any(|(path, _)| path.rsplit('/').next() == Some(last));
+    if names_a_file {
+        url.join("./").unwrap_or_else(|_| url.clone())
+    } else {
+        let mut folder = url.clone();
+        folder.set_query(None);
+        folder.set_fragment(None);
+        crate::site::published::as_directory(folder)
+    }
 }
 
 /// The URL of `path` (segments separated by `/`) in the folder `base`
@@ -143,13 +163,31 @@ mod tests {
         assert_eq!(documents[0].name, "index.atom");
         assert_eq!(documents[0].url.as_deref(), Some("file:///index.atom"));
         assert_eq!(documents[1].url.as_deref(), Some("file:///archive/a%3Fb%23c.atom"));
-        let published = Url::parse("https://example.org/feeds/index.atom").unwrap();
+        let published = Url::parse("https://example.org/feeds/").unwrap();
         let (documents, upload, tree) = place(
             vec![("a.atom".to_owned(), Vec::new()), ("b.atom".to_owned(), Vec::new())],
             Some(&published),
         );
         assert_eq!(upload, Upload::WithoutFolders);
-        // The URL of a file names the folder it is in.
+        assert_eq!(tree.as_str(), "https://example.org/feeds/");
+        assert_eq!(documents[1].url.as_deref(), Some("https://example.org/feeds/b.atom"));
+        // A folder, with its trailing slash or without, as --base-url.
+        for typed in ["https://example.org/feeds/", "https://example.org/feeds"] {
+            let published = Url::parse(typed).unwrap();
+            let (documents, _, tree) = place(vec![("a.atom".to_owned(), Vec::new())], Some(&published));
+            assert_eq!(tree.as_str(), "https://example.org/feeds/", "{typed}");
+            assert_eq!(
+                documents[0].url.as_deref(),
+                Some("https://example.org/feeds/a.atom"),
+                "{typed}"
+            );
+        }
+        // The URL of an uploaded file names the folder it is in.
+        let published = Url::parse("https://example.org/feeds/a.atom").unwrap();
+        let (documents, _, tree) = place(
+            vec![("a.atom".to_owned(), Vec::new()), ("b.atom".to_owned(), Vec::new())],
+            Some(&published),
+        );
         assert_eq!(tree.as_str(), "https://example.org/feeds/");
         assert_eq!(documents[1].url.as_deref(), Some("https://example.org/feeds/b.atom"));
     }

@@ -741,6 +741,10 @@ async fn the_web_page_in_a_real_browser() {
         result = every_page_type_accessible(&client, &served.base, "light").await;
     }
     if result.is_ok() {
+        let small = Served::start(&["--max-body", "1048576"]);
+        result = a_paste_too_large(&client, &small.base).await;
+    }
+    if result.is_ok() {
         let checking = Served::start(&["--check-media"]);
         result = media_checked(&client, &checking.base).await;
     }
@@ -851,6 +855,40 @@ async fn every_page_type_accessible(
         }
     }
     client.set_window_size(1200, 1600).await?;
+    Ok(())
+}
+
+/// A paste over the server's limit, refused unread: the page says so and
+/// gives the URL form, and Back returns to the paste, filled in still.
+async fn a_paste_too_large(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    client.goto(&format!("{base}/")).await?;
+    let paste = format!(
+        "<rss version=\"2.0\"><channel>{}</channel></rss>",
+        "<!-- x -->".repeat(150_000)
+    );
+    fill_and_submit(client, "text", &paste).await?;
+    wait_for_page(client, "/check").await?;
+    assert_eq!(text_of(client, "h1").await?, "Too large");
+    let said = text_of(client, "p.problem").await?;
+    assert!(
+        said.contains("Your browser's Back button returns to the form as you sent it"),
+        "{said}"
+    );
+    client.find(fantoccini::Locator::Css("#again-url")).await?;
+    client.back().await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css("#text"))
+        .await?;
+    let kept = client
+        .execute("return document.getElementById('text').value.length;", vec![])
+        .await?;
+    assert_eq!(
+        kept.as_u64(),
+        Some(paste.len() as u64),
+        "the paste is in its form again"
+    );
     Ok(())
 }
 
@@ -1408,6 +1446,89 @@ fn a_folder_upload_gives_the_command_lines_findings_on_every_set() {
 }
 
 #[test]
+fn an_upload_names_the_files_it_skipped_and_takes_a_folder_with_or_without_its_slash() {
+    let served = Served::start(&[]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/site");
+    let files: Vec<(String, Vec<u8>)> = walk_files(&root)
+        .into_iter()
+        .map(|path| {
+            let name = format!("site/{}", path.strip_prefix(&root).unwrap().display());
+            (name, std::fs::read(&path).unwrap())
+        })
+        .collect();
+    let (status, page) = post_upload(&served.base, &files);
+    assert_eq!(status, 200);
+    assert!(page.contains("sitemap.xml was skipped: it is no feed."), "{page}");
+    // Two files that are no feeds, named together; none when all are feeds.
+    let mut more = files.clone();
+    more.push(("site/robots.txt".to_owned(), b"User-agent: *".to_vec()));
+    let (_, page) = post_upload(&served.base, &more);
+    assert!(page.contains("2 files were skipped, no feeds: "), "{page}");
+    let feeds: Vec<_> = files
+        .into_iter()
+        .filter(|(name, _)| !name.ends_with("sitemap.xml"))
+        .collect();
+    let (_, page) = post_upload(&served.base, &feeds);
+    assert!(!visible_text(&page).contains("skipped"), "{page}");
+    // "Published under" names a folder, with its closing slash or without:
+    // the same page either way (a self link placed elsewhere is found).
+    let pages: Vec<(String, Vec<String>)> = ["https://example.org/", "https://example.org"]
+        .into_iter()
+        .map(|published| verdict_and_rules(&post_upload_published(&served.base, &feeds, Some(published)).1))
+        .collect();
+    assert_eq!(pages[0], pages[1]);
+    assert!(!pages[0].1.contains(&"self-link-mismatch".to_owned()), "{pages:?}");
+    let elsewhere = verdict_and_rules(&post_upload_published(&served.base, &feeds, Some("https://example.org/blog")).1);
+    assert!(elsewhere.1.contains(&"self-link-mismatch".to_owned()), "{elsewhere:?}");
+}
+
+#[test]
+fn documents_are_listed_as_their_chains_run() {
+    let served = Served::start(&[]);
+    let names_in_order = |page: &str| -> Vec<String> {
+        page.split("<section class=\"document\"><h2>")
+            .skip(1)
+            .map(|rest| rest.split("</h2>").next().unwrap().to_owned())
+            .collect()
+    };
+    // The subscription document, then its archives newest first, whatever
+    // the names' order.
+    let (_, page) = post_upload(&served.base, &set_files("valid/atom-chain", true));
+    assert_eq!(
+        names_in_order(&page),
+        [
+            "index.atom",
+            "archive/2003-11.atom",
+            "archive/2003-10.atom",
+            "archive/2003-09.atom"
+        ],
+        "{page}"
+    );
+    // Pages, the first one first, and a document no chain reaches last.
+    let page_of = |n: usize, next: Option<&str>| {
+        let links: Vec<(&str, &str)> = next.map(|next| ("next", next)).into_iter().collect();
+        atom(&format!("https://example.org/p{n}.atom"), &links, false, "t")
+    };
+    let files = vec![
+        (
+            "a-lone.atom".to_owned(),
+            atom("https://example.org/a-lone.atom", &[], false, "t").into_bytes(),
+        ),
+        ("p1.atom".to_owned(), page_of(1, Some("p2.atom")).into_bytes()),
+        ("p2.atom".to_owned(), page_of(2, Some("p3.atom")).into_bytes()),
+        ("p3.atom".to_owned(), page_of(3, None).into_bytes()),
+    ];
+    for files in [files.clone(), files.into_iter().rev().collect()] {
+        let (_, page) = post_upload(&served.base, &files);
+        assert_eq!(
+            names_in_order(&page),
+            ["p1.atom", "p2.atom", "p3.atom", "a-lone.atom"],
+            "{page}"
+        );
+    }
+}
+
+#[test]
 fn uploads_and_pastes_resolve_like_files() {
     let served = Served::start(&[]);
     // The valid chain, chosen file by file (the browser sends names only)
@@ -1523,6 +1644,8 @@ fn a_paste_over_the_limit_says_how_large_it_is() {
         page.contains("the paste is 3.1 MB; the limit is 1 MiB; check it by URL instead"),
         "{page}"
     );
+    // Refused unread, the paste cannot come back; the URL form is there.
+    assert!(page.contains("id=\"again-url\""), "{page}");
 }
 
 /// The fixed file a result page offers, downloaded.
@@ -1556,10 +1679,23 @@ fn the_fixed_file_is_what_fix_writes() {
     let written = std::fs::read(&copy).unwrap();
     assert_ne!(written, text.as_bytes(), "the fixture has a fix");
     assert_eq!(downloaded, written, "the download is --fix's output byte for byte");
-    // A finding whose fix changes meaning is for a person: no download.
+    assert!(page.contains(" with 1 fix applied, each safe to apply."), "{page}");
+    assert!(!page.contains("left out"), "{page}");
+    // A finding whose fix changes meaning is for a person: with no safe
+    // fix beside it, no download.
     let (_, page) = post_form(&served.base, &[("text", &unsealed())]);
     assert!(page.contains("changes meaning: review it"), "{page}");
     assert!(!page.contains("Download the fixed file"), "{page}");
+    // Beside a safe one, the download holds the safe one and says which it
+    // left out, and why; as --fix does, which leaves it too.
+    let both = unsealed().replace("<fh:archive/>", "<fh:archive>true</fh:archive>");
+    let (_, page) = post_form(&served.base, &[("text", &both)]);
+    assert!(page.contains(" with 1 fix applied, each safe to apply. 1 fix left out: it changes what the feed says, so it is yours to review and make (Remove the next-archive link, <a href=\"/rules/next-archive-unsealed\">"), "{page}");
+    let downloaded = String::from_utf8(fixed_download(&served, &page)).unwrap();
+    assert!(
+        downloaded.contains("<fh:archive/>") && downloaded.contains("next-archive"),
+        "{downloaded}"
+    );
 }
 
 /// The text a person reads on a page: its tags and the style sheet left
@@ -2059,7 +2195,11 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
     let served = Served::start(&[]);
     let valid = atom("/feed.atom", &[], false, "t");
     let feeds = feeds_server(
-        vec![("/feed.atom", valid), ("/broken.atom", unsealed())],
+        vec![
+            ("/feed.atom", valid),
+            ("/broken.atom", unsealed()),
+            ("/asked-by-page.atom", unsealed()),
+        ],
         Duration::from_millis(800),
     );
     let badge_of = |path: &str| {
@@ -2127,10 +2267,37 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
         "{page}"
     );
     assert_eq!(verdict_and_rules(&page).0, "Valid", "{page}");
-    // The result page gives the badge to copy, linked to the page.
-    let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={query}"), "")).into_owned();
+    // A valid feed's result page gives the badge to copy, linked to the
+    // page, and shows it.
+    let valid_query: String = url::form_urlencoded::byte_serialize(format!("{feeds}/feed.atom").as_bytes()).collect();
+    let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={valid_query}"), "")).into_owned();
     assert!(page.contains("Show it off"), "{page}");
-    assert!(page.contains(&format!("/badge?url={query}")), "{page}");
+    assert!(page.contains(&format!("/badge?url={valid_query}")), "{page}");
+    assert!(
+        page.contains(&format!(
+            "<img src=\"badge?url={valid_query}\" alt=\"The badge: feed, valid\">"
+        )),
+        "{page}"
+    );
+    // A feed that is not valid has no badge to show off yet.
+    let page = String::from_utf8_lossy(&raw_get(&served.base, &format!("/check?url={query}"), "")).into_owned();
+    assert!(!page.contains("Show it off"), "{page}");
+    assert!(
+        page.contains("Once the feed is valid, this page offers its badge"),
+        "{page}"
+    );
+    // The page's verdict is the badge's: asked right after, it comes from
+    // the cache (the feed answers after 800 ms).
+    let asked: String =
+        url::form_urlencoded::byte_serialize(format!("{feeds}/asked-by-page.atom").as_bytes()).collect();
+    raw_get(&served.base, &format!("/check?url={asked}"), "");
+    let started = Instant::now();
+    assert!(badge_of("/asked-by-page.atom").1.contains("feed: not valid"));
+    assert!(
+        started.elapsed() < Duration::from_millis(400),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 /// A blog's RSS feed whose `count` items each have a bad date, a relative
@@ -2361,7 +2528,11 @@ fn the_links_to_copy_name_the_public_url_not_the_host_a_client_sent() {
     // The badge and result links a page gives are made from --public-url;
     // a request's Host (or X-Forwarded-Host, unless --trust-proxy) names
     // nothing in them.
-    let feed = "http%3A%2F%2F127.0.0.1%3A9%2Ffeed.atom";
+    let feeds = feeds_server(
+        vec![("/feed.atom", atom("/feed.atom", &[], false, "t"))],
+        Duration::ZERO,
+    );
+    let feed: String = url::form_urlencoded::byte_serialize(format!("{feeds}/feed.atom").as_bytes()).collect();
     let shared = |served: &Served, headers: &str| {
         let page = String::from_utf8_lossy(&raw_request(
             &served.base,
