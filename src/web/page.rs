@@ -142,7 +142,7 @@ fn retry_form(retry: &Retry) -> Markup {
                     @if text.len() <= MOST_TEXT_SHOWN_AGAIN {
                         form method="post" action="/check" {
                             label for="again-text" { "Feed" }
-                            textarea id="again-text" name="text" rows="8" required spellcheck="false" { (text) }
+                            textarea id="again-text" name="text" rows="4" required spellcheck="false" { (text) }
                             label for="again-published" { "Published at (optional)" }
                             input id="again-published" type="url" name="published" value=(published);
                             button type="submit" { "Check again" }
@@ -682,13 +682,13 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, view: O
             @if let Some(lines) = lines {
                 (source(lines, primary.byte_start, primary.byte_end, primary.label.as_deref()))
             }
-            @let others: Vec<_> = finding.spans.iter().filter(|s| !s.is_primary).collect();
+            @let others = related(finding);
             @if !others.is_empty() {
                 ul.related {
-                    @for span in others {
+                    @for (doc, label, lines) in others {
                         li {
-                            (report.documents[span.doc].name) ":" (span.line_start) ": "
-                            (span.label.as_deref().unwrap_or("related"))
+                            (report.documents[doc].name) ": " (label)
+                            (if lines.len() == 1 { ", line " } else { ", lines " }) (lines.join(", "))
                         }
                     }
                 }
@@ -709,6 +709,22 @@ fn finding(report: &Report, finding: &Diagnostic, lines: Option<&Lines>, view: O
             }
         }
     }
+}
+
+/// A finding's other places, those of one document with one label in a
+/// row said once with their lines ("here too, lines 3, 4, 5"), as a
+/// reader scans them.
+fn related(finding: &Diagnostic) -> Vec<(usize, &str, Vec<String>)> {
+    let mut related: Vec<(usize, &str, Vec<String>)> = Vec::new();
+    for span in finding.spans.iter().filter(|span| !span.is_primary) {
+        let label = span.label.as_deref().unwrap_or("related");
+        let line = span.line_start.to_string();
+        match related.last_mut() {
+            Some((doc, last, lines)) if *doc == span.doc && *last == label => lines.push(line),
+            _ => related.push((span.doc, label, vec![line])),
+        }
+    }
+    related
 }
 
 /// "line N, column M", linked to the line in the numbered source where
@@ -829,9 +845,19 @@ fn source(lines: &Lines, start: usize, end: usize, label: Option<&str>) -> Marku
                     @let marked = start.max(range.start)..end.min(range.end);
                     @let in_span = n >= first && n <= last;
                     @let (line, column) = line_with_mark(text, range, in_span.then_some(marked));
-                    span.line-number aria-hidden="true" { (n + 1) }
-                    (line)
-                    "\n"
+                    @if in_span {
+                        span.line-number aria-hidden="true" { (n + 1) }
+                        (line)
+                        "\n"
+                    } @else {
+                        // Context, left out on a phone, where each line
+                        // wraps to several.
+                        span.context {
+                            span.line-number aria-hidden="true" { (n + 1) }
+                            (line)
+                            "\n"
+                        }
+                    }
                     // The label under the mark of the span's last line, as
                     // the command line writes it.
                     @if let (Some(label), true) = (label, n == last) {

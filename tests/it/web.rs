@@ -741,6 +741,9 @@ async fn the_web_page_in_a_real_browser() {
         result = every_page_type_accessible(&client, &served.base, "light").await;
     }
     if result.is_ok() {
+        result = the_other_items_on_the_page(&client, &served.base).await;
+    }
+    if result.is_ok() {
         let small = Served::start(&["--max-body", "1048576"]);
         result = a_paste_too_large(&client, &small.base).await;
     }
@@ -855,6 +858,145 @@ async fn every_page_type_accessible(
         }
     }
     client.set_window_size(1200, 1600).await?;
+    Ok(())
+}
+
+/// What the page says and does, read in the browser: the self link held
+/// to "Published at", a refused connection in people's words, the kind of
+/// document named, the verdict and findings as headings, the source box
+/// in words, a finding's line in the numbered source, the badge shown on
+/// a valid result, skipped files named, chains in order, and the fixed
+/// file's count.
+async fn the_other_items_on_the_page(
+    client: &fantoccini::Client,
+    base: &str,
+) -> Result<(), fantoccini::error::CmdError> {
+    let rules_shown = || async {
+        let mut rules = Vec::new();
+        for rule in client
+            .find_all(fantoccini::Locator::Css("article.finding a.rule"))
+            .await?
+        {
+            rules.push(rule.text().await?);
+        }
+        Ok::<_, fantoccini::error::CmdError>(rules)
+    };
+    // "Published at" holds the self link to it.
+    client.goto(&format!("{base}/")).await?;
+    client
+        .execute(
+            "document.getElementById('published').value = arguments[0];",
+            vec![json!("https://example.org/feed.atom")],
+        )
+        .await?;
+    fill_and_submit(
+        client,
+        "text",
+        &atom("https://example.org/old/feed.atom", &[], false, "t"),
+    )
+    .await?;
+    wait_for_page(client, "/check").await?;
+    assert_eq!(rules_shown().await?, ["self-link-mismatch"]);
+    // A refused connection, in people's words.
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "url", "127.0.0.1:9/feed.atom").await?;
+    wait_for_page(client, "/check").await?;
+    let said = text_of(client, "main").await?;
+    assert!(said.contains("the server refused the connection"), "{said}");
+    // The kind named; the verdict and each finding headings; the source
+    // box said in words, its numbers not read out.
+    client.goto(&format!("{base}/")).await?;
+    let old_rss = "<rss version=\"0.91\"><channel><title>t</title><link>https://example.org/</link>\n<description>d</description><language>en</language>\n<item><title>t</title><pubDate>soon</pubDate></item></channel></rss>";
+    fill_and_submit(client, "text", old_rss).await?;
+    wait_for_page(client, "/check").await?;
+    let read = client
+        .execute(
+            "return [document.querySelector('.verdict p').textContent, \
+                     document.querySelector('.verdict h2.big').textContent, \
+                     document.querySelectorAll('article.finding h3').length > 0, \
+                     document.querySelector('p.sr-only').textContent, \
+                     [...document.querySelectorAll('pre.source .line-number')].every(n => n.getAttribute('aria-hidden') == 'true')];",
+            vec![],
+        )
+        .await?;
+    assert!(
+        read[0].as_str().unwrap_or_default().starts_with("RSS 0.91 feed:"),
+        "{read}"
+    );
+    assert_eq!(read[1], json!("Not valid"), "{read}");
+    assert_eq!(read[2], json!(true), "{read}");
+    assert!(
+        read[3].as_str().unwrap_or_default().starts_with("Source, lines "),
+        "{read}"
+    );
+    assert_eq!(read[4], json!(true), "{read}");
+    // A finding's line leads to that line of the numbered source.
+    let place = client.find(fantoccini::Locator::Css("article.finding a.place")).await?;
+    let line = place.text().await?;
+    place.click().await?;
+    wait_for_page(client, "/runs/").await?;
+    let target = client
+        .execute(
+            "const t = document.querySelector('li:target'); return [t.id, t.textContent];",
+            vec![],
+        )
+        .await?;
+    let number = line.trim_start_matches("line ").split(',').next().unwrap();
+    assert_eq!(target[0], json!(format!("L{number}")), "{line}: {target}");
+    assert!(target[1].as_str().unwrap_or_default().contains("<item>"), "{target}");
+    // A valid URL's result shows its badge, from the verdict just made.
+    let feeds = feeds_server(
+        vec![("/feed.atom", atom("/feed.atom", &[], false, "t"))],
+        Duration::ZERO,
+    );
+    client.goto(&format!("{base}/")).await?;
+    fill_and_submit(client, "url", &format!("{feeds}/feed.atom")).await?;
+    wait_for_page(client, "/check").await?;
+    client
+        .wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(fantoccini::Locator::Css("section.share img"))
+        .await?;
+    let shown = client
+        .execute(
+            "const img = document.querySelector('section.share img'); \
+             return img.decode().then(() => [img.naturalWidth, img.alt]).catch(e => [0, String(e)]);",
+            vec![],
+        )
+        .await?;
+    assert_eq!(shown, json!([84, "The badge: feed, valid"]));
+    // A folder with a file that is no feed names it, and lists the
+    // documents as their chains run.
+    let site = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/site");
+    upload_folder(client, base, &site).await?;
+    let said = text_of(client, "p.hint").await?;
+    assert_eq!(said, "sitemap.xml was skipped: it is no feed.");
+    let order = client
+        .execute(
+            "return [...document.querySelectorAll('section.document h2')].map(h => h.textContent);",
+            vec![],
+        )
+        .await?;
+    assert_eq!(
+        order,
+        json!([
+            "feed/index.atom",
+            "feed/archive/2024-02.atom",
+            "feed/archive/2024-01.atom",
+            "podcast/index.rss",
+            "podcast/archive/2023.rss"
+        ])
+    );
+    // The fixed file says what it holds and what it left out.
+    client.goto(&format!("{base}/")).await?;
+    let both = unsealed().replace("<fh:archive/>", "<fh:archive>true</fh:archive>");
+    fill_and_submit(client, "text", &both).await?;
+    wait_for_page(client, "/check").await?;
+    let fixed = text_of(client, "p.downloads.fixed").await?;
+    assert!(
+        fixed.contains("with 1 fix applied, each safe to apply. 1 fix left out: it changes what the feed says"),
+        "{fixed}"
+    );
     Ok(())
 }
 
@@ -2364,6 +2506,17 @@ fn a_findings_line_leads_to_the_numbered_source_and_reads_aloud_in_words() {
     assert!(later.contains("<li id=\"L701\"><code>&lt;item&gt;&lt;title&gt;Post 699&lt;/title&gt;"));
     assert!(!later.contains("id=\"L1001\""));
     assert!(later.contains("?line=1001\">lines 1001–1202</a>"), "{later}");
+    // A finding's other places in one document, with one label, are one
+    // line (they were a line each).
+    assert!(
+        page.contains("<li>pasted document: here too, lines 3, 4, 5, 6, 7, 8, 9, 10, 11</li>"),
+        "{page}"
+    );
+    // Context lines are marked so, for a phone to leave out.
+    assert!(
+        page.contains("<span class=\"context\"><span class=\"line-number\" aria-hidden=\"true\">1</span>"),
+        "{page}"
+    );
     // A source no run kept is a page that says so.
     let gone = String::from_utf8_lossy(&raw_get(&served.base, "/runs/nothing/source/0?line=3", "")).into_owned();
     assert!(gone.starts_with("HTTP/1.1 404"), "{gone}");
