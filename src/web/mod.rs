@@ -44,6 +44,7 @@ use runs::Client;
 mod admission;
 mod badges;
 mod chain_order;
+mod help;
 mod listen;
 mod page;
 mod rule_page;
@@ -198,6 +199,7 @@ pub fn app(mut options: ServeOptions) -> Router {
     Router::new()
         .route("/", get(index))
         .route("/api", get(api_page))
+        .route("/help/fetching", get(|| async { html(help::fetching()) }))
         .route("/rules", get(|| async { html(page::rules()) }))
         .route("/rules/{id}", get(rule_page))
         .route("/runs/{id}/{file}", get(download))

@@ -329,7 +329,12 @@ pub fn result(report: &Report, run: &str, checked: &Checked) -> Markup {
             }
         }
         @for failure in &report.failures {
-            p.problem { (words::failure(failure)) }
+            p.problem {
+                (words::failure(failure))
+                @if let Some(anchor) = super::help::anchor(failure) {
+                    " " a href=(format!("/help/fetching#{anchor}")) { "Why this happens, and what to do" }
+                }
+            }
         }
         // The form to check again, filled in, beside the verdict: not
         // after every finding.

@@ -790,6 +790,7 @@ async fn every_page_type_accessible(
     let pages = [
         ("the front page", Reach::Get("/".to_owned())),
         ("the API page", Reach::Get("/api".to_owned())),
+        ("the fetch help", Reach::Get("/help/fetching".to_owned())),
         ("the rules", Reach::Get("/rules".to_owned())),
         ("a rule", Reach::Get("/rules/archive-link-dangling".to_owned())),
         ("an unknown rule", Reach::Get("/rules/archive-orphn".to_owned())),
@@ -1910,6 +1911,28 @@ fn urls_are_taken_as_people_type_them_and_failures_worded_for_people() {
         page.contains("the server refused the connection: nothing answers at 127.0.0.1 on that port"),
         "{page}"
     );
+    // With a link to why that happens and what to do, as the W3C's
+    // validator links its fetch errors to their help.
+    assert!(
+        page.contains("<a href=\"/help/fetching#refused\">Why this happens, and what to do</a>"),
+        "{page}"
+    );
+    let help = String::from_utf8_lossy(&raw_get(&served.base, "/help/fetching", "")).into_owned();
+    for anchor in [
+        "no-such-host",
+        "refused",
+        "secure-connection",
+        "timeout",
+        "not-found",
+        "refused-to-give",
+        "server-error",
+        "not-a-feed",
+    ] {
+        assert!(
+            help.contains(&format!("<section class=\"help\" id=\"{anchor}\">")),
+            "{anchor}: {help}"
+        );
+    }
 }
 
 #[test]
@@ -2063,6 +2086,7 @@ fn pages_speak_web_words_not_flags() {
     for path in [
         "/",
         "/api",
+        "/help/fetching",
         "/rules",
         "/check?url=feed://127.0.0.1:9/x",
         "/check?url=ftp://example.org/x",

@@ -1,0 +1,81 @@
+//! The page that says why a feed could not be fetched, a section for each
+//! way a fetch fails, with its likely causes and what to do: where a
+//! result that could not be checked links to, as the W3C's validator
+//! links its fetch errors to their help.
+
+use maud::{html, Markup};
+
+use super::page::layout;
+use crate::model::failure::{Failure, Unreached};
+
+/// The section of [`fetching`] that explains `failure`, if one does.
+pub fn anchor(failure: &Failure) -> Option<&'static str> {
+    let Failure::Unfetchable { reason, .. } = failure else {
+        return None;
+    };
+    Some(match reason {
+        Unreached::NoSuchHost => "no-such-host",
+        Unreached::ConnectionRefused => "refused",
+        Unreached::Tls | Unreached::Closed => "secure-connection",
+        Unreached::Timeout => "timeout",
+        Unreached::Status(404 | 410) => "not-found",
+        Unreached::Status(401 | 403 | 429) => "refused-to-give",
+        Unreached::Status(_) => "server-error",
+        Unreached::NotAFeed => "not-a-feed",
+        Unreached::Other => return None,
+    })
+}
+
+/// Why a feed could not be fetched, and what to do.
+pub fn fetching() -> Markup {
+    let sections: [(&str, &str, &[&str]); 8] = [
+        ("no-such-host", "No server by that name", &[
+            "The host name is misspelt, or the domain has lapsed or is not set up (no DNS record).",
+            "Check the address as your browser shows it on the feed's page, and that the domain resolves.",
+        ]),
+        ("refused", "The server refused the connection", &[
+            "Nothing listens at that host on that port: the site is down, or the port in the address is wrong.",
+            "An https:// address on a server that only serves http:// is refused too: try the http:// address.",
+        ]),
+        ("secure-connection", "The secure connection failed", &[
+            "The server does not speak HTTPS at this address, or its certificate is expired, self-signed or for another name.",
+            "Try the http:// address; to keep https://, renew the certificate or fix the name it is for.",
+        ]),
+        ("timeout", "No answer in time", &[
+            "The server is slow or overloaded, or a firewall drops the connection without refusing it.",
+            "Try again later; a feed that takes seconds to make is worth caching on the server.",
+        ]),
+        ("not-found", "404 Not Found, 410 Gone", &[
+            "The address is wrong, or the feed moved or was removed.",
+            "A feed that moved should answer its old address with a permanent redirect (301 or 308) to the new one, so that readers follow it.",
+        ]),
+        ("refused-to-give", "401, 403, 429: the server refuses", &[
+            "The feed needs a password, or the server (or a firewall or CDN in front of it) refuses programs it does not know, or asks to be asked less often.",
+            "Feed readers are programs too: a feed that refuses them is read by no one. Allow them, or check the feed by pasting or uploading it here.",
+        ]),
+        ("server-error", "5xx: the server failed", &[
+            "The site, or a server in front of it, failed while making the feed.",
+            "Try again later; if it stays, the site's logs say why.",
+        ]),
+        ("not-a-feed", "The answer is no feed", &[
+            "The address gives a web page (a home page, a login or an error page), not the feed.",
+            "Give the feed's own address: a site names it in its pages' <link rel=\"alternate\" type=\"application/rss+xml\"> (or atom+xml).",
+        ]),
+    ];
+    layout(
+        "Why a feed could not be checked",
+        html! {
+            h1 { "Why a feed could not be checked" }
+            p.lead { "The ways a fetch fails, what likely caused each, and what to do." }
+            @for (id, heading, paragraphs) in sections {
+                section.help id=(id) {
+                    h2 { (heading) }
+                    @for paragraph in paragraphs {
+                        p { (paragraph) }
+                    }
+                }
+            }
+            p { a href="/" { "Check a feed" } }
+        },
+    )
+}
