@@ -1,11 +1,11 @@
-//! The page that says why a feed could not be fetched, a section for each
-//! way a fetch fails, with its likely causes and what to do: where a
-//! result that could not be checked links to, as the W3C's validator
-//! links its fetch errors to their help.
+//! The pages that help: how to call the JSON API, and why a feed could
+//! not be fetched, a section for each way a fetch fails, with its likely
+//! causes and what to do (where a result that could not be checked links
+//! to, as the W3C's validator links its fetch errors to their help).
 
 use maud::{html, Markup};
 
-use super::page::layout;
+use super::layout::layout;
 use crate::model::failure::{Failure, Unreached};
 
 /// The section of [`fetching`] that explains `failure`, if one does.
@@ -76,6 +76,34 @@ pub fn fetching() -> Markup {
                 }
             }
             p { a href="/" { "Check a feed" } }
+        },
+    )
+}
+
+/// How to call the JSON API.
+pub fn api(max_body: usize) -> Markup {
+    layout(
+        "JSON API",
+        html! {
+            h1 { "JSON API" }
+            p { code { "POST /api/lint" } " answers with the JSON report, in the shape of the command line's JSON format, for:" }
+            ul {
+                li { "a URL to fetch, with its archive and paging chains: " code { "{\"url\": \"https://example.org/feed.atom\"}" } " (" code { "Content-Type: application/json" } ");" }
+                li { "documents, checked together: " code { "{\"documents\": [{\"name\": \"feed.atom\", \"text\": \"<feed …>\", \"url\": \"https://example.org/feed.atom\"}]}" } " (" code { "url" } ", where each is published, is optional: without it, documents are placed by their names as files in one folder, and their relative links resolve between them);" }
+                li { "one document as the body, with any other content type (" code { "application/atom+xml" } "): " code { "?name=feed.atom&url=https://example.org/feed.atom" } " name it and say where it is published." }
+            }
+            p { "And by GET, for one-line use in scripts and pages:" }
+            ul {
+                li { code { "GET /api/lint?url=https://example.org/feed.atom" } ": the JSON report for a URL;" }
+                li { code { "GET /check?url=https://example.org/feed.atom" } ": the result page, to link to; with " code { "&format=json" } ", the JSON report, and any refusal as " code { "{\"error\": …}" } ";" }
+                li { code { "GET /badge?url=https://example.org/feed.atom" } ": an SVG badge with the feed's verdict, checked again every few minutes." }
+            }
+            p { "A URL may be typed as people have it: without a scheme (" code { "https://" } " is tried, then " code { "http://" } "), or as a " code { "feed:" } " URL." }
+            p {
+                "Bodies are at most " (max_body / 1024 / 1024) " MiB. A server busy with other checks answers "
+                code { "503" } " with " code { "Retry-After" } "; a request it cannot read, " code { "400" } " with "
+                code { "{\"error\": …}" } ", and so does an empty body."
+            }
         },
     )
 }

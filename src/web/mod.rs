@@ -44,11 +44,15 @@ use runs::Client;
 mod admission;
 mod badges;
 mod chain_order;
+mod downloads;
+mod fixed;
 mod help;
+mod layout;
 mod listen;
 mod page;
 mod rule_page;
 mod runs;
+mod snippets;
 mod source_view;
 mod uploads;
 mod words;
@@ -200,10 +204,10 @@ pub fn app(mut options: ServeOptions) -> Router {
         .route("/", get(index))
         .route("/api", get(api_page))
         .route("/help/fetching", get(|| async { html(help::fetching()) }))
-        .route("/rules", get(|| async { html(page::rules()) }))
+        .route("/rules", get(|| async { html(rule_page::rules()) }))
         .route("/rules/{id}", get(rule_page))
-        .route("/runs/{id}/{file}", get(download))
-        .route("/runs/{id}/source/{doc}", get(source))
+        .route("/runs/{id}/{file}", get(downloads::download))
+        .route("/runs/{id}/source/{doc}", get(downloads::source))
         .route("/assets/style.css", get(style))
         .merge(linting)
         .fallback(|| async {
@@ -246,7 +250,7 @@ async fn index(State(app): State<Arc<App>>) -> Html<String> {
 }
 
 async fn api_page(State(app): State<Arc<App>>) -> Html<String> {
-    html(page::api(app.options.max_body))
+    html(help::api(app.options.max_body))
 }
 
 async fn rule_page(Path(id): Path<String>) -> Response {
@@ -283,7 +287,7 @@ enum Work {
 /// document was checked and every fix it has is safe.
 struct Linted {
     report: Report,
-    fixed: Option<page::FixedDocument>,
+    fixed: Option<fixed::FixedDocument>,
     /// The `http://` URL checked in place of a guessed `https://` one
     /// that could not be reached, and why it could not.
     instead: Option<(Url, &'static str)>,
@@ -342,7 +346,7 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
                 crate::run::uploads::lint_upload(documents, upload, &tree, &options.lint).unwrap_or_else(invalid)
             }
         };
-        let fixed = alone.and_then(|document| fixed(document, &report, &options.lint, deadline));
+        let fixed = alone.and_then(|document| fixed::fixed(document, &report, &options.lint, deadline));
         Linted { report, fixed, instead }
     })
     .await;
@@ -390,61 +394,6 @@ fn unreached(report: &Report) -> Option<&'static str> {
     })
 }
 
-/// One document with its safe fixes applied as `--fix` applies them,
-/// where it has one; what it holds and what it leaves out (an unsafe fix is
-/// for a person to review).
-fn fixed(
-    document: InMemory,
-    report: &Report,
-    options: &crate::settings::options::Options,
-    deadline: std::time::Instant,
-) -> Option<page::FixedDocument> {
-    /// The most kinds of fix left out that the page names.
-    const MOST_KINDS: usize = 5;
-    let fixed_by: Vec<_> = report
-        .diagnostics
-        .iter()
-        .filter_map(|d| d.fix.as_ref().map(|fix| (d.rule, fix)))
-        .collect();
-    if !fixed_by.iter().any(|(_, fix)| fix.applies(false)) {
-        return None;
-    }
-    let unsafe_fixes: Vec<_> = fixed_by.iter().filter(|(_, fix)| !fix.applies(false)).collect();
-    let mut left_out_kinds: Vec<(String, RuleId)> = Vec::new();
-    for (rule, fix) in &unsafe_fixes {
-        if left_out_kinds.len() == MOST_KINDS {
-            break;
-        }
-        if !left_out_kinds
-            .iter()
-            .any(|(title, kind)| kind == rule && *title == fix.title)
-        {
-            left_out_kinds.push((fix.title.to_string(), *rule));
-        }
-    }
-    let text = std::str::from_utf8(&document.bytes).ok()?;
-    // Fixed as the command line fixes: every finding kept, no text kept.
-    // The fixed text names the same media, checked already.
-    let options = crate::run::fix_files::for_fixing(options)
-        .keeping_texts(false)
-        .with_media(None);
-    let lint = |text: &str| {
-        let again = InMemory {
-            bytes: text.as_bytes().to_vec(),
-            ..document.clone()
-        };
-        lint_in_memory(vec![again], &[], &options).unwrap_or_default()
-    };
-    let (text, applied) = crate::run::fix_files::fix_text(text, lint, deadline)?;
-    Some(page::FixedDocument {
-        name: document.name,
-        bytes: text.into_bytes(),
-        applied,
-        left_out: unsafe_fixes.len(),
-        left_out_kinds,
-    })
-}
-
 /// A report of nothing linted because a URL given is not one.
 fn invalid(invalid: crate::settings::options::InvalidUrl) -> Report {
     failed(Failure::Unfetchable {
@@ -488,7 +437,7 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
         about,
         fixed: fixed.as_ref(),
     };
-    html(page::layout(&title, page::result(&report, &run, &checked)))
+    html(layout::layout(&title, page::result(&report, &run, &checked)))
 }
 
 /// The URL to check from what was typed: `feed:` URLs are the http(s)
@@ -978,112 +927,4 @@ async fn api_lint(
         render(&report, Format::Json),
     )
         .into_response()
-}
-
-/// The name a fixed file is downloaded by: its own file name where that is
-/// plain (letters, digits, `.`, `-`, `_`), else a neutral one.
-fn download_name(name: &str) -> String {
-    let file = name.rsplit('/').next().unwrap_or_default();
-    let plain = !file.is_empty()
-        && !file.starts_with('.')
-        && file.chars().all(|c| c.is_ascii_alphanumeric() || ".-_".contains(c));
-    if plain {
-        file.to_owned()
-    } else {
-        "fixed-feed.xml".to_owned()
-    }
-}
-
-/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
-/// gzip-compressed where the client accepts it (as it is kept).
-#[derive(Deserialize)]
-struct LineQuery {
-    line: Option<usize>,
-}
-
-/// A checked document's source, numbered, around the line asked.
-async fn source(
-    State(app): State<Arc<App>>,
-    Path((id, doc)): Path<(String, usize)>,
-    Query(query): Query<LineQuery>,
-) -> Response {
-    let text = {
-        let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
-        runs.get(&id).and_then(|run| run.sources.get(doc).cloned())
-    };
-    let Some((name, compressed)) = text else {
-        return (
-            StatusCode::NOT_FOUND,
-            html(page::problem(
-                "No such source",
-                "Sources are kept for a while after a check; check the feed again.",
-            )),
-        )
-            .into_response();
-    };
-    let text = String::from_utf8_lossy(&runs::decompress(&compressed)).into_owned();
-    let here = format!("/runs/{id}/source/{doc}");
-    html(source_view::source_view(&name, &text, query.line.unwrap_or(1), &here)).into_response()
-}
-
-async fn download(
-    State(app): State<Arc<App>>,
-    Path((id, file)): Path<(String, String)>,
-    headers: HeaderMap,
-) -> Response {
-    let mut fixed_name = String::new();
-    let (compressed, kind) = {
-        let runs = app.runs.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some(run) = runs.get(&id) else {
-            return (
-                StatusCode::NOT_FOUND,
-                html(page::problem(
-                    "No such report",
-                    "Reports are kept for a while after a check; check the feed again.",
-                )),
-            )
-                .into_response();
-        };
-        match file.as_str() {
-            "report.json" => (run.json.clone(), "application/json"),
-            "report.sarif" => (run.sarif.clone(), "application/sarif+json"),
-            "fixed" if run.fixed.is_some() => {
-                let (name, bytes) = run.fixed.as_ref().expect("checked");
-                fixed_name = download_name(name);
-                (bytes.clone(), "application/octet-stream")
-            }
-            _ => {
-                return (
-                    StatusCode::NOT_FOUND,
-                    html(page::problem("Not found", "There is no page here.")),
-                )
-                    .into_response()
-            }
-        }
-    };
-    let gzip = headers
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            parts.next() == Some("gzip") && !parts.any(|parameter| parameter.replace(' ', "") == "q=0")
-        });
-    let disposition = match file.as_str() {
-        "fixed" => format!("attachment; filename=\"{fixed_name}\""),
-        _ => format!("attachment; filename=\"feedlint-{file}\""),
-    };
-    let mut response = if gzip {
-        ([(header::CONTENT_ENCODING, "gzip".to_owned())], compressed).into_response()
-    } else {
-        runs::decompress(&compressed).into_response()
-    };
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
-    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
-    if let Ok(disposition) = HeaderValue::from_str(&disposition) {
-        headers.insert(header::CONTENT_DISPOSITION, disposition);
-    }
-    response
 }

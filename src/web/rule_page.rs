@@ -1,4 +1,4 @@
-//! A rule's page on the web: its documentation, `rules/ID.md`, in the
+//! The rules on the web: their index, and a rule's page: its documentation, `rules/ID.md`, in the
 //! page's words. The doc's sections come under the headings a reader of a
 //! result asks by (what it means, why it matters, an example, how to fix
 //! it), and what the doc says of the command line alone (flags, the
@@ -8,7 +8,7 @@
 
 use maud::{html, Markup, PreEscaped};
 
-use super::page::layout;
+use super::layout::layout;
 use crate::findings::diagnostic::Level;
 use crate::findings::rule_id::{RuleId, UnknownRule};
 use crate::rules::Scope;
@@ -156,6 +156,28 @@ fn rendered(markdown: &str) -> String {
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events);
     html
+}
+
+/// Every rule, with its level and summary.
+pub fn rules() -> Markup {
+    layout(
+        "Rules",
+        html! {
+            h1 { "Rules" }
+            table.rules {
+                thead { tr { th { "rule" } th { "level" } th { "finds" } } }
+                tbody {
+                    @for rule in crate::rules::RULES {
+                        tr {
+                            td { a href=(format!("/rules/{}", rule.id)) { (rule.id) } }
+                            td { (rule.level) }
+                            td { (rule.summary) }
+                        }
+                    }
+                }
+            }
+        },
+    )
 }
 
 #[cfg(test)]

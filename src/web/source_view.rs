@@ -5,7 +5,8 @@
 
 use maud::{html, Markup};
 
-use super::page::{layout, Lines};
+use super::layout::layout;
+use super::snippets::Lines;
 
 /// The lines one page of the view shows.
 pub const WINDOW: usize = 500;
