@@ -346,6 +346,8 @@ async fn lint(app: &Arc<App>, slot: Slot, work: Work, offered: Fixed) -> Linted 
                 crate::run::uploads::lint_upload(documents, upload, &tree, &options.lint).unwrap_or_else(invalid)
             }
         };
+        let mut report = report;
+        words::reword_failures(&mut report.failures);
         let fixed = alone.and_then(|document| fixed::fixed(document, &report, &options.lint, deadline));
         Linted { report, fixed, instead }
     })

@@ -118,6 +118,19 @@ pub(crate) fn failure(failure: &Failure) -> String {
     }
 }
 
+/// The failures of a run in people's words, for the JSON API as for the
+/// page: what a fetch met ("the server refused the connection"), not the
+/// network library's text.
+pub(crate) fn reword_failures(failures: &mut [Failure]) {
+    for failure in failures {
+        if let Failure::Unfetchable { url, message, reason } = failure {
+            if !matches!(reason, Unreached::Other | Unreached::NotAFeed) {
+                *message = unreached(url, *reason);
+            }
+        }
+    }
+}
+
 /// Why a URL gave no feed, for people: what happened, and what likely
 /// caused it, as the W3C's validator words its fetch errors.
 fn unreached(url: &str, reason: Unreached) -> String {

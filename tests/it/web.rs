@@ -195,6 +195,13 @@ fn the_api_answers_with_the_json_report() {
     assert_eq!(report["summary"]["documents"], 2, "{report}");
     assert_eq!(report["summary"]["valid"], true, "{report}");
     assert_eq!(report["summary"]["kinds"]["atom"], 2, "{report}");
+    // A failure in people's words, not the network library's.
+    let (_, report) = post_api(&agent, &served.base, &json!({ "url": "http://127.0.0.1:9/feed.atom" }));
+    let message = report["failures"][0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("the server refused the connection: nothing answers at 127.0.0.1"),
+        "{report}"
+    );
     // A request it cannot read is 400, with the reason.
     let (status, error) = post_api(&agent, &served.base, &json!({ "nothing": 1 }));
     assert_eq!(status, 400);
