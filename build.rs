@@ -15,6 +15,56 @@ use std::path::Path;
 fn main() {
     write_rule_ids();
     write_registry();
+    write_version();
+}
+
+/// The version `--version` prints: the package's, and the commit it was
+/// built from where that is known: `FEEDLINT_COMMIT` where the release
+/// script sets it, else the clone's `HEAD`; a build of the published crate
+/// (no clone, nothing set) says the version alone.
+fn write_version() {
+    println!("cargo:rerun-if-env-changed=FEEDLINT_COMMIT");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let git = root.join(".git");
+    let commit = std::env::var("FEEDLINT_COMMIT")
+        .ok()
+        .filter(|commit| !commit.trim().is_empty())
+        .or_else(|| head_commit(&git));
+    let version = env!("CARGO_PKG_VERSION");
+    let full = match commit {
+        Some(commit) => format!("{version} ({})", commit.trim()),
+        None => version.to_owned(),
+    };
+    println!("cargo:rustc-env=FEEDLINT_VERSION={full}");
+}
+
+/// The short commit `HEAD` names in the clone at `git`, read from its
+/// files (no `git` program needed); rebuilt when `HEAD` moves.
+fn head_commit(git: &Path) -> Option<String> {
+    let head_file = git.join("HEAD");
+    if !head_file.is_file() {
+        return None;
+    }
+    println!("cargo:rerun-if-changed={}", head_file.display());
+    let head = std::fs::read_to_string(&head_file).ok()?;
+    let commit = match head.trim().strip_prefix("ref: ") {
+        Some(reference) => {
+            let loose = git.join(reference);
+            println!("cargo:rerun-if-changed={}", loose.display());
+            println!("cargo:rerun-if-changed={}", git.join("packed-refs").display());
+            match std::fs::read_to_string(&loose) {
+                Ok(commit) => commit,
+                // A packed ref: "<commit> <ref>" lines.
+                Err(_) => std::fs::read_to_string(git.join("packed-refs"))
+                    .ok()?
+                    .lines()
+                    .find_map(|line| line.strip_suffix(reference)?.strip_suffix(' ').map(str::to_owned))?,
+            }
+        }
+        None => head,
+    };
+    let commit = commit.trim();
+    (commit.len() >= 12 && commit.bytes().all(|b| b.is_ascii_hexdigit())).then(|| commit[..12].to_owned())
 }
 
 fn write_rule_ids() {

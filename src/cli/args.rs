@@ -10,7 +10,7 @@ use url::Url;
 
 /// A strict linter for paged, archived and tombstoned feeds (RFC 5005, RFC 6721).
 #[derive(Parser, Debug)]
-#[command(name = "feedlint", version, args_conflicts_with_subcommands = true)]
+#[command(name = "feedlint", version = env!("FEEDLINT_VERSION"), args_conflicts_with_subcommands = true)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub(crate) command: Option<Command>,

@@ -1495,3 +1495,27 @@ fn the_readme_shows_what_the_podcast_example_prints() {
     }
     assert!(shown.contains("error[paging-guid-reused]") && shown.contains("in 3 RSS 2.0 podcasts"));
 }
+
+#[test]
+fn the_version_names_the_commit_it_was_built_from() {
+    let output = feedlint(&["--version"]);
+    assert_eq!(output.status.code(), Some(0));
+    let said = String::from_utf8(output.stdout).unwrap();
+    // Set by the release script, or read from the clone's HEAD; a build of
+    // the published crate (no clone) says the version alone.
+    let commit = option_env!("FEEDLINT_COMMIT").map(str::to_owned).or_else(|| {
+        let head = Command::new("git")
+            .args(["rev-parse", "--short=12", "HEAD"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .ok()?;
+        head.status
+            .success()
+            .then(|| String::from_utf8_lossy(&head.stdout).trim().to_owned())
+    });
+    let version = env!("CARGO_PKG_VERSION");
+    match commit {
+        Some(commit) => assert_eq!(said, format!("feedlint {version} ({commit})\n")),
+        None => assert_eq!(said, format!("feedlint {version}\n")),
+    }
+}

@@ -20,6 +20,7 @@ mod media;
 mod mutation;
 mod pipeline;
 mod quotes;
+mod release;
 mod security;
 mod site;
 mod testsuite;

