@@ -12,6 +12,15 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The package's folder, as cargo says it when it runs the script (not as
+/// it was when the script was compiled: one build folder may serve copies
+/// of the package in other places, a pre-commit clone or a maturin build).
+fn manifest_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(std::path::PathBuf::from)
+        .expect("cargo sets CARGO_MANIFEST_DIR")
+}
+
 fn main() {
     write_rule_ids();
     write_registry();
@@ -24,13 +33,14 @@ fn main() {
 /// (no clone, nothing set) says the version alone.
 fn write_version() {
     println!("cargo:rerun-if-env-changed=FEEDLINT_COMMIT");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = manifest_dir();
+    let root = root.as_path();
     let git = root.join(".git");
     let commit = std::env::var("FEEDLINT_COMMIT")
         .ok()
         .filter(|commit| !commit.trim().is_empty())
         .or_else(|| head_commit(&git));
-    let version = env!("CARGO_PKG_VERSION");
+    let version = std::env::var("CARGO_PKG_VERSION").expect("cargo sets CARGO_PKG_VERSION");
     let full = match commit {
         Some(commit) => format!("{version} ({})", commit.trim()),
         None => version.to_owned(),
@@ -68,7 +78,7 @@ fn head_commit(git: &Path) -> Option<String> {
 }
 
 fn write_rule_ids() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+    let dir = manifest_dir().join("rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut ids: Vec<String> = std::fs::read_dir(&dir)
         .expect("the rules/ directory of rule documents")
@@ -203,7 +213,7 @@ fn declared_under(dir: &Path, module: &str, found: &mut Vec<Declared>) {
 }
 
 fn write_registry() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/rules");
+    let dir = manifest_dir().join("src/rules");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut declared = Vec::new();
     declared_under(&dir, "", &mut declared);

@@ -899,9 +899,11 @@ fn output_file_takes_the_report_and_the_status_stays() {
 fn pre_commit_hooks_run_as_one_process() {
     let hooks = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".pre-commit-hooks.yaml")).unwrap();
     let blocks: Vec<&str> = hooks.split("\n- id: ").skip(1).collect();
-    assert_eq!(blocks.len(), 2, "{hooks}");
+    assert_eq!(blocks.len(), 3, "{hooks}");
     for block in blocks {
         assert!(block.contains("\n  require_serial: true\n"), "{block}");
+        // Installed through the Python package (pyproject.toml).
+        assert!(block.contains("\n  language: python\n"), "{block}");
     }
     assert!(!hooks.contains("|xml|"), "every .xml file is not a feed");
 }

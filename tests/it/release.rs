@@ -139,6 +139,14 @@ fn the_release_workflow_is_valid_and_runs_the_tested_script() {
     // The steps this machine tests are the workflow's own.
     assert!(workflow.contains("python release/package.py build \"${{ matrix.target }}\" --out dist"));
     assert!(workflow.contains("python3 release/package.py checksums dist"));
+    // The Python package's wheels (maturin, from pyproject.toml) and sdist.
+    assert!(workflow.contains("uses: PyO3/maturin-action@v1"));
+    assert!(workflow.contains("command: sdist"));
+    let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
+    assert!(
+        pyproject.contains("bindings = \"bin\"") && pyproject.contains("profile = \"dist\""),
+        "{pyproject}"
+    );
     for target in [
         "x86_64-unknown-linux-musl",
         "aarch64-unknown-linux-musl",
