@@ -11,6 +11,10 @@ VENV is a virtual environment holding maturin and pre-commit. Checks:
 - wheel: `maturin build` makes the host's wheel; it installs into a fresh
   virtual environment with no index, and `feedlint examples/site` there
   gives the README's summary line and exit status 1.
+- npm: the host's platform package and the `feedlint` package, packed
+  by `npm pack`, installed from their tarballs into a fresh project:
+  `npx feedlint --version`, and `npx feedlint examples/site` gives the
+  README's summary line.
 - pre-commit: `pre-commit try-repo` this repository in a new git
   repository with a broken, a valid and a fixable feed: the `feedlint`
   hook fails on the broken one naming its rule and passes on the valid
@@ -100,6 +104,47 @@ def check_pre_commit(tools, scratch):
     return "hooks feedlint and feedlint-fix"
 
 
+def check_npm(tools, scratch):
+    """The host's platform package and the main package, packed, installed
+    from their tarballs into a fresh project, run with npx."""
+    host = next(
+        line.split(": ", 1)[1]
+        for line in run(["rustc", "-vV"], ROOT).stdout.splitlines()
+        if line.startswith("host: ")
+    )
+    binary = scratch / "feedlint"
+    run(["strip", "-o", binary, ROOT / "target/debug/feedlint"], scratch)
+    made = scratch / "packages"
+    platform = pathlib.Path(run([sys.executable, ROOT / "release/npm.py", "platform", host, binary, made], ROOT).stdout.strip())
+    main_package = pathlib.Path(run([sys.executable, ROOT / "release/npm.py", "main", made], ROOT).stdout.strip())
+    tarballs = []
+    for folder in [platform, main_package]:
+        packed = run(["npm", "pack", "--silent", "--pack-destination", scratch], folder).stdout.strip().splitlines()[-1]
+        tarballs.append(scratch / packed)
+    project = scratch / "project"
+    project.mkdir()
+    (project / "package.json").write_text('{"name": "project", "version": "1.0.0", "private": true}\n', encoding="utf-8")
+    run(["npm", "install", "--no-audit", "--no-fund", "--save-dev"] + tarballs, project)
+    version = run(["npx", "--no-install", "feedlint", "--version"], project)
+    if not version.stdout.startswith("feedlint "):
+        sys.exit(f"npx feedlint --version said: {version.stdout}{version.stderr}")
+    linted = run(["npx", "--no-install", "feedlint", ROOT / "examples/site"], project, check=False)
+    said = linted.stdout + linted.stderr
+    summary = README_SUMMARY.replace("examples/site/", f"{ROOT / 'examples/site'}/")
+    if linted.returncode != 1 or summary not in said:
+        sys.exit(f"npx feedlint examples/site exited {linted.returncode}, saying:\n{said}")
+    # Without its platform's package, the launcher says what is missing.
+    bare = scratch / "bare"
+    bare.mkdir()
+    (bare / "package.json").write_text('{"name": "bare", "version": "1.0.0", "private": true}\n', encoding="utf-8")
+    run(["npm", "install", "--no-audit", "--no-fund", "--omit=optional", tarballs[1]], bare)
+    missing = run(["npx", "--no-install", "feedlint", "--version"], bare, check=False)
+    if missing.returncode != 2 or "is not installed" not in missing.stderr:
+        sys.exit(f"the launcher without a binary exited {missing.returncode}: {missing.stderr}")
+    sizes = ", ".join(f"{tarball.name} {tarball.stat().st_size / 1e6:.2f} MB" for tarball in tarballs)
+    return sizes
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python-tools", type=pathlib.Path, required=True)
@@ -107,7 +152,7 @@ def main():
     tools = args.python_tools.resolve()
     with tempfile.TemporaryDirectory(prefix="feedlint-packages-") as scratch:
         scratch = pathlib.Path(scratch)
-        for name, check in [("wheel", check_wheel), ("pre-commit", check_pre_commit)]:
+        for name, check in [("wheel", check_wheel), ("npm", check_npm), ("pre-commit", check_pre_commit)]:
             started = time.monotonic()
             place = scratch / name
             place.mkdir()

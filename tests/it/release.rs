@@ -142,6 +142,9 @@ fn the_release_workflow_is_valid_and_runs_the_tested_script() {
     // The Python package's wheels (maturin, from pyproject.toml) and sdist.
     assert!(workflow.contains("uses: PyO3/maturin-action@v1"));
     assert!(workflow.contains("command: sdist"));
+    // The npm packages, made by the script the package check runs.
+    assert!(workflow.contains("python release/npm.py platform"));
+    assert!(workflow.contains("python3 release/npm.py main npm"));
     let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
     assert!(
         pyproject.contains("bindings = \"bin\"") && pyproject.contains("profile = \"dist\""),
