@@ -138,8 +138,29 @@ pub(crate) fn say_warnings_and_failures(report: &feedlint::Report) {
         say(format_args!("warning: {warning}"));
     }
     for failure in &report.failures {
-        say(format_args!("error: {failure}"));
+        match mistyped_command(failure) {
+            Some(command) => say(format_args!("error: {failure}; did you mean the command `{command}`?")),
+            None => say(format_args!("error: {failure}")),
+        }
     }
+}
+
+/// The command a path that is not there was likely meant as: a plain word
+/// near a command's name (`feedlint explian`), read as a path because a
+/// command line without a command lints its arguments.
+fn mistyped_command(failure: &feedlint::Failure) -> Option<String> {
+    use clap::CommandFactory as _;
+    let feedlint::Failure::Unreadable { path, error } = failure else {
+        return None;
+    };
+    let word = path
+        .to_str()
+        .filter(|word| word.bytes().all(|b| b.is_ascii_alphabetic() || b == b'-'))?;
+    (error.kind() == std::io::ErrorKind::NotFound).then_some(())?;
+    super::args::Cli::command()
+        .get_subcommands()
+        .map(|command| command.get_name().to_owned())
+        .find(|name| name != "help" && feedlint::findings::rule_id::is_near(word, name))
 }
 
 /// How a run's report is printed and what the run exits with, decided

@@ -164,7 +164,7 @@ impl<T> std::ops::IndexMut<RuleId> for RuleMap<T> {
 /// Whether `written` is a near miss of the name `meant` (ASCII): the same
 /// but for case, two neighbouring characters swapped, or one character
 /// edited (two in a name of eight or more).
-pub(crate) fn is_near(written: &str, meant: &str) -> bool {
+pub fn is_near(written: &str, meant: &str) -> bool {
     let most = if meant.len() >= 8 { 2 } else { 1 };
     if written.len().abs_diff(meant.len()) > most {
         return false;

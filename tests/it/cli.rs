@@ -1521,3 +1521,19 @@ fn the_version_names_the_commit_it_was_built_from() {
         None => assert_eq!(said, format!("feedlint {version}\n")),
     }
 }
+
+#[test]
+fn a_mistyped_command_is_named() {
+    let output = feedlint(&["explian"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains(
+            "cannot read explian: No such file or directory (os error 2); did you mean the command `explain`?"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    // A path that is no command's near miss is only a path.
+    let output = feedlint(&["no-such-feed"]);
+    assert!(!stderr(&output).contains("did you mean"), "{}", stderr(&output));
+}
