@@ -25,8 +25,7 @@ fn download_name(name: &str) -> String {
     }
 }
 
-/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
-/// gzip-compressed where the client accepts it (as it is kept).
+/// The line a source view is asked to show (`?line=N`).
 #[derive(Deserialize)]
 pub struct LineQuery {
     line: Option<usize>,
@@ -57,6 +56,8 @@ pub async fn source(
     html(source_view::source_view(&name, &text, query.line.unwrap_or(1), &here)).into_response()
 }
 
+/// `GET /runs/ID/report.json` and `.../report.sarif`: a run's report,
+/// gzip-compressed where the client accepts it (as it is kept).
 pub async fn download(
     State(app): State<Arc<App>>,
     Path((id, file)): Path<(String, String)>,

@@ -20,7 +20,9 @@ pub fn anchor(failure: &Failure) -> Option<&'static str> {
         Unreached::Timeout => "timeout",
         Unreached::Status(404 | 410) => "not-found",
         Unreached::Status(401 | 403 | 429) => "refused-to-give",
-        Unreached::Status(_) => "server-error",
+        Unreached::Status(500..=599) => "server-error",
+        // Another status says its own meaning; no section is about it.
+        Unreached::Status(_) => return None,
         Unreached::NotAFeed => "not-a-feed",
         Unreached::Other => return None,
     })
@@ -106,4 +108,33 @@ pub fn api(max_body: usize) -> Markup {
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_failure_leads_to_the_section_about_it() {
+        let failure = |reason| Failure::Unfetchable {
+            url: "https://example.org/feed".to_owned(),
+            message: String::new(),
+            reason,
+        };
+        assert_eq!(anchor(&failure(Unreached::Status(410))), Some("not-found"));
+        assert_eq!(anchor(&failure(Unreached::Status(403))), Some("refused-to-give"));
+        assert_eq!(anchor(&failure(Unreached::Status(503))), Some("server-error"));
+        assert_eq!(anchor(&failure(Unreached::Status(400))), None);
+        assert_eq!(anchor(&failure(Unreached::Other)), None);
+        let page = fetching().into_string();
+        for reason in [
+            Unreached::NoSuchHost,
+            Unreached::Tls,
+            Unreached::Timeout,
+            Unreached::NotAFeed,
+        ] {
+            let id = anchor(&failure(reason)).unwrap();
+            assert!(page.contains(&format!("id=\"{id}\"")), "{id}");
+        }
+    }
 }
