@@ -1,5 +1,5 @@
-//! The rules on the web: their index, and a rule's page: its documentation, `rules/ID.md`, in the
-//! page's words. The doc's sections come under the headings a reader of a
+//! The rules on the web: their index, and a rule's page, its
+//! documentation (`rules/ID.md`) in the page's words. The doc's sections come under the headings a reader of a
 //! result asks by (what it means, why it matters, an example, how to fix
 //! it), and what the doc says of the command line alone (flags, the
 //! config, standard input) stays with `feedlint explain`: the docs keep
