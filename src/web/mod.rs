@@ -283,8 +283,8 @@ enum Work {
     Upload(Vec<InMemory>, crate::run::uploads::Upload, url::Url),
 }
 
-/// What a check came to: its report, and the document fixed where one
-/// document was checked and every fix it has is safe.
+/// What a check came to: its report, and the document with its safe
+/// fixes applied where one document was checked and it has one.
 struct Linted {
     report: Report,
     fixed: Option<fixed::FixedDocument>,
@@ -429,11 +429,8 @@ fn result_page(app: &App, client: Client, linted: Linted, about: page::About) ->
         fixed: fixed.as_ref().map(|fixed| (fixed.name.clone(), &fixed.bytes[..])),
         sources: &sources,
     };
-    let run = app
-        .runs
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .keep(client, kept);
+    let run = kept.compressed(client);
+    let run = app.runs.lock().unwrap_or_else(PoisonError::into_inner).keep(run);
     let title = format!("Results for {}", about.what);
     let checked = page::Checked {
         about,

@@ -81,6 +81,28 @@ pub struct Kept<'a> {
     pub sources: &'a [(&'a str, &'a str)],
 }
 
+impl Kept<'_> {
+    /// The run to keep for `client`, compressed: made before the store's
+    /// lock is taken, so that compressing a large document holds up no
+    /// other request. Its id, 128 bits from the operating system's random
+    /// source (a pasted document is nobody else's business).
+    pub fn compressed(self, client: Client) -> Run {
+        Run {
+            id: random_id(),
+            client,
+            kept_at: Instant::now(),
+            json: compress(self.json),
+            sarif: compress(self.sarif),
+            fixed: self.fixed.map(|(name, bytes)| (name, compress(bytes))),
+            sources: self
+                .sources
+                .iter()
+                .map(|(name, text)| ((*name).to_owned(), compress(text.as_bytes())))
+                .collect(),
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct Runs {
     kept: VecDeque<Run>,
@@ -88,32 +110,15 @@ pub struct Runs {
 }
 
 impl Runs {
-    /// Keeps a run's reports (JSON and SARIF, uncompressed) for `client`;
-    /// its id, 128 bits from the operating system's random source (a
-    /// pasted document is nobody else's business).
-    pub fn keep(&mut self, client: Client, kept: Kept) -> String {
-        self.keep_at(Instant::now(), client, kept)
+    /// Keeps a run (made by [`Kept::compressed`]), in its client's share;
+    /// its id.
+    pub fn keep(&mut self, run: Run) -> String {
+        self.keep_at(Instant::now(), run)
     }
 
-    fn keep_at(&mut self, now: Instant, client: Client, kept: Kept) -> String {
-        let Kept {
-            json,
-            sarif,
-            fixed,
-            sources,
-        } = kept;
-        let run = Run {
-            id: random_id(),
-            client,
-            kept_at: now,
-            json: compress(json),
-            sarif: compress(sarif),
-            fixed: fixed.map(|(name, bytes)| (name, compress(bytes))),
-            sources: sources
-                .iter()
-                .map(|(name, text)| ((*name).to_owned(), compress(text.as_bytes())))
-                .collect(),
-        };
+    fn keep_at(&mut self, now: Instant, mut run: Run) -> String {
+        run.kept_at = now;
+        let client = run.client;
         let id = run.id.clone();
         self.bytes += run.bytes();
         self.kept.push_back(run);
@@ -218,10 +223,10 @@ mod tests {
     #[test]
     fn one_client_evicts_its_own_runs_not_anothers() {
         let mut runs = Runs::default();
-        let kept = runs.keep(address("192.0.2.1"), reports(b"{\"mine\": 1}", b"{}"));
+        let kept = runs.keep(reports(b"{\"mine\": 1}", b"{}").compressed(address("192.0.2.1")));
         let flooder = address("198.51.100.7");
         for _ in 0..10 * MOST_RUNS {
-            runs.keep(flooder, reports(b"{}", b"{}"));
+            runs.keep(reports(b"{}", b"{}").compressed(flooder));
         }
         assert!(runs.get(&kept).is_some());
         assert_eq!(decompress(&runs.get(&kept).unwrap().json), b"{\"mine\": 1}");
@@ -236,11 +241,11 @@ mod tests {
     #[test]
     fn past_the_total_the_largest_client_gives_way() {
         let mut runs = Runs::default();
-        let small = runs.keep(address("192.0.2.1"), reports(b"small", b""));
+        let small = runs.keep(reports(b"small", b"").compressed(address("192.0.2.1")));
         // Eight clients (the most the shares allow) fill the store.
         for client in 0..8u8 {
             for _ in 0..MOST_RUNS_PER_CLIENT {
-                runs.keep(address(&format!("203.0.113.{client}")), reports(b"{}", b"{}"));
+                runs.keep(reports(b"{}", b"{}").compressed(address(&format!("203.0.113.{client}"))));
             }
         }
         assert!(runs.kept.len() <= MOST_RUNS);
@@ -254,16 +259,22 @@ mod tests {
         // the floor, it may go.
         let mut runs = Runs::default();
         let start = Instant::now();
-        let mine = runs.keep_at(start, address("192.0.2.1"), reports(b"{\"mine\": 1}", b"{}"));
+        let mine = runs.keep_at(start, reports(b"{\"mine\": 1}", b"{}").compressed(address("192.0.2.1")));
         for n in 0..2 * MOST_RUNS {
             let attacker = address(&format!("2001:db8:0:{:x}::1", n % 256));
-            runs.keep_at(start + Duration::from_secs(7), attacker, reports(b"{}", b"{}"));
+            runs.keep_at(
+                start + Duration::from_secs(7),
+                reports(b"{}", b"{}").compressed(attacker),
+            );
         }
         assert!(runs.get(&mine).is_some(), "a fresh run was evicted");
         assert!(runs.kept.len() <= MOST_RUNS);
         for n in 0..MOST_RUNS {
             let attacker = address(&format!("2001:db8:1:{:x}::1", n % 256));
-            runs.keep_at(start + FLOOR + Duration::from_secs(8), attacker, reports(b"{}", b"{}"));
+            runs.keep_at(
+                start + FLOOR + Duration::from_secs(8),
+                reports(b"{}", b"{}").compressed(attacker),
+            );
         }
         assert!(runs.get(&mine).is_none(), "past the floor, the oldest goes");
     }
