@@ -148,11 +148,21 @@ def check_npm(tools, scratch):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--python-tools", type=pathlib.Path, required=True)
+    parser.add_argument(
+        "--checks",
+        default="wheel,npm,pre-commit",
+        help="the checks to run, separated by commas (default: all)",
+    )
     args = parser.parse_args()
+    chosen = args.checks.split(",")
     tools = args.python_tools.resolve()
     with tempfile.TemporaryDirectory(prefix="feedlint-packages-") as scratch:
         scratch = pathlib.Path(scratch)
-        for name, check in [("wheel", check_wheel), ("npm", check_npm), ("pre-commit", check_pre_commit)]:
+        checks = [("wheel", check_wheel), ("npm", check_npm), ("pre-commit", check_pre_commit)]
+        unknown = set(chosen) - {name for name, _ in checks}
+        if unknown:
+            sys.exit(f"no such check: {', '.join(sorted(unknown))}")
+        for name, check in [(name, check) for name, check in checks if name in chosen]:
             started = time.monotonic()
             place = scratch / name
             place.mkdir()
