@@ -2464,13 +2464,11 @@ fn a_badge_from_a_short_lived_cache_and_the_json_report_by_get() {
     let asked: String =
         url::form_urlencoded::byte_serialize(format!("{feeds}/asked-by-page.atom").as_bytes()).collect();
     raw_get(&served.base, &format!("/check?url={asked}"), "");
-    let started = Instant::now();
-    assert!(badge_of("/asked-by-page.atom").1.contains("feed: not valid"));
-    assert!(
-        started.elapsed() < Duration::from_millis(400),
-        "{:?}",
-        started.elapsed()
-    );
+    // No speed is measured: a fetch cannot answer before the feed's 800 ms,
+    // so an answer sooner came from the cache, however loaded the machine.
+    let (_, svg, taken) = badge_of("/asked-by-page.atom");
+    assert!(svg.contains("feed: not valid"), "{svg}");
+    assert!(taken < Duration::from_millis(800), "{taken:?}");
 }
 
 /// A blog's RSS feed whose `count` items each have a bad date, a relative
