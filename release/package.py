@@ -12,6 +12,10 @@ same code.
     release/package.py checksums DIR
         Writes DIR/SHA256SUMS: every archive's SHA-256, as `sha256sum`
         writes them, and checks each against its .sha256 file.
+    release/package.py formula DIR
+        Writes DIR/feedlint.rb, the Homebrew formula for the tap: the
+        macOS and Linux archives of this version, named by their URLs on
+        the release and their SHA-256 from DIR/SHA256SUMS.
 
 Python's own tarfile, zipfile and hashlib, so that Linux, macOS and Windows
 runners pack alike. An archive is the same bytes for the same inputs: its
@@ -36,9 +40,14 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SHIPPED = ["README.md", "CHANGELOG.md", "LICENSE-MIT", "LICENSE-APACHE"]
 
 
-def version():
+def manifest(key):
+    """A string of Cargo.toml's [package]."""
     text = (ROOT / "Cargo.toml").read_text(encoding="utf-8")
-    return re.search(r'^version = "([^"]+)"', text, re.M).group(1)
+    return re.search(rf'^{key} = "([^"]+)"', text, re.M).group(1)
+
+
+def version():
+    return manifest("version")
 
 
 def commit():
@@ -129,6 +138,79 @@ def checksums(out):
     return len(lines)
 
 
+# Homebrew's platforms, by the release's targets.
+BREWED = [
+    ("on_macos", "on_arm", "aarch64-apple-darwin"),
+    ("on_macos", "on_intel", "x86_64-apple-darwin"),
+    ("on_linux", "on_arm", "aarch64-unknown-linux-musl"),
+    ("on_linux", "on_intel", "x86_64-unknown-linux-musl"),
+]
+
+# Homebrew's audit wants a description of at most 80 characters, with no
+# article before it: not the crate's. The test lints a feed with one error
+# (atom-missing-id), which exits 1.
+FORMULA = """\
+# The Homebrew formula for feedlint, written by release/package.py formula
+# from the release's SHA256SUMS: do not edit it by hand.
+class Feedlint < Formula
+  desc "Validator and linter for paged and archived syndication feeds"
+  homepage "{homepage}"
+  version "{version}"
+  license any_of: ["MIT", "Apache-2.0"]
+{platforms}
+  def install
+    bin.install "feedlint"
+  end
+
+  test do
+    assert_match "feedlint #{{version}}", shell_output("#{{bin}}/feedlint --version")
+    (testpath/"feed.atom").write <<~XML
+      <?xml version="1.0" encoding="utf-8"?>
+      <feed xmlns="http://www.w3.org/2005/Atom">
+        <title>Example</title>
+        <updated>2003-12-13T18:30:02Z</updated>
+        <author><name>John Doe</name></author>
+      </feed>
+    XML
+    assert_match "atom-missing-id", shell_output("#{{bin}}/feedlint #{{testpath}}/feed.atom", 1)
+  end
+end
+"""
+
+
+def formula(out):
+    """The tap's formula, from the archives SHA256SUMS lists."""
+    listed = {}
+    for line in (out / "SHA256SUMS").read_text(encoding="utf-8").splitlines():
+        digest, name = line.split()
+        listed[name] = digest
+    release = f"{manifest('repository')}/releases/download/v{version()}"
+    platforms, last_os = [], None
+    for os_block, cpu_block, target in BREWED:
+        name = f"feedlint-{version()}-{target}.tar.gz"
+        if name not in listed:
+            sys.exit(f"{out / 'SHA256SUMS'} lists no {name}")
+        if os_block != last_os:
+            if last_os:
+                platforms.append("  end")
+            platforms += ["", f"  {os_block} do"]
+            last_os = os_block
+        platforms += [
+            f"    {cpu_block} do",
+            f'      url "{release}/{name}"',
+            f'      sha256 "{listed[name]}"',
+            "    end",
+        ]
+    platforms += ["  end", ""]
+    text = FORMULA.format(
+        homepage=manifest("homepage"),
+        version=version(),
+        platforms="\n".join(platforms),
+    )
+    (out / "feedlint.rb").write_text(text, encoding="utf-8")
+    return out / "feedlint.rb"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     steps = parser.add_subparsers(dest="step", required=True)
@@ -138,13 +220,17 @@ def main():
     packing.add_argument("--out", type=pathlib.Path, default=ROOT / "dist")
     summing = steps.add_parser("checksums")
     summing.add_argument("out", type=pathlib.Path)
+    brewing = steps.add_parser("formula")
+    brewing.add_argument("out", type=pathlib.Path)
     args = parser.parse_args()
     if args.step == "build":
         binary = args.binary or build(args.target)
         archive = pack(args.target, binary, args.out)
         print(f"{archive} ({archive.stat().st_size} bytes)")
-    else:
+    elif args.step == "checksums":
         print(f"{checksums(args.out)} archives in {args.out / 'SHA256SUMS'}")
+    else:
+        print(formula(args.out))
 
 
 if __name__ == "__main__":

