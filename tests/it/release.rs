@@ -40,7 +40,7 @@ fn host() -> String {
 
 /// The test's feedlint, stripped as the dist profile strips its binary
 /// (which keeps the packing quick), in `dir`.
-fn stripped_binary(dir: &Path) -> PathBuf {
+pub fn stripped_binary(dir: &Path) -> PathBuf {
     let binary = dir.join("feedlint");
     let stripped = run(
         "strip",
@@ -53,7 +53,7 @@ fn stripped_binary(dir: &Path) -> PathBuf {
 
 /// `release/package.py build TARGET --binary BINARY --out DIR/OUT`: the
 /// archive it made.
-fn pack(target: &str, binary: &Path, dir: &Path, out: &str) -> PathBuf {
+pub fn pack(target: &str, binary: &Path, dir: &Path, out: &str) -> PathBuf {
     let output = run(
         "python3",
         &[
