@@ -88,6 +88,11 @@ pub(crate) struct ServeArgs {
     /// a client could then name any address.
     #[arg(long)]
     pub(crate) trust_proxy: bool,
+    /// Do not serve: ask the server listening on --listen whether it
+    /// answers (GET /healthz), and exit 0 if it does within 5 seconds, 1
+    /// if not. For a container's health check, which has no curl.
+    #[arg(long)]
+    pub(crate) health_check: bool,
 }
 
 #[derive(clap::Args, Debug)]

@@ -11,6 +11,17 @@ use super::output::{fail, fail_lines, say};
 
 /// `feedlint serve`: the web page and the API, until stopped.
 pub(crate) fn serve(args: &ServeArgs) -> ExitCode {
+    if args.health_check {
+        return match feedlint::web::probe(args.listen, std::time::Duration::from_secs(5)) {
+            Ok(()) => ExitCode::SUCCESS,
+            // 1, not the usage error's 2: a container runtime reads 1 as
+            // unhealthy and keeps 2 for itself.
+            Err(why) => {
+                say(format_args!("error: {why}"));
+                ExitCode::FAILURE
+            }
+        };
+    }
     let mut options = feedlint::web::ServeOptions::new(args.listen);
     let descriptors = crate::cli::descriptors::raise_to_hard_limit();
     let wanted = usize::try_from(args.max_connections).unwrap_or(usize::MAX);

@@ -46,6 +46,7 @@ mod badges;
 mod chain_order;
 mod downloads;
 mod fixed;
+mod health;
 mod help;
 mod layout;
 mod listen;
@@ -59,6 +60,7 @@ mod words;
 
 pub use admission::BODY_GRACE;
 use admission::{admit, api_error, Slot};
+pub use health::probe;
 pub use listen::{connection_cap, ConnectionLimits};
 
 /// What `feedlint serve` is started with.
@@ -209,6 +211,7 @@ pub fn app(mut options: ServeOptions) -> Router {
         .route("/runs/{id}/{file}", get(downloads::download))
         .route("/runs/{id}/source/{doc}", get(downloads::source))
         .route("/assets/style.css", get(style))
+        .route("/healthz", get(health::healthz))
         .merge(linting)
         .fallback(|| async {
             (

@@ -234,6 +234,8 @@ fn the_release_workflow_is_valid_and_runs_the_tested_script() {
     assert!(workflow.contains("python release/package.py build \"${{ matrix.target }}\" --out dist"));
     assert!(workflow.contains("python3 release/package.py checksums dist"));
     assert!(workflow.contains("python3 release/package.py formula dist"));
+    assert!(workflow.contains("python3 release/container.py rootfs"));
+    assert!(workflow.contains("--file Containerfile"));
     // The Python package's wheels (maturin, from pyproject.toml) and sdist.
     assert!(workflow.contains("uses: PyO3/maturin-action@v1"));
     assert!(workflow.contains("command: sdist"));
@@ -336,5 +338,192 @@ fn the_crate_says_what_crates_io_shows() {
         .collect();
     for left_out in ["/tests", "/testsuite", "/bench", "/examples"] {
         assert!(!included.iter().any(|path| path.starts_with(left_out)), "{left_out}");
+    }
+}
+
+/// podman and buildah, where installed (`.ci/run` installs Debian's).
+fn container_tools() -> bool {
+    ["podman", "buildah"]
+        .iter()
+        .all(|tool| installed(tool, "FEEDLINT_CONTAINER_REQUIRED"))
+}
+
+/// Stops a process group when dropped: the container's server ends with
+/// the test, however the test ends.
+struct Stopped(std::process::Child);
+
+impl Drop for Stopped {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill").args(["--", &group]).status();
+        let _ = self.0.wait();
+    }
+}
+
+/// The image is built from `Containerfile` and `release/container.py`'s
+/// files, with no base image, and run as the image says (its binary, its
+/// files, its user). `podman run` needs cgroups that some machines' sandboxes
+/// do not give; the image is then run by buildah with chroot isolation,
+/// which needs none, and the test says so.
+#[test]
+fn the_container_image_is_built_from_nothing_and_serves_as_a_user_without_privileges() {
+    use std::os::unix::process::CommandExt as _;
+    if !container_tools() {
+        return;
+    }
+    let dir = scratch("container");
+    let binary = stripped_binary(&dir);
+    let context = dir.join("context");
+    let laid = run(
+        "python3",
+        &[
+            "release/container.py",
+            "rootfs",
+            binary.to_str().unwrap(),
+            context.to_str().unwrap(),
+        ],
+        root(),
+    );
+    assert!(laid.status.success(), "{}", said(&laid));
+    let image = format!("localhost/feedlint-test-{}", std::process::id());
+    let built = run(
+        "podman",
+        &[
+            "build",
+            "--layers=false",
+            "--format",
+            "docker",
+            "-f",
+            "Containerfile",
+            "-t",
+            &image,
+            context.to_str().unwrap(),
+        ],
+        root(),
+    );
+    assert!(built.status.success(), "{}", said(&built));
+    let _removed = Removed(format!("podman rmi --force {image}"));
+    let config = run(
+        "podman",
+        &[
+            "image",
+            "inspect",
+            &image,
+            "--format",
+            "{{.Config.User}}|{{.Config.Entrypoint}}|{{.Config.Cmd}}|{{.Config.ExposedPorts}}|{{.Config.Healthcheck.Test}}",
+        ],
+        root(),
+    );
+    let config = said(&config);
+    assert_eq!(
+        config.trim(),
+        "65532:65532|[/usr/local/bin/feedlint]|[serve --listen 0.0.0.0:8080]|map[8080/tcp:{}]\
+         |[CMD /usr/local/bin/feedlint serve --listen 127.0.0.1:8080 --health-check]"
+    );
+    // Nothing but feedlint, what it loads, and who it runs as.
+    let history = said(&run(
+        "podman",
+        &["history", "--format", "{{.CreatedBy}}", &image],
+        root(),
+    ));
+    assert!(
+        !history.contains("FROM ") || history.contains("FROM scratch"),
+        "{history}"
+    );
+
+    let container = run("buildah", &["from", &image], root());
+    assert!(container.status.success(), "{}", said(&container));
+    let container = said(&container).trim().to_owned();
+    let _removed_too = Removed(format!("buildah rm {container}"));
+    let in_image = |args: &[&str]| {
+        let mut command = Command::new("buildah");
+        command
+            .args(["run", "--isolation", "chroot", &container, "--"])
+            .args(args)
+            .current_dir(&dir);
+        command
+    };
+    // The server on a free loopback port of this machine (the image's
+    // 0.0.0.0:8080 may be taken here), as the image's user.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let log = dir.join("server.log");
+    let server = Stopped(
+        in_image(&["/usr/local/bin/feedlint", "serve", "--listen", &listen])
+            .stdout(std::fs::File::create(&log).unwrap())
+            .stderr(std::fs::File::create(dir.join("server.err")).unwrap())
+            .process_group(0)
+            .spawn()
+            .unwrap(),
+    );
+    let healthy = || {
+        in_image(&[
+            "/usr/local/bin/feedlint",
+            "serve",
+            "--listen",
+            &listen,
+            "--health-check",
+        ])
+        .output()
+        .unwrap()
+    };
+    // Up to 30 seconds for it to start, on a loaded machine.
+    let mut health = healthy();
+    for _ in 0..300 {
+        if health.status.success() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        health = healthy();
+    }
+    assert!(
+        health.status.success(),
+        "{}\nthe server said: {}{}",
+        said(&health),
+        std::fs::read_to_string(&log).unwrap_or_default(),
+        std::fs::read_to_string(dir.join("server.err")).unwrap_or_default()
+    );
+    // It runs as the image's user, not root.
+    let owner = said(&run("ps", &["-o", "uid=,args=", "-C", "feedlint"], &dir));
+    assert!(
+        owner.lines().any(|line| line.contains(&listen)
+            && !line.contains("--health-check")
+            && line.trim_start().starts_with("65532 ")),
+        "{owner}"
+    );
+    // Its defaults are the safe ones: a URL on the container's own
+    // network (here, loopback) is refused.
+    let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+    let mut answer = agent
+        .get(format!("http://{listen}/api/lint?url=http://{listen}/healthz"))
+        .call()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_str(&answer.body_mut().read_to_string().unwrap()).unwrap();
+    assert!(report["failures"].to_string().contains("private"), "{report}");
+    drop(server);
+    // Stopped, it is unhealthy: exit status 1, as a runtime reads it.
+    let health = healthy();
+    assert_eq!(health.status.code(), Some(1), "{}", said(&health));
+    let podman_run = run("podman", &["run", "--rm", &image, "--version"], root());
+    if !podman_run.status.success() {
+        eprintln!(
+            "release: podman run does not work on this machine ({}); the image was run by buildah with chroot isolation",
+            said(&podman_run).lines().last().unwrap_or_default()
+        );
+    }
+}
+
+/// Runs a command (words split on spaces) when dropped: what a test made
+/// outside its folder goes, however the test ends.
+struct Removed(String);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        let words: Vec<&str> = self.0.split(' ').collect();
+        let _ = Command::new(words[0]).args(&words[1..]).output();
     }
 }

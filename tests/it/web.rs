@@ -17,7 +17,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{scratch, ATOM_HEAD};
+use common::{scratch, stderr, ATOM_HEAD};
 use serde_json::{json, Value};
 
 /// A `feedlint serve` on a free loopback port, stopped when dropped.
@@ -2757,4 +2757,45 @@ fn the_links_to_copy_name_the_public_url_not_the_host_a_client_sent() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// `serve --health-check` (a container's health check) asks `/healthz` of
+/// the server on `--listen`: 0 when it answers 200, 1 when it does not.
+#[test]
+fn the_health_check_says_whether_the_server_answers() {
+    let check = |listen: &str| {
+        Command::new(env!("CARGO_BIN_EXE_feedlint"))
+            .args(["serve", "--listen", listen, "--health-check"])
+            .output()
+            .unwrap()
+    };
+    let served = Served::start_with(&[]);
+    let listen = served.base.trim_start_matches("http://").to_owned();
+    let healthy = check(&listen);
+    assert_eq!(healthy.status.code(), Some(0), "{}", stderr(&healthy));
+    assert!(healthy.stdout.is_empty() && healthy.stderr.is_empty());
+    // Listening on every address, it is asked on loopback.
+    let port = listen.rsplit_once(':').unwrap().1;
+    assert_eq!(check(&format!("0.0.0.0:{port}")).status.code(), Some(0));
+    let response = raw_get(&served.base, "/healthz", "");
+    let (head, body) = split_response(&response);
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert_eq!(body, b"ok\n");
+    drop(served);
+    let gone = check(&listen);
+    assert_eq!(gone.status.code(), Some(1));
+    assert!(
+        stderr(&gone).contains(&format!("no healthy server at {listen}")),
+        "{}",
+        stderr(&gone)
+    );
+    // A server that answers something else is not feedlint's, or not well.
+    let other = feeds_server(Vec::new(), Duration::ZERO);
+    let other = check(other.trim_start_matches("http://"));
+    assert_eq!(other.status.code(), Some(1));
+    assert!(
+        stderr(&other).contains("it answered \"HTTP/1.1 404 Not Found\""),
+        "{}",
+        stderr(&other)
+    );
 }
