@@ -49,7 +49,7 @@ fn main() -> ExitCode {
             write_out(ExitCode::SUCCESS, |out| out.write_all(&script))
         }
         Some(Command::Serve(args)) => serve(&args),
-        Some(Command::Server) => match feedlint::lsp::run() {
+        Some(Command::Server { config }) => match feedlint::lsp::run(config) {
             Ok(feedlint::lsp::Ended::Shutdown) => ExitCode::SUCCESS,
             // LSP: "exit" without "shutdown" before it exits with 1.
             Ok(feedlint::lsp::Ended::WithoutShutdown) => ExitCode::FAILURE,

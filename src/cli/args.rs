@@ -39,7 +39,12 @@ pub(crate) enum Command {
     /// Run the language server (LSP over standard input and output), for
     /// editors: diagnostics as you type, fixes as code actions, rule docs
     /// on hover.
-    Server,
+    Server {
+        /// The config file to lint with [default: the workspace's
+        /// feedlint.toml, found as the command line finds it].
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
     /// Serve the validator as a web page and a JSON API (POST /api/lint):
     /// check a feed by URL, by pasting it, or by uploading its files.
     Serve(ServeArgs),

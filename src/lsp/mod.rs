@@ -88,13 +88,13 @@ pub enum Ended {
 }
 
 /// Runs the server on standard input and output until the client exits.
-pub fn run() -> Result<Ended, String> {
+pub fn run(config: Option<PathBuf>) -> Result<Ended, String> {
     let stdio = transport::Stdio::start();
     let connection = Connection {
         sender: stdio.sender.clone(),
         receiver: stdio.receiver.clone(),
     };
-    let ended = serve(connection)?;
+    let ended = serve_with(connection, config)?;
     stdio.finish().map_err(|e| e.to_string())?;
     Ok(ended)
 }
@@ -103,12 +103,19 @@ pub fn run() -> Result<Ended, String> {
 /// it sends `exit` or closes the connection. Requests after `shutdown` are
 /// answered with an error, as LSP says.
 pub fn serve(connection: Connection) -> Result<Ended, String> {
+    serve_with(connection, None)
+}
+
+/// [`serve`], with the settings of the config file `config` (the editor's
+/// setting, `feedlint server --config FILE`) instead of the workspace's
+/// `feedlint.toml`.
+pub fn serve_with(connection: Connection, config: Option<PathBuf>) -> Result<Ended, String> {
     let capabilities = serde_json::to_value(capabilities()).map_err(|e| e.to_string())?;
     let initialize = connection.initialize(capabilities).map_err(|e| e.to_string())?;
     let root = workspace_root(&initialize);
-    let (mut settings, mut told) = Settings::read(root.clone());
+    let (mut settings, mut told) = Settings::read(root.clone(), config);
     if watches_files(&initialize) {
-        send(&connection, Message::Request(watch_configs()))?;
+        send(&connection, Message::Request(watch_configs(settings.config.as_deref())))?;
     }
     // A root that is no project (the whole file system, a kernel file
     // system) is not walked: only the open documents are linted.
@@ -170,7 +177,7 @@ pub fn serve(connection: Connection) -> Result<Ended, String> {
                     Ended::WithoutShutdown
                 };
             }
-            Message::Notification(notification) if names_a_config(&notification) => {
+            Message::Notification(notification) if names_a_config(&notification, settings.config.as_deref()) => {
                 // The config is read again: its mistakes are told (and the
                 // ones fixed cleared), and every open document linted anew.
                 for notification in settings.read_again() {
@@ -239,16 +246,19 @@ fn spawn_linter(
 struct Settings {
     /// The folder whose config applies.
     root: Option<PathBuf>,
+    /// The config file named by the editor, in place of the folder's.
+    config: Option<PathBuf>,
     /// Shared with the linting thread.
     options: Arc<Mutex<Options>>,
     marked: Vec<String>,
 }
 
 impl Settings {
-    fn read(root: Option<PathBuf>) -> (Settings, Vec<Notification>) {
-        let (options, told) = options_for(root.as_deref());
+    fn read(root: Option<PathBuf>, config: Option<PathBuf>) -> (Settings, Vec<Notification>) {
+        let (options, told) = options_for(root.as_deref(), config.as_deref());
         let settings = Settings {
             root,
+            config,
             options: Arc::new(Mutex::new(options)),
             marked: marked_files(&told),
         };
@@ -258,7 +268,7 @@ impl Settings {
     /// Reads the config again: what the editor is told of it, the
     /// diagnostics of mistakes since fixed cleared.
     fn read_again(&mut self) -> Vec<Notification> {
-        let (options, mut told) = options_for(self.root.as_deref());
+        let (options, mut told) = options_for(self.root.as_deref(), self.config.as_deref());
         *self.options.lock().unwrap_or_else(PoisonError::into_inner) = options;
         let marked = marked_files(&told);
         told.extend(
@@ -272,12 +282,16 @@ impl Settings {
     }
 }
 
-/// Whether a notification says that a `feedlint.toml` was saved in the
-/// editor or changed on disk (`workspace/didChangeWatchedFiles`).
-fn names_a_config(notification: &Notification) -> bool {
+/// Whether a notification says that a `feedlint.toml` (or the config
+/// file the editor named) was saved in the editor or changed on disk
+/// (`workspace/didChangeWatchedFiles`).
+fn names_a_config(notification: &Notification, named: Option<&Path>) -> bool {
+    let named = named.and_then(|path| Url::from_file_path(std::path::absolute(path).ok()?).ok());
     let is_config = |uri: &serde_json::Value| {
-        uri.as_str()
-            .is_some_and(|uri| uri.rsplit('/').next() == Some(crate::settings::config::CONFIG_FILE))
+        uri.as_str().is_some_and(|uri| {
+            uri.rsplit('/').next() == Some(crate::settings::config::CONFIG_FILE)
+                || named.as_ref().is_some_and(|named| named.as_str() == uri)
+        })
     };
     match notification.method.as_str() {
         DidSaveTextDocument::METHOD => is_config(&notification.params["textDocument"]["uri"]),
@@ -294,13 +308,19 @@ fn watches_files(initialize: &serde_json::Value) -> bool {
 }
 
 /// The request that asks the client to tell of every `feedlint.toml`
-/// created, changed or deleted in the workspace.
-fn watch_configs() -> lsp_server::Request {
+/// created, changed or deleted in the workspace, and of the config file
+/// the editor named.
+fn watch_configs(named: Option<&Path>) -> lsp_server::Request {
+    let mut watchers =
+        vec![serde_json::json!({ "globPattern": format!("**/{}", crate::settings::config::CONFIG_FILE) })];
+    if let Some(path) = named.and_then(|path| std::path::absolute(path).ok()) {
+        watchers.push(serde_json::json!({ "globPattern": path.to_string_lossy().replace('\\', "/") }));
+    }
     let registration = serde_json::json!({
         "registrations": [{
             "id": "feedlint-config",
             "method": lsp_types::notification::DidChangeWatchedFiles::METHOD,
-            "registerOptions": { "watchers": [{ "globPattern": format!("**/{}", crate::settings::config::CONFIG_FILE) }] },
+            "registerOptions": { "watchers": watchers },
         }]
     });
     lsp_server::Request::new(
@@ -339,11 +359,16 @@ fn workspace_root(initialize: &serde_json::Value) -> Option<PathBuf> {
     Url::parse(uri).ok()?.to_file_path().ok()
 }
 
-/// The settings of the workspace's `feedlint.toml`, resolved as the
-/// command line resolves them, and what the editor is told of them.
-fn options_for(root: Option<&Path>) -> (Options, Vec<Notification>) {
+/// The settings of the workspace's `feedlint.toml` (or of the config file
+/// the editor named), resolved as the command line resolves them, and what
+/// the editor is told of them.
+fn options_for(root: Option<&Path>, named: Option<&Path>) -> (Options, Vec<Notification>) {
     let paths: Vec<PathBuf> = root.map(Path::to_path_buf).into_iter().collect();
-    let resolved = match crate::settings::config::for_paths(&paths) {
+    let read = match named {
+        Some(path) => crate::settings::config::load(path),
+        None => crate::settings::config::for_paths(&paths),
+    };
+    let resolved = match read {
         Ok(config) => Options::resolve(config, Overrides::default(), FrontDoor::Editor),
         // The editor is told, at the mistake, and the defaults apply
         // meanwhile: never a silent fall back.

@@ -1,9 +1,16 @@
+//! The editors' set-ups, each with the real `feedlint server`.
+//!
 //! The Neovim plugin (`editors/neovim/feedlint.lua`) in a real, headless
 //! Neovim: it starts `feedlint server` for a feed, and the diagnostics
 //! reach the editor. Every Neovim named by `FEEDLINT_NVIM` (paths separated
 //! by `:`; default: `nvim` on the PATH) is tried: CI installs Debian 12's
 //! 0.7 and a current one. Without any, the test says it was skipped, unless
 //! `FEEDLINT_NVIM_REQUIRED` is set.
+//!
+//! The VS Code extension (`editors/vscode/`): built, its harness run
+//! against the binary under test, and packaged with the binary inside, by
+//! `release/vscode.py`, where its npm packages are installed (`.ci/run`
+//! installs them; `FEEDLINT_VSCODE_REQUIRED` makes their absence a failure).
 
 use crate::common;
 
@@ -92,4 +99,71 @@ fn the_neovim_plugin_shows_feedlint_diagnostics() {
         );
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+#[test]
+fn the_vscode_extension_drives_the_server_and_packages_with_the_binary_inside() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let extension = root.join("editors/vscode");
+    if !extension.join("node_modules/.bin/vsce").is_file() {
+        assert!(
+            std::env::var_os("FEEDLINT_VSCODE_REQUIRED").is_none(),
+            "FEEDLINT_VSCODE_REQUIRED is set, but editors/vscode/node_modules is not installed"
+        );
+        eprintln!(
+            "editors: skipped the VS Code extension: its npm packages are not installed (npm ci in editors/vscode)"
+        );
+        return;
+    }
+    // Its version is the crate's.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(extension.join("package.json")).unwrap()).unwrap();
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
+    let script = |args: &[&str]| {
+        let output = Command::new("python3")
+            .arg("release/vscode.py")
+            .args(args)
+            .current_dir(root)
+            .output()
+            .unwrap();
+        let said = common::said(&output);
+        assert!(output.status.success(), "release/vscode.py {args:?}: {said}");
+        said
+    };
+    let tested = script(&["test", env!("CARGO_BIN_EXE_feedlint")]);
+    assert!(tested.contains("# pass 4") && tested.contains("# fail 0"), "{tested}");
+    // Packaged for a platform, with a binary inside (a small stand-in: the
+    // package's layout is what is checked here, the binary ran above).
+    let dir = scratch("vscode");
+    let binary = dir.join("feedlint");
+    std::fs::write(&binary, b"#!/bin/sh\necho feedlint\n").unwrap();
+    let packed = script(&[
+        "package",
+        "x86_64-unknown-linux-musl",
+        binary.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    ]);
+    let vsix = dir.join(format!("feedlint-{}-linux-x64.vsix", env!("CARGO_PKG_VERSION")));
+    assert!(vsix.is_file(), "{packed}");
+    let listed = Command::new("python3")
+        .args(["-m", "zipfile", "-l", vsix.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    for file in [
+        "extension/package.json",
+        "extension/out/extension.js",
+        "extension/bin/feedlint",
+        "extension/LICENSE.txt",
+        "extension/readme.md",
+    ] {
+        assert!(listed.contains(file), "{file}: {listed}");
+    }
+    // Nothing of the sources, tests or npm packages goes in.
+    for left_out in ["node_modules", "extension/src/", "extension/test/"] {
+        assert!(!listed.contains(left_out), "{left_out}: {listed}");
+    }
+    let manifest = std::fs::read_to_string(root.join("target/vscode/linux-x64/package.json")).unwrap();
+    assert!(manifest.contains("\"feedlint.path\""));
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -21,8 +21,14 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
+        Client::start_with(&[])
+    }
+
+    /// `feedlint server ARGS`.
+    fn start_with(args: &[&str]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_feedlint"))
             .arg("server")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -631,5 +637,38 @@ fn a_config_fixed_on_disk_or_saved_is_read_again_without_a_restart() {
     let marked = client.diagnostics(&config_uri);
     assert_eq!(marked.len(), 1, "{marked:#?}");
     assert!(marked[0]["message"].as_str().unwrap().contains("loud"), "{marked:#?}");
+    client.finish();
+}
+
+/// `feedlint server --config FILE` (an editor's setting): that file's
+/// settings, not the workspace's `feedlint.toml`, and read again when the
+/// editor says it changed.
+#[test]
+fn the_config_the_editor_names_applies_and_is_read_again() {
+    let dir = scratch("lsp-named-config");
+    std::fs::write(dir.join("feedlint.toml"), "[rules]\n").unwrap();
+    let named = scratch("lsp-named-config-elsewhere").join("editor.toml");
+    std::fs::write(&named, "[rules]\npaging-prev-alias = \"off\"\n").unwrap();
+    let named_uri = url::Url::from_file_path(&named).unwrap().to_string();
+    let mut client = Client::start_with(&["--config", named.to_str().unwrap()]);
+    client.initialize(&dir, true);
+    let path = dir.join("feed.atom");
+    std::fs::write(&path, feed("prev")).unwrap();
+    let uri = client.open(&path, &feed("prev"));
+    let codes = |diagnostics: Vec<Value>| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    let before = codes(client.diagnostics(&uri));
+    assert!(!before.contains(&"paging-prev-alias".to_owned()), "{before:?}");
+    std::fs::write(&named, "[rules]\n").unwrap();
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": named_uri, "type": 2 }] }),
+    );
+    let after = codes(client.diagnostics(&uri));
+    assert!(after.contains(&"paging-prev-alias".to_owned()), "{after:?}");
     client.finish();
 }

@@ -520,11 +520,7 @@ fn a_redirect_from_a_public_start_to_a_private_address_is_never_followed() {
             .env(IN_NAMESPACE, "1")
             .output()
             .unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        );
+        let said = common::said(&output);
         assert!(output.status.success(), "{said}");
         assert!(said.contains("1 passed"), "{said}");
         return;

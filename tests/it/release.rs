@@ -3,7 +3,7 @@
 //! the same bytes twice, its binary runs, its checksums hold and a changed
 //! archive is caught; and the workflow is valid and calls that script.
 
-use crate::common::scratch;
+use crate::common::{said, scratch};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -18,14 +18,6 @@ fn run(program: &str, args: &[&str], dir: &Path) -> Output {
         .current_dir(dir)
         .output()
         .unwrap_or_else(|error| panic!("{program}: {error}"))
-}
-
-fn said(output: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    )
 }
 
 /// The host's target triple, as rustc names it.
@@ -235,6 +227,7 @@ fn the_release_workflow_is_valid_and_runs_the_tested_script() {
     assert!(workflow.contains("python3 release/package.py checksums dist"));
     assert!(workflow.contains("python3 release/package.py formula dist"));
     assert!(workflow.contains("python3 release/container.py rootfs"));
+    assert!(workflow.contains("python release/vscode.py package"));
     assert!(workflow.contains("--file Containerfile"));
     // The Python package's wheels (maturin, from pyproject.toml) and sdist.
     assert!(workflow.contains("uses: PyO3/maturin-action@v1"));
