@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
+use toml::de::{DeTable, DeValue, ValueDeserializer};
 use toml::Spanned;
 use url::Url;
 
@@ -278,28 +279,143 @@ impl std::fmt::Display for ConfigError {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+/// A config's keys as written, each with its place in the file.
+#[derive(Default)]
 struct RawConfig {
     base_url: Option<Spanned<String>>,
-    #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
-    #[serde(default)]
     overrides: Vec<RawOverride>,
-    #[serde(default)]
     exclude: Vec<Spanned<String>>,
     root: Option<Spanned<String>>,
     select: Option<Vec<Spanned<String>>>,
-    #[serde(default)]
     ignore: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawOverride {
     files: Spanned<Vec<Spanned<String>>>,
-    #[serde(default)]
     rules: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+const CONFIG_KEYS: [&str; 7] = ["base-url", "rules", "overrides", "exclude", "root", "select", "ignore"];
+
+/// What is said of an unknown key: the one meant, where it is a near miss
+/// (`base_url`), else every key there is.
+fn unknown_key(written: &str) -> String {
+    let dashed = written.replace('_', "-");
+    match CONFIG_KEYS
+        .iter()
+        .find(|key| crate::findings::rule_id::is_near(&dashed, key))
+    {
+        Some(meant) => format!("unknown key `{written}`; did you mean `{meant}`?"),
+        None => format!(
+            "unknown key `{written}`, expected one of {}",
+            CONFIG_KEYS.map(|key| format!("`{key}`")).join(", ")
+        ),
+    }
+}
+
+/// Reads the config's keys, each value on its own, so that every mistake
+/// is found in one pass: every TOML syntax error the parser recovers from,
+/// every unknown key, every value of the wrong type (a serde struct would
+/// stop at the first). `None` where the syntax is broken.
+fn read_raw(text: &str, mistakes: &mut Mistakes) -> Option<RawConfig> {
+    let (table, errors) = DeTable::parse_recoverable(text);
+    if !errors.is_empty() {
+        for error in errors {
+            mistakes.push(error.span(), error.message().trim());
+        }
+        mistakes.found.sort_by_key(|mistake| mistake.line.unwrap_or(0));
+        return None;
+    }
+    let mut raw = RawConfig::default();
+    for (key, value) in table.into_inner() {
+        match key.get_ref().as_ref() {
+            "base-url" => raw.base_url = typed("base-url", value, mistakes),
+            "root" => raw.root = typed("root", value, mistakes),
+            "exclude" => raw.exclude = typed("exclude", value, mistakes).unwrap_or_default(),
+            "select" => raw.select = typed("select", value, mistakes),
+            "ignore" => raw.ignore = typed("ignore", value, mistakes).unwrap_or_default(),
+            "rules" => raw.rules = levels(value, mistakes),
+            "overrides" => match value.into_inner() {
+                DeValue::Array(array) => {
+                    raw.overrides = array
+                        .into_iter()
+                        .filter_map(|item| an_override_raw(item, mistakes))
+                        .collect();
+                }
+                _ => mistakes.push(Some(key.span()), "overrides must be an array of tables ([[overrides]])"),
+            },
+            other => mistakes.push(Some(key.span()), &unknown_key(other)),
+        }
+    }
+    Some(raw)
+}
+
+/// The value of `key`, as its type says, or the mistake at it.
+fn typed<'i, T: Deserialize<'i>>(key: &str, value: Spanned<DeValue<'i>>, mistakes: &mut Mistakes) -> Option<T> {
+    let span = value.span();
+    T::deserialize(ValueDeserializer::from(value))
+        .map_err(|error| {
+            let message = format!("{key}: {}", error.message().trim());
+            mistakes.push(error.span().or(Some(span)), &message);
+        })
+        .ok()
+}
+
+/// A `[rules]` table: each level read on its own.
+fn levels(value: Spanned<DeValue>, mistakes: &mut Mistakes) -> BTreeMap<Spanned<String>, Spanned<String>> {
+    let span = value.span();
+    let DeValue::Table(table) = value.into_inner() else {
+        mistakes.push(Some(span), "rules must be a table of levels by rule id ([rules])");
+        return BTreeMap::new();
+    };
+    table
+        .into_iter()
+        .filter_map(|(id, level)| {
+            let level_span = level.span();
+            match level.into_inner() {
+                DeValue::String(level) => Some((
+                    Spanned::new(id.span(), id.get_ref().to_string()),
+                    Spanned::new(level_span, level.to_string()),
+                )),
+                _ => {
+                    let message = format!(
+                        "the level of `{}` must be a string: \"error\", \"warning\", \"info\" or \"off\"",
+                        id.get_ref()
+                    );
+                    mistakes.push(Some(level_span), &message);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// One `[[overrides]]` table: its `files` and its `rules`.
+fn an_override_raw(value: Spanned<DeValue>, mistakes: &mut Mistakes) -> Option<RawOverride> {
+    let span = value.span();
+    let DeValue::Table(table) = value.into_inner() else {
+        mistakes.push(Some(span), "an override must be a table ([[overrides]])");
+        return None;
+    };
+    let (mut files, mut rules) = (None, BTreeMap::new());
+    for (key, value) in table {
+        match key.get_ref().as_ref() {
+            "files" => files = typed("files", value, mistakes),
+            "rules" => rules = levels(value, mistakes),
+            other => mistakes.push(
+                Some(key.span()),
+                &format!("unknown key `{other}` in an override, expected `files` or `rules`"),
+            ),
+        }
+    }
+    match files {
+        Some(files) => Some(RawOverride { files, rules }),
+        None => {
+            mistakes.push(Some(span), "an override needs `files`, the globs it applies to");
+            None
+        }
+    }
 }
 
 /// `path` with its `.` and `..` parts resolved by their names alone (a
@@ -412,9 +528,10 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         path,
         found: Vec::new(),
     };
-    let raw: RawConfig =
-        toml::from_str(text).map_err(|e| ConfigError::one(mistakes.at(e.span(), e.message().trim())))?;
-    // Every mistake past the syntax is collected, and all are said at once.
+    // Every mistake is collected, and all are said at once.
+    let Some(raw) = read_raw(text, &mut mistakes) else {
+        return Err(ConfigError(mistakes.found));
+    };
     let base_url = raw.base_url.and_then(|value| match Url::parse(value.get_ref()) {
         Ok(url) => Some(crate::base::secret::masked(&url).into()),
         Err(e) => {
@@ -674,11 +791,14 @@ mod tests {
             error("[rules]\narchive-order = \"fatal\"\n"),
             "feedlint.toml:2: invalid level 'fatal' for rule 'archive-order'; accepted: error, warning, info, off"
         );
-        let unknown_key = error("base_url = \"https://example.org/\"\n");
+        assert_eq!(
+            error("base_url = \"https://example.org/\"\n"),
+            "feedlint.toml:1: unknown key `base_url`; did you mean `base-url`?"
+        );
+        let unknown_key = error("colour = true\n");
         assert!(
-            unknown_key.starts_with(
-                "feedlint.toml:1: unknown field `base_url`, expected one of `base-url`, `rules`, `overrides`"
-            ),
+            unknown_key
+                .starts_with("feedlint.toml:1: unknown key `colour`, expected one of `base-url`, `rules`, `overrides`"),
             "{unknown_key}"
         );
         assert!(error("base-url = \"example.org\"\n")

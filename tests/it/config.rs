@@ -208,7 +208,7 @@ fn a_bad_config_is_exit_2_naming_file_line_and_accepted_values() {
         ),
         (
             "colour = true\n",
-            "feedlint.toml:1: unknown field `colour`, expected one of `base-url`, `rules`, `overrides`",
+            "feedlint.toml:1: unknown key `colour`, expected one of `base-url`, `rules`, `overrides`",
         ),
     ] {
         let dir = site("bad", config);
@@ -223,6 +223,46 @@ fn a_bad_config_is_exit_2_naming_file_line_and_accepted_values() {
     let output = feedlint_in(&dir, &["--config", "nope.toml", "."]);
     assert_eq!(output.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Every mistake of a config is said in one run, in the file's order: a
+/// user fixes them all at once, not one a run.
+#[test]
+fn every_mistake_of_a_config_is_said_at_once() {
+    let config = "base_url = \"https://example.org/\"\nselect = \"rss-\"\n\n[rules]\narchive-orphn = \"warn\"\npaging-prev-alias = 1\n\n[output]\nformat = \"yaml\"\n\n[[overrides]]\nfile = [\"a/**\"]\n";
+    let dir = site("all-at-once", config);
+    let output = feedlint_in(&dir, &["public"]);
+    assert_eq!(output.status.code(), Some(2));
+    let said: Vec<String> = String::from_utf8(output.stderr)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            line.split_once("feedlint.toml:")
+                .map_or(line, |(_, rest)| rest)
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            "1: unknown key `base_url`; did you mean `base-url`?",
+            "2: select: invalid type: string \"rss-\", expected a sequence",
+            "5: unknown rule 'archive-orphn'; did you mean 'archive-orphan'? (see 'feedlint rules' for the accepted ids)",
+            "6: the level of `paging-prev-alias` must be a string: \"error\", \"warning\", \"info\" or \"off\"",
+            "8: unknown key `output`, expected one of `base-url`, `rules`, `overrides`, `exclude`, `root`, `select`, `ignore`",
+            "11: an override needs `files`, the globs it applies to",
+            "12: unknown key `file` in an override, expected `files` or `rules`",
+        ]
+    );
+    // Syntax errors too, as many as the parser recovers from.
+    let dir = site("all-at-once-syntax", "base-url = \n[rules\nx = = 1\n");
+    let output = feedlint_in(&dir, &["public"]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.lines().count() >= 2, "{stderr}");
+    assert!(
+        stderr.contains("feedlint.toml:1:") && stderr.contains("feedlint.toml:2:"),
+        "{stderr}"
+    );
 }
 
 #[test]
