@@ -183,8 +183,8 @@ pub(crate) struct LintArgs {
     #[arg(long)]
     pub(crate) same_origin: bool,
     /// Fetching URLs: let links and redirects lead to loopback, private and
-    /// link-local addresses (refused by default: see the README's security
-    /// section).
+    /// link-local addresses (refused by default: see docs/fetching.md, "Security:
+    /// fetching untrusted URLs").
     #[arg(long)]
     pub(crate) allow_private_addresses: bool,
     /// Fetching URLs: the most requests in flight at once (at most 2 to one

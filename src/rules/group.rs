@@ -1,7 +1,7 @@
 //! The groups rules are selected by (`--select rfc5005`).
 
 /// A named group of rules (`--select rfc5005`): a rule's first group says
-/// which table of the README lists it.
+/// which table of docs/rules.md lists it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Group {
     Xml,
@@ -48,7 +48,7 @@ impl Group {
     }
 
     /// What the group's rules check.
-    /// The group's heading in the README's list of rules.
+    /// The group's heading in the list of rules (docs/rules.md).
     pub const fn title(self) -> &'static str {
         match self {
             Group::Xml => "XML and files",

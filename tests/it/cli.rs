@@ -1478,12 +1478,12 @@ fn the_summary_line_names_podcasts() {
     assert!(blog_alone.contains("in 1 document"), "{blog_alone}");
 }
 
-/// README's "For podcasters" shows the run on examples/podcast: each line
-/// of the output it quotes is what the run prints.
+/// docs/podcasts.md shows the run on examples/podcast: each line of the
+/// output it quotes is what the run prints.
 #[test]
-fn the_readme_shows_what_the_podcast_example_prints() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let section = &readme[readme.find("## For podcasters").unwrap()..];
+fn the_podcasts_page_shows_what_the_podcast_example_prints() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/podcasts.md")).unwrap();
+    let section = &readme[readme.find("# For podcasters").unwrap()..];
     let start = section.find("```text\n").unwrap() + "```text\n".len();
     let shown = &section[start..start + section[start..].find("```").unwrap()];
     let output = feedlint(&["examples/podcast/"]);
@@ -1492,7 +1492,7 @@ fn the_readme_shows_what_the_podcast_example_prints() {
     for line in shown.lines().filter(|line| !line.is_empty()) {
         assert!(
             printed.contains(line),
-            "README shows {line:?}, the run prints:\n{printed}"
+            "docs/podcasts.md shows {line:?}, the run prints:\n{printed}"
         );
     }
     assert!(shown.contains("error[paging-guid-reused]") && shown.contains("in 3 RSS 2.0 podcasts"));

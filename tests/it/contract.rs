@@ -1,7 +1,8 @@
-//! The JSON examples users read, in README.md and docs/cli-contract.md,
-//! have the shape of a real run's output: the same keys at every level
-//! (the report, its summary and tool, a diagnostic, a span, a fix and its
-//! edits, a suppression).
+//! What users read: the JSON examples in docs/editors.md and
+//! docs/cli-contract.md have the shape of a real run's output (the same
+//! keys at every level: the report, its summary and tool, a diagnostic, a
+//! span, a fix and its edits, a suppression), and every link of the README
+//! and the docs leads somewhere.
 
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -75,7 +76,7 @@ fn real() -> Value {
 
 #[test]
 fn the_readme_json_example_has_the_shape_of_a_real_run() {
-    let readme = example("README.md", "The JSON is one object:");
+    let readme = example("docs/editors.md", "The JSON is one object:");
     assert_eq!(shape_of(&readme), shape_of(&real()));
 }
 
@@ -88,4 +89,72 @@ fn the_contract_json_example_has_the_shape_of_a_real_run() {
         .as_str()
         .unwrap()
         .starts_with("https://github.com/feedlint/feedlint/blob/main/rules/"));
+}
+
+/// GitHub's anchor for a heading: lower case, punctuation dropped but `-`
+/// and `_`, spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | ' '))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The README and the `docs/` pages it sends readers to: every link to a
+/// file of the repository names one that is there, and every `#anchor` a
+/// heading of the page it names.
+#[test]
+fn every_link_of_the_readme_and_the_docs_leads_somewhere() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|extension| extension == "md") {
+            pages.push(path);
+        }
+    }
+    let headings = |page: &std::path::Path| -> Vec<String> {
+        let text = std::fs::read_to_string(page).unwrap();
+        let mut fenced = false;
+        text.lines()
+            .filter(|line| {
+                if line.starts_with("```") {
+                    fenced = !fenced;
+                }
+                !fenced && line.starts_with('#')
+            })
+            .map(|line| anchor(line.trim_start_matches('#')))
+            .collect()
+    };
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (at, _) in text.match_indices("](") {
+            let target: String = text[at + 2..]
+                .chars()
+                .take_while(|c| *c != ')' && !c.is_whitespace())
+                .collect();
+            if target.starts_with("http://") || target.starts_with("https://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, fragment) = target.split_once('#').unwrap_or((&target, ""));
+            let linked = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            checked += 1;
+            if !linked.exists() {
+                broken.push(format!("{}: {target}: no such file", page.display()));
+            } else if !fragment.is_empty() && !headings(&linked).contains(&fragment.to_owned()) {
+                broken.push(format!("{}: {target}: no such heading", page.display()));
+            }
+        }
+    }
+    assert!(checked > 200, "{checked} links");
+    assert!(broken.is_empty(), "{broken:#?}");
 }

@@ -565,7 +565,7 @@ fn a_redirect_from_a_public_start_to_a_private_address_is_never_followed() {
 const PODCAST_HOST: &str = "https://podcast.example.org";
 const MEDIA_HOST: &str = "https://media.example.org";
 
-/// README's "For podcasters" shows what `--check-media` prints for
+/// docs/podcasts.md shows what `--check-media` prints for
 /// `examples/podcast/` served with realistic faults: a missing episode, a
 /// re-encoded one, a CMYK artwork, a small episode image. Each line it
 /// quotes is what the run prints (the loopback server named as the hosts).
@@ -627,13 +627,16 @@ fn the_readme_shows_what_check_media_prints_for_the_podcast_example() {
             )
         })
         .collect();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let section = &readme[readme.find("### Checking the media").unwrap()..];
+    let page = std::fs::read_to_string(root.join("docs/podcasts.md")).unwrap();
+    let section = &page[page.find("## Checking the media").unwrap()..];
     let start = section.find("```text\n").unwrap() + "```text\n".len();
     let shown: Vec<&str> = section[start..start + section[start..].find("```").unwrap()]
         .lines()
         .collect();
-    assert_eq!(shown, printed, "README shows {shown:#?}, the run prints {printed:#?}");
+    assert_eq!(
+        shown, printed,
+        "docs/podcasts.md shows {shown:#?}, the run prints {printed:#?}"
+    );
 }
 
 #[test]

@@ -291,6 +291,21 @@ fn a_root_relative_chain_with_absolute_self_links_is_right_from_anywhere() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// docs/publishers.md shows what a right tree prints, published where its
+/// self links say: that is what such a run prints.
+#[test]
+fn the_publishers_page_shows_what_a_right_tree_prints() {
+    let dir = root_relative_chain("publishers-page");
+    std::fs::rename(dir.join("site"), dir.join("public")).unwrap();
+    let output = feedlint_in(&dir, &["public/"]);
+    assert_eq!(output.status.code(), Some(0));
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/publishers.md")).unwrap();
+    let start = page.find("```text\n").unwrap() + "```text\n".len();
+    let shown = &page[start..start + page[start..].find("```").unwrap()];
+    assert_eq!(shown.trim_end(), stdout(&output).trim_end());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn self_links_that_contradict_each_other_or_the_base_url_are_one_finding_each() {
     let dir = scratch("contradicting");

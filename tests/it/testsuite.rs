@@ -536,10 +536,10 @@ fn doc_header(rule: &rules::Rule) -> String {
     )
 }
 
-/// The README's list of rules, written whole from the rules and their
+/// The list of rules in docs/rules.md, written whole from the rules and their
 /// groups: a heading, the summary and a table for each group, holding the
 /// rules whose first group it is (a new group or rule touches no test).
-fn readme_rules_section() -> String {
+fn rules_page_section() -> String {
     let mut out = String::new();
     for group in Group::ALL {
         let rules: Vec<&rules::Rule> = rules::RULES
@@ -557,13 +557,13 @@ fn readme_rules_section() -> String {
             .map(|c| c.to_uppercase().chain(chars).collect())
             .unwrap_or_default();
         out.push_str(&format!(
-            "### {}\n\n{summary} (group `{}`).\n\n| rule | level | scope | finds |\n|---|---|---|---|\n",
+            "## {}\n\n{summary} (group `{}`).\n\n| rule | level | scope | finds |\n|---|---|---|---|\n",
             group.title(),
             group.name()
         ));
         for rule in rules {
             out.push_str(&format!(
-                "| [`{id}`](rules/{id}.md) | {} | {} | {} |\n",
+                "| [`{id}`](../rules/{id}.md) | {} | {} | {} |\n",
                 rule.level,
                 rule.scope.as_str(),
                 rule.summary,
@@ -575,18 +575,18 @@ fn readme_rules_section() -> String {
     out
 }
 
-/// README with its list of rules written from `RULES`.
-fn readme_with_generated_tables(readme: &str) -> String {
+/// docs/rules.md with its list of rules written from `RULES`.
+fn rules_page_with_generated_tables(readme: &str) -> String {
     const START: &str =
         "<!-- rules: generated from the rules and their groups by tests/it/testsuite.rs (FEEDLINT_BLESS=1 rewrites it) -->\n";
     const END: &str = "<!-- end of rules -->\n";
-    let (before, rest) = readme.split_once(START).expect("README's list of rules starts");
-    let (_, after) = rest.split_once(END).expect("README's list of rules ends");
-    format!("{before}{START}{}{END}{after}", readme_rules_section())
+    let (before, rest) = readme.split_once(START).expect("docs/rules.md's list of rules starts");
+    let (_, after) = rest.split_once(END).expect("docs/rules.md's list of rules ends");
+    format!("{before}{START}{}{END}{after}", rules_page_section())
 }
 
 #[test]
-fn the_readme_table_and_every_doc_header_are_written_from_the_rules() {
+fn the_rules_page_and_every_doc_header_are_written_from_the_rules() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut differs = Vec::new();
     for rule in rules::RULES {
@@ -604,19 +604,19 @@ fn the_readme_table_and_every_doc_header_are_written_from_the_rules() {
             }
         }
     }
-    let readme_path = root.join("README.md");
+    let readme_path = root.join("docs/rules.md");
     let readme = fs::read_to_string(&readme_path).unwrap();
-    let generated = readme_with_generated_tables(&readme);
+    let generated = rules_page_with_generated_tables(&readme);
     if generated != readme {
         let old: Vec<&str> = readme.lines().collect();
         let new: Vec<&str> = generated.lines().collect();
         let changed: Vec<String> = new
             .iter()
             .filter(|line| line.starts_with("| [") && !old.contains(line))
-            .map(|line| format!("README should have: {line}"))
+            .map(|line| format!("docs/rules.md should have: {line}"))
             .collect();
         differs.extend(changed);
-        differs.push("README: its list of rules differs from RULES".to_owned());
+        differs.push("docs/rules.md: its list of rules differs from RULES".to_owned());
         if blessing() {
             fs::write(&readme_path, generated).unwrap();
         }
