@@ -11,6 +11,10 @@ VENV is a virtual environment holding maturin and pre-commit. Checks:
 - wheel: `maturin build` makes the host's wheel; it installs into a fresh
   virtual environment with no index, and `feedlint examples/site` there
   gives the README's summary line and exit status 1.
+- sdist: `maturin sdist` makes the source package, pip installs it into
+  a fresh virtual environment as on a platform with no wheel (building
+  feedlint from it, maturin fetched by pip as pyproject.toml asks), and
+  `feedlint examples/site` there gives the README's summary line.
 - npm: the host's platform package and the `feedlint` package, packed
   by `npm pack`, installed from their tarballs into a fresh project:
   `npx feedlint --version`, and `npx feedlint examples/site` gives the
@@ -67,6 +71,21 @@ def check_wheel(tools, scratch):
     if linted.returncode != 1 or README_SUMMARY not in said:
         sys.exit(f"the installed wheel's feedlint exited {linted.returncode}, saying:\n{said}")
     return f"{wheel.name}, {wheel.stat().st_size / 1e6:.1f} MB"
+
+
+def check_sdist(tools, scratch):
+    made = scratch / "sdist"
+    run([tools / "bin" / "maturin", "sdist", "--out", made], ROOT)
+    (sdist,) = made.glob("feedlint-*.tar.gz")
+    env_dir = scratch / "fresh"
+    run([sys.executable, "-m", "venv", env_dir], scratch)
+    env = dict(os.environ, **BUILD_ENV)
+    run([env_dir / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", sdist], scratch, env)
+    linted = run([env_dir / "bin" / "feedlint", "examples/site"], ROOT, check=False)
+    said = linted.stdout + linted.stderr
+    if linted.returncode != 1 or README_SUMMARY not in said:
+        sys.exit(f"the feedlint built from the sdist exited {linted.returncode}, saying:\n{said}")
+    return f"{sdist.name}, {sdist.stat().st_size / 1e6:.1f} MB"
 
 
 def check_pre_commit(tools, scratch):
@@ -150,7 +169,7 @@ def main():
     parser.add_argument("--python-tools", type=pathlib.Path, required=True)
     parser.add_argument(
         "--checks",
-        default="wheel,npm,pre-commit",
+        default="wheel,sdist,npm,pre-commit",
         help="the checks to run, separated by commas (default: all)",
     )
     args = parser.parse_args()
@@ -158,7 +177,12 @@ def main():
     tools = args.python_tools.resolve()
     with tempfile.TemporaryDirectory(prefix="feedlint-packages-") as scratch:
         scratch = pathlib.Path(scratch)
-        checks = [("wheel", check_wheel), ("npm", check_npm), ("pre-commit", check_pre_commit)]
+        checks = [
+            ("wheel", check_wheel),
+            ("sdist", check_sdist),
+            ("npm", check_npm),
+            ("pre-commit", check_pre_commit),
+        ]
         unknown = set(chosen) - {name for name, _ in checks}
         if unknown:
             sys.exit(f"no such check: {', '.join(sorted(unknown))}")
