@@ -398,10 +398,13 @@ fn an_override_raw(value: Spanned<DeValue>, mistakes: &mut Mistakes) -> Option<R
         mistakes.push(Some(span), "an override must be a table ([[overrides]])");
         return None;
     };
-    let (mut files, mut rules) = (None, BTreeMap::new());
+    let (mut files, mut rules, mut has_files) = (None, BTreeMap::new(), false);
     for (key, value) in table {
         match key.get_ref().as_ref() {
-            "files" => files = typed("files", value, mistakes),
+            "files" => {
+                has_files = true;
+                files = typed("files", value, mistakes);
+            }
             "rules" => rules = levels(value, mistakes),
             other => mistakes.push(
                 Some(key.span()),
@@ -409,13 +412,11 @@ fn an_override_raw(value: Spanned<DeValue>, mistakes: &mut Mistakes) -> Option<R
             ),
         }
     }
-    match files {
-        Some(files) => Some(RawOverride { files, rules }),
-        None => {
-            mistakes.push(Some(span), "an override needs `files`, the globs it applies to");
-            None
-        }
+    if !has_files {
+        mistakes.push(Some(span), "an override needs `files`, the globs it applies to");
     }
+    // A `files` of the wrong type is said where it is written, once.
+    files.map(|files| RawOverride { files, rules })
 }
 
 /// `path` with its `.` and `..` parts resolved by their names alone (a

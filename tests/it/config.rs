@@ -229,7 +229,7 @@ fn a_bad_config_is_exit_2_naming_file_line_and_accepted_values() {
 /// user fixes them all at once, not one a run.
 #[test]
 fn every_mistake_of_a_config_is_said_at_once() {
-    let config = "base_url = \"https://example.org/\"\nselect = \"rss-\"\n\n[rules]\narchive-orphn = \"warn\"\npaging-prev-alias = 1\n\n[output]\nformat = \"yaml\"\n\n[[overrides]]\nfile = [\"a/**\"]\n";
+    let config = "base_url = \"https://example.org/\"\nselect = \"rss-\"\n\n[rules]\narchive-orphn = \"warn\"\npaging-prev-alias = 1\n\n[output]\nformat = \"yaml\"\n\n[[overrides]]\nfile = [\"a/**\"]\n\n[[overrides]]\nfiles = \"a/**\"\n";
     let dir = site("all-at-once", config);
     let output = feedlint_in(&dir, &["public"]);
     assert_eq!(output.status.code(), Some(2));
@@ -252,6 +252,8 @@ fn every_mistake_of_a_config_is_said_at_once() {
             "8: unknown key `output`, expected one of `base-url`, `rules`, `overrides`, `exclude`, `root`, `select`, `ignore`",
             "11: an override needs `files`, the globs it applies to",
             "12: unknown key `file` in an override, expected `files` or `rules`",
+            // A `files` of the wrong type is one mistake, not two.
+            "15: files: invalid type: string \"a/**\", expected a sequence",
         ]
     );
     // Syntax errors too, as many as the parser recovers from.
