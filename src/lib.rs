@@ -63,6 +63,8 @@ pub mod text;
 
 pub mod xml;
 
+pub mod json;
+
 pub mod findings;
 
 pub mod feed;

@@ -197,6 +197,36 @@ fn deep_nesting() {
 }
 
 #[test]
+fn deep_json_nesting() {
+    // A JSON Feed whose extension nests 100,000 arrays: the parser stops at
+    // its depth limit, a finding, never the stack.
+    let path = generated("deep.json", |out| {
+        out.write_all(b"{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"t\", \"items\": [], \"_x\": ")
+            .unwrap();
+        out.write_all("[".repeat(100_000).as_bytes()).unwrap();
+        out.write_all("]".repeat(100_000).as_bytes()).unwrap();
+        out.write_all(b"}").unwrap();
+    });
+    check(&path, "json-malformed");
+}
+
+#[test]
+fn a_json_feed_of_a_million_members() {
+    // Every member unknown, misspelt, of the wrong type, in items that
+    // lack what they require: each finding costs the same however many.
+    let path = generated("members.json", |out| {
+        out.write_all(b"{\"version\": \"https://jsonfeed.org/version/1.1\", \"items\": [")
+            .unwrap();
+        for n in 0..200_000 {
+            let comma = if n == 0 { "" } else { "," };
+            write!(out, "{comma}{{\"idd\": {n}, \"tags\": [1], \"titel\": 2, \"x{n}\": 3}}").unwrap();
+        }
+        out.write_all(b"]}").unwrap();
+    });
+    check(&path, "json-feed-unknown-member");
+}
+
+#[test]
 fn millions_of_attributes_on_one_element() {
     // 32 MB of distinct attributes on the root: well-formed XML, read in
     // linear time (duplicates are found by hashing, not by comparing each

@@ -1,6 +1,6 @@
 //! The typed view over a parsed document that rules read: what kind of
 //! document it is, its head section, its navigation links with resolved
-//! targets, and its feed-history markers.
+//! targets, and its feed-history markers; and a JSON Feed's (`json_feed`).
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -16,6 +16,7 @@ use crate::text::iri;
 mod atom_names;
 mod entries;
 mod gathering;
+pub mod json_feed;
 pub mod media;
 pub mod placement;
 mod relations;
@@ -337,7 +338,7 @@ impl<'a, 'input> FeedDoc<'a, 'input> {
         let head = match kind {
             DocKind::Atom => Some(root),
             DocKind::Rss => root.children().find(|n| n.has_tag_name(None, "channel")),
-            DocKind::DeletedEntry | DocKind::AtomEntry => None,
+            DocKind::DeletedEntry | DocKind::AtomEntry | DocKind::JsonFeed => None,
         };
         FeedDoc {
             xml,

@@ -140,6 +140,8 @@ pub enum DocKind {
     Rss,
     /// A Deleted Entry Document (RFC 6721 §4): root `at:deleted-entry`.
     DeletedEntry,
+    /// A JSON Feed document: a JSON object whose `version` names JSON Feed.
+    JsonFeed,
 }
 
 impl DocKind {

@@ -38,7 +38,7 @@ impl std::fmt::Display for Failure {
                 let paths: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 write!(
                     f,
-                    "no feed found in {}: nothing was linted (feeds are Atom, RSS and Deleted Entry Documents)",
+                    "no feed found in {}: nothing was linted (feeds are Atom, RSS, Deleted Entry Documents and JSON Feeds)",
                     paths.join(", ")
                 )
             }

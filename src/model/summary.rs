@@ -437,6 +437,62 @@ impl DocSummary {
         }
     }
 
+    /// A JSON Feed's summary: its root object, its `feed_url` (where it says
+    /// it is: its self place), and its items' ids. Its `next_url` chain is
+    /// not yet one the set checks follow.
+    pub fn of_json(feed: &crate::feed::json_feed::JsonFeed<'_, '_>, source: &Source) -> Self {
+        let mut at = source.locator();
+        let root = at.locate(crate::feed::json_feed::opening(feed.root));
+        let self_link = feed.string("feed_url").and_then(|(href, range)| {
+            let value = match feed.url {
+                Some(base) => base.join(href.trim()).ok()?,
+                None => Url::parse(href.trim()).ok()?,
+            };
+            Some(Located {
+                value,
+                span: at.locate(range),
+            })
+        });
+        let hasher = FastState::default();
+        let mut id_text = String::new();
+        let mut entries = Vec::new();
+        for item in feed.items() {
+            let Some((id, range)) = crate::feed::json_feed::string(item, "id") else {
+                continue;
+            };
+            let start = id_text.len();
+            id_text.push_str(id);
+            entries.push(EntrySummary {
+                id: (small(start), small(id_text.len())),
+                id_hash: hasher.hash_one(id),
+                updated: None,
+                media_hash: None,
+                at: at.locate(range),
+            });
+        }
+        id_text.shrink_to_fit();
+        DocSummary {
+            kind: DocKind::JsonFeed,
+            podcast: false,
+            rss_version: None,
+            channel_title: None,
+            podcast_guid: None,
+            root,
+            self_link,
+            archive_marker: None,
+            complete_marker: None,
+            current_elsewhere: false,
+            links: Vec::new(),
+            misspelt: Vec::new(),
+            feed_id: None,
+            feed_updated: None,
+            entries,
+            id_text,
+            tombstone_refs: Vec::new(),
+            media: Vec::new(),
+        }
+    }
+
     /// The `ref` of every tombstone that is a child of the feed, and where
     /// it is written.
     pub fn tombstone_refs(&self) -> impl Iterator<Item = (&str, &Location)> {

@@ -140,7 +140,7 @@ impl Report {
     }
 
     /// The linted documents by kind: Atom feeds, Atom Entry Documents,
-    /// Deleted Entry Documents, RSS, and the others (no feed, not
+    /// Deleted Entry Documents, RSS, JSON Feeds, and the others (no feed, not
     /// well-formed, a kind feedlint does not check).
     pub fn kinds(&self) -> Kinds {
         let mut kinds = Kinds::default();
@@ -150,6 +150,7 @@ impl Report {
                 Some(DocKind::AtomEntry) => &mut kinds.atom_entry,
                 Some(DocKind::DeletedEntry) => &mut kinds.deleted_entry,
                 Some(DocKind::Rss) => &mut kinds.rss,
+                Some(DocKind::JsonFeed) => &mut kinds.json_feed,
                 None => &mut kinds.other,
             };
             *count += 1;
@@ -166,6 +167,7 @@ pub struct Kinds {
     pub atom_entry: usize,
     pub deleted_entry: usize,
     pub rss: usize,
+    pub json_feed: usize,
     pub other: usize,
 }
 

@@ -2,6 +2,7 @@
 //! view and where findings go; [`SetChecker`], the summaries of a run's
 //! documents together. [`check_document`] runs the enabled rules on one.
 
+use crate::feed::json_feed::JsonFeed;
 use crate::feed::FeedDoc;
 use crate::findings::diagnostic::{DocId, Folding, Pending, Span};
 use crate::findings::remedy::Wording;
@@ -52,10 +53,7 @@ pub struct Checker<'d, 'a, 'input> {
     pub feed: &'d FeedDoc<'a, 'input>,
     /// How findings name limits and remedies (each front door's words).
     pub words: &'d dyn Wording,
-    rule: &'static Rule,
-    found: Vec<(&'static Rule, Pending)>,
-    limit: FoldLimit<'d>,
-    folding: Folding<Range<usize>>,
+    collected: Collected<'d>,
 }
 
 impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
@@ -63,39 +61,22 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
         Checker {
             feed,
             words,
-            rule: &xml::XML_MALFORMED,
-            found: Vec::new(),
-            limit,
-            folding: Folding::new(0),
+            collected: Collected::new(limit),
         }
     }
 
     /// Runs one rule over the document.
     pub fn run(&mut self, rule: &'static Rule) {
         if let Some(check) = rule.check {
-            self.rule = rule;
-            self.folding = Folding::new((self.limit)(rule));
-            let before = self.found.len();
-            if let Err(panic) = crate::base::contain::contained(|| check(self)) {
-                // What the rule found before it stopped may be half a
-                // finding's worth: only the internal error stands for it.
-                self.found.truncate(before);
-                self.folding = Folding::new(0);
-                let what = format!("the rule {}", rule.id);
-                self.found
-                    .push((&xml::INTERNAL_ERROR, xml::internal_error(0..0, &what, &panic)));
-                return;
-            }
-            let folding = std::mem::replace(&mut self.folding, Folding::new(0));
-            self.found.extend(folding.finish(rule.id).map(|fold| (rule, fold)));
+            let before = self.collected.begin(rule);
+            let ran = crate::base::contain::contained(|| check(self));
+            self.collected.end(rule, before, ran);
         }
     }
 
     /// Reports a finding of the rule being run.
     pub fn report(&mut self, finding: Pending) {
-        if self.folding.keep(&finding) {
-            self.found.push((self.rule, finding));
-        }
+        self.collected.report(finding);
     }
 
     /// Shorthand for a finding with a message and nothing else yet.
@@ -104,7 +85,104 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
     }
 
     pub fn into_findings(self) -> Vec<(&'static Rule, Pending)> {
-        self.found
+        self.collected.found
+    }
+}
+
+/// What a JSON Feed rule is handed: the document, and a place to report.
+pub struct JsonChecker<'d, 't> {
+    pub feed: &'d JsonFeed<'d, 't>,
+    pub words: &'d dyn Wording,
+    collected: Collected<'d>,
+}
+
+impl<'d, 't> JsonChecker<'d, 't> {
+    pub fn new(feed: &'d JsonFeed<'d, 't>, limit: FoldLimit<'d>, words: &'d dyn Wording) -> Self {
+        JsonChecker {
+            feed,
+            words,
+            collected: Collected::new(limit),
+        }
+    }
+
+    /// Runs one rule over the document.
+    pub fn run(&mut self, rule: &'static Rule) {
+        if let Some(check) = rule.json_check {
+            let before = self.collected.begin(rule);
+            let ran = crate::base::contain::contained(|| check(self));
+            self.collected.end(rule, before, ran);
+        }
+    }
+
+    /// Reports a finding of the rule being run.
+    pub fn report(&mut self, finding: Pending) {
+        self.collected.report(finding);
+    }
+
+    pub fn into_findings(self) -> Vec<(&'static Rule, Pending)> {
+        self.collected.found
+    }
+}
+
+/// Runs the enabled JSON Feed rules over one JSON Feed document.
+pub fn check_json_document(
+    feed: &JsonFeed<'_, '_>,
+    rules: &[&'static Rule],
+    limit: FoldLimit<'_>,
+    words: &dyn Wording,
+) -> Vec<(&'static Rule, Pending)> {
+    let mut checker = JsonChecker::new(feed, limit, words);
+    for rule in rules {
+        checker.run(rule);
+    }
+    checker.into_findings()
+}
+
+/// The findings of a document's rules as they run: those of the rule being
+/// run kept as `--max-per-rule` says, the rest counted in one more.
+struct Collected<'d> {
+    rule: &'static Rule,
+    found: Vec<(&'static Rule, Pending)>,
+    limit: FoldLimit<'d>,
+    folding: Folding<Range<usize>>,
+}
+
+impl<'d> Collected<'d> {
+    fn new(limit: FoldLimit<'d>) -> Self {
+        Collected {
+            rule: &xml::XML_MALFORMED,
+            found: Vec::new(),
+            limit,
+            folding: Folding::new(0),
+        }
+    }
+
+    /// Starts `rule`: how many findings there were before it.
+    fn begin(&mut self, rule: &'static Rule) -> usize {
+        self.rule = rule;
+        self.folding = Folding::new((self.limit)(rule));
+        self.found.len()
+    }
+
+    /// Ends `rule`: its fold, or, where it panicked, the internal error in
+    /// place of what it found (half a finding's worth, maybe).
+    fn end(&mut self, rule: &'static Rule, before: usize, ran: Result<(), String>) {
+        if let Err(panic) = ran {
+            self.found.truncate(before);
+            self.folding = Folding::new(0);
+            let what = format!("the rule {}", rule.id);
+            self.found
+                .push((&xml::INTERNAL_ERROR, xml::internal_error(0..0, &what, &panic)));
+            return;
+        }
+        let folding = std::mem::replace(&mut self.folding, Folding::new(0));
+        self.found.extend(folding.finish(rule.id).map(|fold| (rule, fold)));
+    }
+
+    fn report(&mut self, finding: Pending) {
+        if self.folding.keep(&finding) {
+            self.found.push((self.rule, finding));
+        }
     }
 }
 

@@ -12,13 +12,14 @@ pub enum Group {
     RssProfile,
     Itunes,
     Podcast,
+    JsonFeed,
     Media,
     Fetch,
 }
 
 impl Group {
     /// Every group, in the order `feedlint rules` lists them.
-    pub const ALL: [Group; 10] = [
+    pub const ALL: [Group; 11] = [
         Group::Xml,
         Group::Rfc5005,
         Group::Rfc6721,
@@ -27,6 +28,7 @@ impl Group {
         Group::RssProfile,
         Group::Itunes,
         Group::Podcast,
+        Group::JsonFeed,
         Group::Media,
         Group::Fetch,
     ];
@@ -42,6 +44,7 @@ impl Group {
             Group::RssProfile => "rss-profile",
             Group::Itunes => "itunes",
             Group::Podcast => "podcast",
+            Group::JsonFeed => "json-feed",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -59,6 +62,7 @@ impl Group {
             Group::RssProfile => "RSS Best Practices Profile",
             Group::Itunes => "Apple's podcast tags",
             Group::Podcast => "Podcasts",
+            Group::JsonFeed => "JSON Feed",
             Group::Media => "Media",
             Group::Fetch => "Fetching",
         }
@@ -75,6 +79,7 @@ impl Group {
             Group::AtomCore => "atom",
             Group::RssCore | Group::RssProfile => "rss",
             Group::Itunes | Group::Podcast => "podcast",
+            Group::JsonFeed => "json_feed",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -90,6 +95,7 @@ impl Group {
             Group::RssProfile => "the RSS Advisory Board's RSS Best Practices Profile, as the W3C service recommends it: a self link, a guid on every item, names beside addresses, items last (warnings, and an info)",
             Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
+            Group::JsonFeed => "JSON Feed 1.1 documents: JSON itself, the members the format requires, their types, and members that are neither the format's nor an extension's",
             Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
             Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
         }

@@ -1,6 +1,6 @@
 //! The rules, one folder per group: `xml`, `rfc5005`, `rfc6721`, `atom`,
 //! `rss` (with the RSS profile), `podcast` (Apple's tags and Podcasting
-//! 2.0), `media`, `fetch`. Every rule is a `static Rule` with its metadata
+//! 2.0), `json_feed`, `media`, `fetch`. Every rule is a `static Rule` with its metadata
 //! and, for document rules, the function that checks it, declared next to
 //! that function, in its first group's folder ([`Group::folder`]);
 //! [`RULES`], written by `build.rs` from those declarations, lists them
@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use crate::findings::diagnostic::Level;
 use crate::findings::rule_id::{RuleId, RuleMap};
 
-pub use checker::{check_document, Checker, FoldLimit, SetChecker};
+pub use checker::{check_document, check_json_document, Checker, FoldLimit, JsonChecker, SetChecker};
 pub use group::Group;
 pub(crate) use shared::{
     children_named, correct_namespace, elements_listed, has_child, misspelt_attribute, prefix_in_scope, remove,
@@ -28,6 +28,7 @@ mod atom;
 pub mod checker;
 pub mod fetch;
 mod group;
+pub mod json_feed;
 pub mod media;
 mod podcast;
 mod rfc5005;
@@ -60,6 +61,9 @@ impl Scope {
 /// A document rule: reads the document, reports through the checker.
 pub type DocCheck = fn(&mut Checker<'_, '_, '_>);
 
+/// The check of one JSON Feed document.
+pub type JsonCheck = fn(&mut JsonChecker<'_, '_>);
+
 /// A set rule: reads the summaries of all documents.
 pub type SetCheck = fn(&mut SetChecker<'_, '_>);
 
@@ -84,6 +88,8 @@ pub struct Rule {
     /// The check across the documents of a run, for `set` and `doc + set`
     /// rules.
     pub set_check: Option<SetCheck>,
+    /// The check on one JSON Feed document, for the `json-feed` rules.
+    pub json_check: Option<JsonCheck>,
 }
 
 impl std::fmt::Debug for Rule {
@@ -95,10 +101,16 @@ impl std::fmt::Debug for Rule {
 /// Declares a rule. Its id is the [`RuleId`] variant of its `rules/ID.md`
 /// (`ArchiveOrphan` for `rules/archive-orphan.md`).
 macro_rules! rule {
+    ($id:ident, $level:ident, $scope:ident, json: $json:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
+        $crate::rules::rule!(@all $id, $level, $scope, None, None, $json, [$($group),+], $summary, $spec)
+    };
     ($id:ident, $level:ident, $scope:ident, $check:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
-        $crate::rules::rule!($id, $level, $scope, $check, set: None, groups: [$($group),+], summary: $summary, spec: $spec)
+        $crate::rules::rule!(@all $id, $level, $scope, $check, None, None, [$($group),+], $summary, $spec)
     };
     ($id:ident, $level:ident, $scope:ident, $check:expr, set: $set:expr, groups: [$($group:ident),+ $(,)?], summary: $summary:literal, spec: $spec:literal $(,)?) => {
+        $crate::rules::rule!(@all $id, $level, $scope, $check, $set, None, [$($group),+], $summary, $spec)
+    };
+    (@all $id:ident, $level:ident, $scope:ident, $check:expr, $set:expr, $json:expr, [$($group:ident),+], $summary:literal, $spec:literal) => {
         $crate::rules::Rule {
             id: $crate::findings::rule_id::RuleId::$id,
             level: $crate::findings::diagnostic::Level::$level,
@@ -108,6 +120,7 @@ macro_rules! rule {
             spec: $spec,
             check: $check,
             set_check: $set,
+            json_check: $json,
         }
     };
 }

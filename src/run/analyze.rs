@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use url::Url;
 
+use crate::feed::json_feed::JsonFeed;
 use crate::feed::placement::{self, Learning};
 use crate::feed::{self, DocKind, FeedDoc, LARGE_DOCUMENT};
 use crate::findings::diagnostic::{fold_document, word_folds, Diagnostic, DocSpan, Level, Pending};
@@ -18,6 +19,7 @@ use crate::findings::suppress;
 use crate::model::document::Document;
 use crate::model::summary::DocSummary;
 use crate::rules::fetch::{charset_mismatch, served_as_web_page, CHARSET_MISMATCH, UNEXPECTED_CONTENT_TYPE};
+use crate::rules::json_feed::{self, JSON_MALFORMED};
 use crate::rules::xml::{
     malformed, no_feed_checked, read_past, unread_entity, web_page, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE,
     INTERNAL_ERROR, NOT_A_FEED, UNUSED_SUPPRESSION, XML_MALFORMED,
@@ -166,7 +168,13 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     let file_len = bytes.len();
     let bytes_are_text = source::may_be_its_own_text(&bytes) && named.charset.is_none();
     let (source, decode_error, charset_note) = decode(bytes, named.charset.take());
-    if !explicit && !root_name_is_feed(source.text()) {
+    // A document that opens an object is read as JSON: where it was named as
+    // a feed, or where it names JSON Feed's version (a walk meets many JSON
+    // files that are no feed, and parses only these).
+    let json = decode_error.is_none()
+        && (explicit || may_be_json_feed(source.text()))
+        && crate::json::starts_an_object(source.text());
+    if !explicit && !json && !root_name_is_feed(source.text()) {
         return None;
     }
     // Every rule's level for this document, looked up once; then by id,
@@ -179,6 +187,11 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         checked
             .findings
             .push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
+    }
+    if json {
+        check_json(&source, explicit, &named, &mut checked, &level_of, options)?;
+        let fixable = bytes_are_text && source.text().len() == file_len;
+        return Some(locate(named, explicit, source, checked, fixable, &level_of, options));
     }
     match parse(&source, decode_error, explicit, served_as_html) {
         Parsed::Undecodable(error) => checked
@@ -339,14 +352,7 @@ fn check_feed(
             suppressed[rule] = true;
         }
     }
-    // A rule keeps at most --max-per-rule findings, and never more than
-    // --max-findings: the rest are counted as they come, not built (a rule
-    // reports in document order, so those past the run's cap could never
-    // be shown). So the cap bounds memory inside a document too.
-    let per_rule = match (options.max_per_rule(), options.max_findings()) {
-        (0, cap) | (cap, 0) => cap,
-        (fold, cap) => fold.min(cap),
-    };
+    let per_rule = per_rule_limit(options);
     let limit = |rule: &'static Rule| if suppressed[rule.id] { 0 } else { per_rule };
     let (found, mut summary) = if named.context {
         (Vec::new(), DocSummary::of(&feed, source))
@@ -366,6 +372,63 @@ fn check_feed(
             .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
     );
     checked.summary = Some(summary);
+}
+
+/// How many findings a rule keeps in a document. A rule keeps at most
+/// --max-per-rule findings, and never more than --max-findings: the rest
+/// are counted as they come, not built (a rule reports in document order,
+/// so those past the run's cap could never be shown). So the cap bounds
+/// memory inside a document too.
+fn per_rule_limit(options: &Options) -> usize {
+    match (options.max_per_rule(), options.max_findings()) {
+        (0, cap) | (cap, 0) => cap,
+        (fold, cap) => fold.min(cap),
+    }
+}
+
+/// Checks a document that opens as JSON: one that is not JSON is
+/// `json-malformed`; one that is no JSON Feed is `not-a-feed` where it was
+/// named as a feed, and passed over (`None`) where a walk found it; a JSON
+/// Feed is checked by the enabled `json-feed` rules and summarized.
+fn check_json(
+    source: &Source,
+    explicit: bool,
+    named: &Named,
+    checked: &mut Checked,
+    level_of: &dyn Fn(&Rule) -> Option<Level>,
+    options: &Options,
+) -> Option<()> {
+    let text = source.text();
+    let value = match crate::json::parse(text) {
+        Ok(value) => value,
+        Err(error) => {
+            checked
+                .findings
+                .push((&JSON_MALFORMED, json_feed::malformed(text, &error)));
+            return Some(());
+        }
+    };
+    let Some(feed) = JsonFeed::recognize(&value, text, named.url.as_ref()) else {
+        if explicit {
+            checked.findings.push((&NOT_A_FEED, json_feed::not_a_feed(&value)));
+            return Some(());
+        }
+        return None;
+    };
+    if !named.context {
+        let enabled: Vec<&'static Rule> = rules::RULES
+            .iter()
+            .copied()
+            .filter(|rule| rule.json_check.is_some() && level_of(rule).is_some())
+            .collect();
+        let per_rule = per_rule_limit(options);
+        let limit = |_: &'static Rule| per_rule;
+        checked
+            .findings
+            .extend(rules::check_json_document(&feed, &enabled, &limit, options.words()));
+    }
+    checked.summary = Some(DocSummary::of_json(&feed, source));
+    Some(())
 }
 
 /// The document as the run keeps it: its findings located in its text (a
@@ -465,6 +528,13 @@ fn locate(
         unused_level,
         dropped: Default::default(),
     }
+}
+
+/// Whether a text found in a walk may be a JSON Feed: it opens an object
+/// and names JSON Feed's version somewhere (a tree holds many JSON files
+/// that are no feed, and only these are parsed).
+pub(crate) fn may_be_json_feed(text: &str) -> bool {
+    crate::json::starts_an_object(text) && memchr::memmem::find(text.as_bytes(), b"jsonfeed.org/version/").is_some()
 }
 
 /// A lexical look at the root element's local name, before parsing, so that

@@ -506,14 +506,14 @@ pub(crate) fn is_kernel_path(path: &Path) -> bool {
 
 /// A cheap first look for walked files: XML starts with `<` (after a BOM
 /// and white space), or is UTF-16 (a byte order mark, or `<` as a 16-bit
-/// unit). Audio and images (`ID3`, `0xFF 0xFB`, `0xFF 0xD8`, `0x89 PNG`)
-/// do not pass.
-pub(crate) fn looks_like_xml(bytes: &[u8]) -> bool {
+/// unit); a JSON Feed opens an object, `{`. Audio and images (`ID3`,
+/// `0xFF 0xFB`, `0xFF 0xD8`, `0x89 PNG`) do not pass.
+pub(crate) fn looks_like_a_feed(bytes: &[u8]) -> bool {
     if let [0xFE, 0xFF, ..] | [0xFF, 0xFE, ..] | [0x00, b'<', ..] | [b'<', 0x00, ..] = bytes {
         return true;
     }
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+    matches!(bytes.iter().find(|b| !b.is_ascii_whitespace()), Some(b'<' | b'{'))
 }
 
 #[cfg(test)]
@@ -521,7 +521,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_first_look_passes_xml_and_not_media() {
+    fn the_first_look_passes_xml_and_json_and_not_media() {
         for xml in [
             &b"<?xml version='1.0'?><feed/>"[..],
             b"\xEF\xBB\xBF\n  <rss/>",
@@ -529,8 +529,9 @@ mod tests {
             b"\xFE\xFF\x00<\x00f",
             b"<\x00f\x00",
             b"\x00<\x00f",
+            b"\n {\"version\": \"https://jsonfeed.org/version/1.1\"}",
         ] {
-            assert!(looks_like_xml(xml), "{xml:?}");
+            assert!(looks_like_a_feed(xml), "{xml:?}");
         }
         for media in [
             &b"ID3\x04\x00"[..],
@@ -540,7 +541,7 @@ mod tests {
             b"",
             b"hello <b>",
         ] {
-            assert!(!looks_like_xml(media), "{media:?}");
+            assert!(!looks_like_a_feed(media), "{media:?}");
         }
     }
 
@@ -593,12 +594,12 @@ mod tests {
         bytes.resize(4 * 1024 * 1024, 0x55);
         std::fs::write(&audio, &bytes).unwrap();
         assert!(matches!(
-            read_file(&audio, u64::MAX, Some(looks_like_xml)).unwrap(),
+            read_file(&audio, u64::MAX, Some(looks_like_a_feed)).unwrap(),
             Read::NotWanted
         ));
         let feed = dir.join("feed.atom");
         std::fs::write(&feed, "<feed/>").unwrap();
-        match read_file(&feed, u64::MAX, Some(looks_like_xml)).unwrap() {
+        match read_file(&feed, u64::MAX, Some(looks_like_a_feed)).unwrap() {
             Read::Whole(read) => assert_eq!(read, b"<feed/>"),
             _ => panic!("the feed is read whole"),
         }

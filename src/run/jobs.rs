@@ -101,16 +101,17 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
         Origin::Bytes(bytes) => (bytes, None),
         Origin::File(path) if options.overlay().contains_key(&path) => (options.overlay()[&path].clone(), Some(path)),
         Origin::File(path) => {
-            // A walked file is read on only if it starts like XML.
-            let first_look = (!explicit).then_some(discover::looks_like_xml as fn(&[u8]) -> bool);
+            // A walked file is read on only if it starts like XML or JSON.
+            let first_look = (!explicit).then_some(discover::looks_like_a_feed as fn(&[u8]) -> bool);
             match discover::read_file(&path, options.max_file_size(), first_look) {
                 Ok(Read::Whole(bytes)) => (bytes, Some(path)),
                 Ok(Read::NotWanted) => return Ok(None),
                 Ok(Read::TooLarge { size, prefix }) => {
                     // A walked file too large to read is reported only if it
                     // looks like a feed; a video in the tree is not a finding.
-                    let looks_like_feed = discover::looks_like_xml(&prefix)
-                        && analyze::root_name_is_feed(&String::from_utf8_lossy(&prefix));
+                    let prefix = String::from_utf8_lossy(&prefix);
+                    let looks_like_feed = discover::looks_like_a_feed(prefix.as_bytes())
+                        && (analyze::root_name_is_feed(&prefix) || analyze::may_be_json_feed(&prefix));
                     if !explicit && !looks_like_feed {
                         return Ok(None);
                     }

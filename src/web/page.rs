@@ -413,6 +413,7 @@ fn kind_words(
         (Some(DocKind::Atom), _) => ("Atom 1.0 feed", "Atom 1.0 feeds"),
         (Some(DocKind::AtomEntry), _) => ("Atom Entry Document", "Atom Entry Documents"),
         (Some(DocKind::DeletedEntry), _) => ("Deleted Entry Document", "Deleted Entry Documents"),
+        (Some(DocKind::JsonFeed), _) => ("JSON Feed", "JSON Feeds"),
         (None, _) => unread_kind(report, doc, malformed.contains(&doc)),
     }
 }

@@ -156,7 +156,7 @@ fn json_matches_the_contract() {
     assert_eq!(report["summary"]["folded"], 0);
     assert_eq!(
         report["summary"]["kinds"],
-        json!({"atom": 3, "atom-entry": 0, "deleted-entry": 0, "rss": 2, "other": 0})
+        json!({"atom": 3, "atom-entry": 0, "deleted-entry": 0, "rss": 2, "json-feed": 0, "other": 0})
     );
     assert_eq!(report["summary"]["valid"], false, "one error");
     assert_eq!(

@@ -30,7 +30,7 @@ fn fixtures() -> Vec<PathBuf> {
         .filter(|path| {
             !matches!(
                 path.extension().and_then(|e| e.to_str()),
-                Some("out" | "md" | "toml" | "fixed")
+                Some("out" | "md" | "toml" | "fixed" | "markers")
             )
         })
         .collect();
@@ -148,8 +148,14 @@ fn actual_findings(report: &Report) -> BTreeMap<(String, usize), usize> {
     actual
 }
 
-/// The fixture's text as feedlint reads it (transcoded), for its markers.
+/// The text that holds a fixture's markers: the fixture itself, as
+/// feedlint reads it (transcoded); for a JSON fixture, which has no
+/// comments, the file `NAME.json.markers` beside it (markers with their
+/// lines, `<!-- {rule:N} -->`), if any.
 fn fixture_text(path: &Path) -> String {
+    if path.extension().is_some_and(|e| e == "json") {
+        return fs::read_to_string(format!("{}.markers", path.display())).unwrap_or_default();
+    }
     let bytes = fs::read(path).unwrap();
     match feedlint::findings::source::decode(bytes) {
         Ok(text) | Err((text, _)) => text,
@@ -276,7 +282,7 @@ fn case_files(case: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(case)
         .into_iter()
         .map(|entry| entry.unwrap().into_path())
-        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e != "toml"))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|e| e != "toml" && e != "markers"))
         .collect();
     files.sort();
     files

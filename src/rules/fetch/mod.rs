@@ -48,6 +48,7 @@ pub(crate) fn served_as_web_page(xml: &xml::Tree, kind: DocKind) -> Pending {
         DocKind::Atom | DocKind::AtomEntry => "application/atom+xml",
         DocKind::Rss => "application/rss+xml",
         DocKind::DeletedEntry => "application/atomdeleted+xml",
+        DocKind::JsonFeed => "application/feed+json",
     };
     Pending::new(crate::feed::start_tag(xml.root_element()), "the feed is served as text/html, the media type of a web page")
         .label("a feed")
