@@ -303,7 +303,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
         return fail("the date is empty");
     }
     if text.len() == 10 && text.as_bytes().get(4) == Some(&b'-') {
-        return fail("a date without a time: Atom dates are date-times, e.g. 2003-12-13T18:30:02Z");
+        return fail("a date without a time: the date is a date-time, e.g. 2003-12-13T18:30:02Z");
     }
     let year = i64::from(digits(text, 0, 4, "year")?);
     expect(text, 4, '-', "after the year")?;
@@ -311,7 +311,7 @@ fn parse_rfc3339_fully(text: &str) -> Result<Instant, DateError> {
     expect(text, 7, '-', "after the month")?;
     let day = digits(text, 8, 2, "day")?;
     if text.as_bytes().get(10) == Some(&b' ') {
-        return fail("a space between date and time: Atom requires an uppercase 'T'");
+        return fail("a space between date and time: RFC 3339 joins them with a 'T'");
     }
     expect(text, 10, 'T', "between date and time")?;
     let hour = digits(text, 11, 2, "hour")?;

@@ -1,12 +1,15 @@
 //! JSON Feed documents, group `json-feed`: JSON itself (`json-malformed`,
 //! the engine's finding), then the members the format defines at each level
 //! (`objects` walks them): those it requires, the type of each, and members
-//! that are neither the format's nor an extension's.
+//! that are neither the format's nor an extension's; their values and the
+//! version the document names are in `values`.
 
 use crate::feed::json_feed::{member, objects, opening, JsonFeedVersion, Kind, Shape};
 use crate::findings::diagnostic::{shorten, Pending};
 use crate::json::{self, JsonError, Object, Value};
 use crate::rules::{rule, JsonChecker, Rule};
+
+pub(crate) mod values;
 
 pub static JSON_MALFORMED: Rule = rule!(
     JsonMalformed, Error, Doc, json: None,
