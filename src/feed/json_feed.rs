@@ -69,6 +69,15 @@ impl<'d, 't> JsonFeed<'d, 't> {
         })
     }
 
+    /// The URL `feed_url` names, resolved against the document's own.
+    pub fn feed_url(&self) -> Option<Url> {
+        let (href, _) = self.string("feed_url")?;
+        match self.url {
+            Some(base) => base.join(href.trim()).ok(),
+            None => Url::parse(href.trim()).ok(),
+        }
+    }
+
     /// A top-level string member's value and where it is written.
     pub fn string(&self, name: &str) -> Option<(&'d str, Range<usize>)> {
         string(self.root, name)

@@ -226,6 +226,9 @@ pub struct DocSummary {
     /// paged feed share.
     pub channel_title: Option<SharedValue>,
     pub podcast_guid: Option<SharedValue>,
+    /// A JSON Feed's `feed_url` as written: the feed's identifier, which
+    /// the pages of a paged JSON Feed share.
+    pub json_feed_url: Option<SharedValue>,
     /// The root element's start tag: where findings about the whole
     /// document point.
     pub root: Location,
@@ -421,6 +424,7 @@ impl DocSummary {
             rss_version,
             channel_title,
             podcast_guid,
+            json_feed_url: None,
             root,
             self_link,
             archive_marker,
@@ -438,22 +442,57 @@ impl DocSummary {
     }
 
     /// A JSON Feed's summary: its root object, its `feed_url` (where it says
-    /// it is: its self place), and its items' ids. Its `next_url` chain is
-    /// not yet one the set checks follow.
+    /// it is: its self place), its `next_url` (a paging chain's next link)
+    /// and its items' ids.
     pub fn of_json(feed: &crate::feed::json_feed::JsonFeed<'_, '_>, source: &Source) -> Self {
         let mut at = source.locator();
         let root = at.locate(crate::feed::json_feed::opening(feed.root));
-        let self_link = feed.string("feed_url").and_then(|(href, range)| {
-            let value = match feed.url {
-                Some(base) => base.join(href.trim()).ok()?,
-                None => Url::parse(href.trim()).ok()?,
-            };
-            Some(Located {
+        // `feed_url` identifies the feed, and every page of a paged feed
+        // carries the first page's: it is this document's self link only
+        // where it may name this document, by its file name (as a self
+        // link places a file only where its path ends in the file's).
+        let self_link = feed
+            .string("feed_url")
+            .zip(feed.feed_url())
+            .filter(|(_, value)| {
+                feed.url.is_some_and(|url| {
+                    crate::text::iri::comparison_key(url) == crate::text::iri::comparison_key(value)
+                        || crate::text::iri::file_name(url)
+                            .is_some_and(|name| crate::text::iri::file_name(value) == Some(name))
+                })
+            })
+            .map(|((_, range), value)| Located {
                 value,
                 span: at.locate(range),
+            });
+        // `next_url` is a paging chain's next link (JSON Feed 1.1,
+        // Top-level: "the URL of a feed that provides the next n items").
+        let links = feed
+            .string("next_url")
+            .map(|(href, range)| {
+                let href = href.trim();
+                let target = match feed.url {
+                    Some(base) => base.join(href).ok(),
+                    None => Url::parse(href).ok(),
+                };
+                NavLink {
+                    rel: Relation::Next,
+                    file_href: href.get(..5).is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),
+                    target: target.map(|mut url| {
+                        url.set_fragment(None);
+                        url
+                    }),
+                    span: at.locate(range),
+                }
             })
-        });
+            .into_iter()
+            .collect();
         let hasher = FastState::default();
+        let json_feed_url = feed.string("feed_url").map(|(href, range)| SharedValue {
+            hash: hasher.hash_one(href.trim()),
+            shown: crate::findings::diagnostic::shorten(href).to_string(),
+            span: at.locate(range),
+        });
         let mut id_text = String::new();
         let mut entries = Vec::new();
         for item in feed.items() {
@@ -477,12 +516,13 @@ impl DocSummary {
             rss_version: None,
             channel_title: None,
             podcast_guid: None,
+            json_feed_url,
             root,
             self_link,
             archive_marker: None,
             complete_marker: None,
             current_elsewhere: false,
-            links: Vec::new(),
+            links,
             misspelt: Vec::new(),
             feed_id: None,
             feed_updated: None,

@@ -189,7 +189,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
             .push((&CHARSET_MISMATCH, charset_mismatch(&source, note)));
     }
     if json {
-        check_json(&source, explicit, &named, &mut checked, &level_of, options)?;
+        check_json(&source, explicit, &mut named, &mut checked, &level_of, options)?;
         let fixable = bytes_are_text && source.text().len() == file_len;
         return Some(locate(named, explicit, source, checked, fixable, &level_of, options));
     }
@@ -307,17 +307,7 @@ fn check_feed(
     level_of: &dyn Fn(&Rule) -> Option<Level>,
     options: &Options,
 ) {
-    // Where the self link says the file is published: its URL, unless one
-    // is given (relative references resolve against it).
-    checked.placement = named.canonical.as_deref().and_then(|canonical| {
-        let mut target = FeedDoc::self_target(xml, kind, named.url.as_ref())?;
-        target.set_fragment(None);
-        let placed = placement::placement(&target, canonical)?;
-        if named.learning.takes(&target) {
-            named.url = Some(target);
-        }
-        Some(placed)
-    });
+    checked.placement = place(named, FeedDoc::self_target(xml, kind, named.url.as_ref()));
     // A document with no URL at all (standard input without --url) is
     // where its absolute self link says: relative references resolve
     // against it, as a reader that subscribed by the self link would
@@ -374,6 +364,20 @@ fn check_feed(
     checked.summary = Some(summary);
 }
 
+/// Where a self link (or a JSON Feed's `feed_url`) says the file is
+/// published: its folder's placement, and its URL, unless one is given
+/// (relative references resolve against it).
+fn place(named: &mut Named, self_target: Option<Url>) -> Option<placement::Placement> {
+    let canonical = named.canonical.as_deref()?;
+    let mut target = self_target?;
+    target.set_fragment(None);
+    let placed = placement::placement(&target, canonical)?;
+    if named.learning.takes(&target) {
+        named.url = Some(target);
+    }
+    Some(placed)
+}
+
 /// How many findings a rule keeps in a document. A rule keeps at most
 /// --max-per-rule findings, and never more than --max-findings: the rest
 /// are counted as they come, not built (a rule reports in document order,
@@ -393,7 +397,7 @@ fn per_rule_limit(options: &Options) -> usize {
 fn check_json(
     source: &Source,
     explicit: bool,
-    named: &Named,
+    named: &mut Named,
     checked: &mut Checked,
     level_of: &dyn Fn(&Rule) -> Option<Level>,
     options: &Options,
@@ -408,13 +412,19 @@ fn check_json(
             return Some(());
         }
     };
-    let Some(feed) = JsonFeed::recognize(&value, text, named.url.as_ref()) else {
+    let Some(found) = JsonFeed::recognize(&value, text, named.url.as_ref()) else {
         if explicit {
             checked.findings.push((&NOT_A_FEED, json_feed::not_a_feed(&value)));
             return Some(());
         }
         return None;
     };
+    // `feed_url` places the folder as a self link does, where it names this
+    // file (the first page of a paged feed; later pages carry the first
+    // page's, which places nothing).
+    let feed_url = found.feed_url();
+    checked.placement = place(named, feed_url);
+    let feed = JsonFeed::recognize(&value, text, named.url.as_ref())?;
     if !named.context {
         let enabled: Vec<&'static Rule> = rules::RULES
             .iter()

@@ -9,6 +9,7 @@ use crate::findings::diagnostic::{shorten, Pending};
 use crate::json::{self, JsonError, Object, Value};
 use crate::rules::{rule, JsonChecker, Rule};
 
+pub(crate) mod pages;
 pub(crate) mod values;
 
 pub static JSON_MALFORMED: Rule = rule!(

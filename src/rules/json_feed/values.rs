@@ -24,6 +24,13 @@ pub static JSON_FEED_RELATIVE_URL: Rule = rule!(
     spec: "JSON Feed 1.1, Top-level, Items",
 );
 
+pub static JSON_FEED_NEXT_URL_LOOP: Rule = rule!(
+    JsonFeedNextUrlLoop, Error, Doc, json: Some(next_url_loop),
+    groups: [JsonFeed],
+    summary: "next_url is the same as the feed's feed_url, or names the document itself: a reader that follows it loops",
+    spec: "JSON Feed 1.1, Top-level",
+);
+
 pub static JSON_FEED_INVALID_DATE: Rule = rule!(
     JsonFeedInvalidDate, Error, Doc, json: Some(invalid_date),
     groups: [JsonFeed],
@@ -130,6 +137,34 @@ fn relative_url(cx: &mut JsonChecker) {
             );
         }
     }
+}
+
+fn next_url_loop(cx: &mut JsonChecker) {
+    let Some((href, range)) = cx.feed.string("next_url") else {
+        return;
+    };
+    let resolve = |href: &str| match cx.feed.url {
+        Some(base) => base.join(href.trim()).ok(),
+        None => Url::parse(href.trim()).ok(),
+    };
+    let Some(next) = resolve(href) else { return };
+    let key = crate::text::iri::comparison_key;
+    let same_as_feed_url = cx.feed.feed_url().is_some_and(|feed_url| key(&feed_url) == key(&next));
+    let same_as_itself = cx.feed.url.is_some_and(|url| key(url) == key(&next));
+    if !same_as_feed_url && !same_as_itself {
+        return;
+    }
+    let what = if same_as_feed_url {
+        "the feed's `feed_url`"
+    } else {
+        "this document itself"
+    };
+    cx.report(
+        Pending::new(range, format!("`next_url` is {what}: a reader that follows it reads this page again"))
+            .label("next_url")
+            .note("JSON Feed 1.1, Top-level: \"next_url must not be the same as feed_url, and it must not be the same as a previous next_url (to avoid infinite loops)\"")
+            .help("name the page that holds the next items, or remove `next_url` from the last page"),
+    );
 }
 
 fn invalid_date(cx: &mut JsonChecker) {

@@ -144,7 +144,7 @@ fn paging_link_dangling(cx: &mut SetChecker) {
 
 /// The documents of each paged feed that has more than one page, each
 /// feed's pages in the order of the run.
-fn paged_feeds(set: &FeedSet) -> Vec<Vec<DocId>> {
+pub(crate) fn paged_feeds(set: &FeedSet) -> Vec<Vec<DocId>> {
     let mut by_group: HashMap<DocId, Vec<DocId>> = HashMap::new();
     for (doc, _) in set.feeds() {
         by_group.entry(set.paging_group_of(doc)).or_default().push(doc);
