@@ -48,7 +48,7 @@ pub fn parse(text: &str) -> Result<Value<'_>, JsonError> {
     })?;
     parsed.value.ok_or(JsonError {
         at: text.len()..text.len(),
-        message: "no JSON value: the document is empty".to_owned(),
+        message: "the document is empty".to_owned(),
     })
 }
 

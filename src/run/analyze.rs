@@ -172,8 +172,8 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     // a feed, or where it names JSON Feed's version (a walk meets many JSON
     // files that are no feed, and parses only these).
     let json = decode_error.is_none()
-        && (explicit || may_be_json_feed(source.text()))
-        && crate::json::starts_an_object(source.text());
+        && (explicit && (crate::json::starts_an_object(source.text()) || named_as_json(&named))
+            || may_be_json_feed(source.text()));
     if !explicit && !json && !root_name_is_feed(source.text()) {
         return None;
     }
@@ -538,6 +538,20 @@ fn locate(
         unused_level,
         dropped: Default::default(),
     }
+}
+
+/// Whether a document is said to be JSON: by its name's extension (its
+/// file's, or the name a document in memory is given), or by the media
+/// type it was served as.
+fn named_as_json(named: &Named) -> bool {
+    let by_extension = named
+        .name
+        .rsplit_once('.')
+        .is_some_and(|(_, extension)| extension.eq_ignore_ascii_case("json"));
+    let by_media_type = named.media_type.as_deref().is_some_and(|media_type| {
+        media_type.eq_ignore_ascii_case("application/json") || media_type.eq_ignore_ascii_case("application/feed+json")
+    });
+    by_extension || by_media_type
 }
 
 /// Whether a text found in a walk may be a JSON Feed: it opens an object

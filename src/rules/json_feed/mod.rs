@@ -79,6 +79,13 @@ pub(crate) fn not_a_feed(value: &Value<'_>) -> Pending {
             "not a feed: a JSON document whose `version` is no string".to_owned(),
             "no JSON Feed version",
         ),
+        None if !matches!(value, Value::Object(_)) => (
+            format!(
+                "not a feed: a JSON document whose top level is {}, not the object a JSON Feed is",
+                json::type_name(value)
+            ),
+            "a JSON document",
+        ),
         None => (
             "not a feed: a JSON document with no `version`".to_owned(),
             "a JSON document",
