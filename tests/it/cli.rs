@@ -1537,3 +1537,21 @@ fn a_mistyped_command_is_named() {
     let output = feedlint(&["no-such-feed"]);
     assert!(!stderr(&output).contains("did you mean"), "{}", stderr(&output));
 }
+
+/// The README shows the concise run on examples/json-feed: a paged JSON
+/// Feed, its defects found across its pages; what it shows is what the run
+/// prints, line for line.
+#[test]
+fn the_readme_shows_what_the_json_feed_example_prints() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let command = "$ feedlint --format concise examples/json-feed/\n";
+    let start = readme.find(command).unwrap() + command.len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let output = feedlint(&["--format", "concise", "examples/json-feed/"]);
+    assert_eq!(code(&output), 1);
+    assert_eq!(shown, stdout(&output));
+    assert!(
+        shown.contains("json-feed-url-mismatch") && shown.contains("paging-link-dangling"),
+        "{shown}"
+    );
+}
