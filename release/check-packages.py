@@ -59,17 +59,23 @@ def run(args, cwd, env=None, check=True):
     return shown
 
 
+def installed_lints_the_site(scratch, pip_args, env, what):
+    """`pip install PIP_ARGS` into a fresh virtual environment, then
+    `feedlint examples/site` there: the README's summary and exit status 1."""
+    env_dir = scratch / "fresh"
+    run([sys.executable, "-m", "venv", env_dir], scratch)
+    run([env_dir / "bin" / "pip", "install", *pip_args], scratch, env)
+    linted = run([env_dir / "bin" / "feedlint", "examples/site"], ROOT, check=False)
+    said = linted.stdout + linted.stderr
+    if linted.returncode != 1 or README_SUMMARY not in said:
+        sys.exit(f"{what} exited {linted.returncode}, saying:\n{said}")
+
+
 def check_wheel(tools, scratch):
     wheels = scratch / "wheels"
     run([tools / "bin" / "maturin", "build", "--profile", "dev", "--out", wheels], ROOT)
     (wheel,) = wheels.glob("feedlint-*.whl")
-    env_dir = scratch / "fresh"
-    run([sys.executable, "-m", "venv", env_dir], scratch)
-    run([env_dir / "bin" / "pip", "install", "--no-index", "--quiet", wheel], scratch)
-    linted = run([env_dir / "bin" / "feedlint", "examples/site"], ROOT, check=False)
-    said = linted.stdout + linted.stderr
-    if linted.returncode != 1 or README_SUMMARY not in said:
-        sys.exit(f"the installed wheel's feedlint exited {linted.returncode}, saying:\n{said}")
+    installed_lints_the_site(scratch, ["--no-index", "--quiet", wheel], None, "the installed wheel's feedlint")
     return f"{wheel.name}, {wheel.stat().st_size / 1e6:.1f} MB"
 
 
@@ -77,14 +83,8 @@ def check_sdist(tools, scratch):
     made = scratch / "sdist"
     run([tools / "bin" / "maturin", "sdist", "--out", made], ROOT)
     (sdist,) = made.glob("feedlint-*.tar.gz")
-    env_dir = scratch / "fresh"
-    run([sys.executable, "-m", "venv", env_dir], scratch)
-    env = dict(os.environ, **BUILD_ENV)
-    run([env_dir / "bin" / "pip", "install", "--quiet", "--disable-pip-version-check", sdist], scratch, env)
-    linted = run([env_dir / "bin" / "feedlint", "examples/site"], ROOT, check=False)
-    said = linted.stdout + linted.stderr
-    if linted.returncode != 1 or README_SUMMARY not in said:
-        sys.exit(f"the feedlint built from the sdist exited {linted.returncode}, saying:\n{said}")
+    pip = ["--quiet", "--disable-pip-version-check", sdist]
+    installed_lints_the_site(scratch, pip, dict(os.environ, **BUILD_ENV), "the feedlint built from the sdist")
     return f"{sdist.name}, {sdist.stat().st_size / 1e6:.1f} MB"
 
 

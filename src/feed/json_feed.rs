@@ -3,6 +3,7 @@
 //! the JSON type each must have.
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use url::Url;
 
@@ -30,6 +31,9 @@ pub struct JsonFeed<'d, 't> {
     /// Where the document is, where known (its URL, or where it is
     /// published).
     pub url: Option<&'d Url>,
+    /// Every object with its shape ([`objects`]), walked once for all the
+    /// rules.
+    walked: OnceLock<Vec<(Shape, &'d Object<'t>)>>,
 }
 
 impl<'d, 't> JsonFeed<'d, 't> {
@@ -54,7 +58,14 @@ impl<'d, 't> JsonFeed<'d, 't> {
             text,
             version,
             url,
+            walked: OnceLock::new(),
         })
+    }
+
+    /// Every object of the document with its shape, the feed first, in
+    /// document order ([`objects`]), walked once.
+    pub fn objects(&self) -> &[(Shape, &'d Object<'t>)] {
+        self.walked.get_or_init(|| objects(self))
     }
 
     /// The objects of `items`, where it is an array.
@@ -271,7 +282,7 @@ impl Shape {
 /// Every object of the document with its shape, the feed first, in
 /// document order: what the rules on members walk. Objects under a member
 /// of the wrong type are not walked (that member is its own finding).
-pub fn objects<'d, 't>(feed: &JsonFeed<'d, 't>) -> Vec<(Shape, &'d Object<'t>)> {
+fn objects<'d, 't>(feed: &JsonFeed<'d, 't>) -> Vec<(Shape, &'d Object<'t>)> {
     let mut found = Vec::new();
     let mut pending = vec![(Shape::Feed, feed.root)];
     while let Some((shape, object)) = pending.pop() {

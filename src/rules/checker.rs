@@ -90,14 +90,14 @@ impl<'d, 'a, 'input> Checker<'d, 'a, 'input> {
 }
 
 /// What a JSON Feed rule is handed: the document, and a place to report.
-pub struct JsonChecker<'d, 't> {
-    pub feed: &'d JsonFeed<'d, 't>,
-    pub words: &'d dyn Wording,
-    collected: Collected<'d>,
+pub struct JsonChecker<'c, 'd, 't> {
+    pub feed: &'c JsonFeed<'d, 't>,
+    pub words: &'c dyn Wording,
+    collected: Collected<'c>,
 }
 
-impl<'d, 't> JsonChecker<'d, 't> {
-    pub fn new(feed: &'d JsonFeed<'d, 't>, limit: FoldLimit<'d>, words: &'d dyn Wording) -> Self {
+impl<'c, 'd, 't> JsonChecker<'c, 'd, 't> {
+    pub fn new(feed: &'c JsonFeed<'d, 't>, limit: FoldLimit<'c>, words: &'c dyn Wording) -> Self {
         JsonChecker {
             feed,
             words,

@@ -62,7 +62,7 @@ impl Scope {
 pub type DocCheck = fn(&mut Checker<'_, '_, '_>);
 
 /// The check of one JSON Feed document.
-pub type JsonCheck = fn(&mut JsonChecker<'_, '_>);
+pub type JsonCheck = fn(&mut JsonChecker<'_, '_, '_>);
 
 /// A set rule: reads the summaries of all documents.
 pub type SetCheck = fn(&mut SetChecker<'_, '_>);

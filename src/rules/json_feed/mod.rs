@@ -4,7 +4,7 @@
 //! that are neither the format's nor an extension's; their values and the
 //! version the document names are in `values`.
 
-use crate::feed::json_feed::{member, objects, opening, JsonFeedVersion, Kind, Shape};
+use crate::feed::json_feed::{member, opening, JsonFeedVersion, Kind, Shape};
 use crate::findings::diagnostic::{shorten, Pending};
 use crate::json::{self, JsonError, Object, Value};
 use crate::rules::{rule, JsonChecker, Rule};
@@ -124,7 +124,7 @@ fn near_miss(written: &str, meant: &str) -> bool {
 }
 
 fn missing_member(cx: &mut JsonChecker) {
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         for defined in shape.members().iter().filter(|defined| defined.required) {
             if member(object, defined.name).is_none() && !misspelt(object, shape, defined.name) {
                 let finding = Pending::new(
@@ -181,7 +181,7 @@ fn requirement(shape: Shape, name: &str) -> String {
 
 fn wrong_type(cx: &mut JsonChecker) {
     let version = cx.feed.version;
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         for member in &object.properties {
             let (name, _) = json::name(member);
             let Some(defined) = shape.defined(name) else { continue };
@@ -234,7 +234,7 @@ fn unknown_member(cx: &mut JsonChecker) {
     if cx.feed.version == JsonFeedVersion::Later {
         return;
     }
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         for member in &object.properties {
             let (name, at) = json::name(member);
             if name.starts_with('_') || shape.defined(name).is_some() {

@@ -4,7 +4,7 @@
 
 use url::Url;
 
-use crate::feed::json_feed::{member, objects, JsonFeedVersion, Shape};
+use crate::feed::json_feed::{member, JsonFeedVersion, Shape};
 use crate::findings::diagnostic::{shorten, Pending};
 use crate::json::{self, Value};
 use crate::rules::{rule, JsonChecker, Rule};
@@ -77,9 +77,9 @@ fn url_members(shape: Shape) -> &'static [&'static str] {
 }
 
 /// Every string a member that holds a URL holds, with its name.
-fn urls<'d, 't>(cx: &JsonChecker<'d, 't>) -> Vec<(&'static str, &'d Value<'t>)> {
+fn urls<'d, 't>(cx: &JsonChecker<'_, 'd, 't>) -> Vec<(&'static str, &'d Value<'t>)> {
     let mut found = Vec::new();
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         for name in url_members(shape) {
             if let Some(member) = member(object, name).filter(|m| matches!(m.value, Value::StringLit(_))) {
                 found.push((*name, &member.value));
@@ -168,7 +168,7 @@ fn next_url_loop(cx: &mut JsonChecker) {
 }
 
 fn invalid_date(cx: &mut JsonChecker) {
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         if shape != Shape::Item {
             continue;
         }
@@ -214,7 +214,7 @@ fn is_media_type(text: &str) -> bool {
 }
 
 fn invalid_mime_type(cx: &mut JsonChecker) {
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         if shape != Shape::Attachment {
             continue;
         }
@@ -236,7 +236,7 @@ fn invalid_mime_type(cx: &mut JsonChecker) {
 }
 
 fn invalid_language(cx: &mut JsonChecker) {
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         if !matches!(shape, Shape::Feed | Shape::Item) {
             continue;
         }
@@ -261,7 +261,7 @@ fn deprecated_author(cx: &mut JsonChecker) {
     if cx.feed.version == JsonFeedVersion::V1 {
         return;
     }
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         if !matches!(shape, Shape::Feed | Shape::Item) || member(object, "authors").is_some() {
             continue;
         }
@@ -285,7 +285,7 @@ fn version_mismatch(cx: &mut JsonChecker) {
         return;
     };
     let mut added: Vec<&str> = Vec::new();
-    for (shape, object) in objects(cx.feed) {
+    for &(shape, object) in cx.feed.objects() {
         if !matches!(shape, Shape::Feed | Shape::Item) {
             continue;
         }
