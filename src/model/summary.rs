@@ -58,8 +58,9 @@ pub struct EntrySummary {
     /// there would read it again from wherever the summary put it.
     pub id_hash: u64,
     pub updated: Option<Instant>,
-    /// The hash of an RSS item's first enclosure URL: two episodes of a
-    /// paged podcast are told apart by it.
+    /// The hash of an RSS item's first enclosure URL (a JSON Feed item's
+    /// `url`): two episodes of a paged podcast (two items of a paged JSON
+    /// Feed) are told apart by it.
     pub media_hash: Option<u64>,
     /// The id's text.
     at: Location,
@@ -501,11 +502,14 @@ impl DocSummary {
             };
             let start = id_text.len();
             id_text.push_str(id);
+            // The item's `url` tells two items of one id apart, as an
+            // enclosure tells two episodes apart.
+            let url = crate::feed::json_feed::string(item, "url").map(|(url, _)| url.trim());
             entries.push(EntrySummary {
                 id: (small(start), small(id_text.len())),
                 id_hash: hasher.hash_one(id),
                 updated: None,
-                media_hash: None,
+                media_hash: url.map(|url| hasher.hash_one(url)),
                 at: at.locate(range),
             });
         }
@@ -549,6 +553,15 @@ impl DocSummary {
     /// A range of `id_text`.
     fn id_text(&self, (start, end): (u32, u32)) -> &str {
         &self.id_text[start as usize..end as usize]
+    }
+
+    /// How the document writes a link of this relation: a JSON Feed's next
+    /// link is its `next_url` member, what its author knows it by.
+    pub fn written(&self, rel: Relation) -> &'static str {
+        match (self.kind, rel) {
+            (DocKind::JsonFeed, Relation::Next) => "next_url",
+            _ => rel.as_str(),
+        }
     }
 
     /// The first navigation link with this relation.

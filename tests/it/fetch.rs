@@ -713,3 +713,52 @@ fn a_self_link_naming_another_address_than_the_one_fetched_is_said() {
         assert_eq!(rules_of(&json(&output)), Vec::<String>::new(), "{quiet}");
     }
 }
+
+/// A page of a paged JSON Feed, served as `application/feed+json`.
+fn json_page(base: &str, next: Option<&str>, id: &str) -> Reply {
+    let next = next.map_or_else(String::new, |next| format!(",\"next_url\":\"{base}{next}\""));
+    Reply {
+        headers: vec![("Content-Type", "application/feed+json".into())],
+        ..ok(format!(
+            "{{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"t\",\
+             \"feed_url\":\"{base}/feed.json\"{next},\"items\":[{{\"id\":\"{id}\",\"content_text\":\"x\"}}]}}"
+        ))
+    }
+}
+
+#[test]
+fn a_json_feed_is_paged_through_by_next_url() {
+    let server = Server::start(|path, base| match path {
+        "/feed.json" => json_page(base, Some("/feed-2.json"), "3"),
+        "/feed-2.json" => json_page(base, Some("/feed-3.json"), "2"),
+        "/feed-3.json" => json_page(base, None, "1"),
+        _ => status(404),
+    });
+    let report = json(&feedlint(&["--format", "json", &server.url("/feed.json")]));
+    assert_eq!(rules_of(&report), Vec::<String>::new(), "{:?}", messages(&report));
+    assert_eq!(report["summary"]["documents"], 3);
+    assert_eq!(report["summary"]["kinds"]["json-feed"], 3);
+    // The last page names a page that is not there: said at its next_url.
+    let server = Server::start(|path, base| match path {
+        "/feed.json" => json_page(base, Some("/feed-2.json"), "2"),
+        "/feed-2.json" => json_page(base, Some("/feed-3.json"), "1"),
+        _ => status(404),
+    });
+    let report = json(&feedlint(&["--format", "json", &server.url("/feed.json")]));
+    assert_eq!(rules_of(&report), ["archive-unavailable"]);
+    assert!(
+        messages(&report)[0].contains("/feed-3.json answers HTTP 404"),
+        "{:?}",
+        messages(&report)
+    );
+    assert_eq!(server.hits("/feed-3.json"), 1);
+    // Under --max-documents, as every walk.
+    let report = json(&feedlint(&[
+        "--format",
+        "json",
+        "--max-documents",
+        "1",
+        &server.url("/feed.json"),
+    ]));
+    assert_eq!(rules_of(&report), ["fetch-limit-reached"]);
+}

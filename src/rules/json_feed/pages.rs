@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use crate::feed::Relation;
 use crate::findings::diagnostic::DocId;
-use crate::rules::rfc5005::chains::paging::paged_feeds;
+use crate::rules::rfc5005::chains::paging::{paged_feeds, reused_across_pages};
 use crate::rules::{rule, Rule, SetChecker};
 
 pub static JSON_FEED_URL_MISMATCH: Rule = rule!(
@@ -53,5 +53,37 @@ fn feed_url_mismatch(cx: &mut SetChecker) {
                 .help("write the first page's feed_url on every page"),
             );
         }
+    }
+}
+
+pub static JSON_FEED_ITEM_ID_REUSED: Rule = rule!(
+    JsonFeedItemIdReused, Error, Set, None, set: Some(item_id_reused),
+    groups: [JsonFeed],
+    summary: "two pages of a paged JSON Feed hold two different items (other urls) with one id",
+    spec: "JSON Feed 1.1, Items; RFC 5005 §3",
+);
+
+/// Two items are one where their `url` is one too: the same item on two
+/// pages is no finding (pages shift while a reader pages through them, as
+/// RFC 5005 §3 says of paged feeds), and an item without a `url` is not
+/// told apart from another.
+fn item_id_reused(cx: &mut SetChecker) {
+    let set = cx.set;
+    let pairs = reused_across_pages(
+        set,
+        |summary, entry| (summary.kind == crate::feed::DocKind::JsonFeed).then(|| (entry.id_hash, summary.id(entry))),
+        |earlier, later| {
+            earlier.media_hash.is_some() && later.media_hash.is_some() && earlier.media_hash != later.media_hash
+        },
+    );
+    for ((doc, entry), (other, earlier)) in pairs {
+        let id = set.summary(doc).id(entry);
+        cx.report(
+            SetChecker::at(doc, entry.location(), format!("the id {} is another item's on {}, with another url", crate::findings::diagnostic::shorten(id), set.name(other)))
+                .label("one id, two items")
+                .secondary(earlier.span(other), "the other item")
+                .note("JSON Feed 1.1, Items: id \"is unique for that item for that feed over time\"; a reader that has the other item keeps it, and never shows this one")
+                .help("give each item its own id, one that never changes"),
+        );
     }
 }

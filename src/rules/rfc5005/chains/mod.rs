@@ -306,23 +306,28 @@ fn report_cycles(cx: &mut SetChecker, rels: [Relation; 2]) {
             }
             names.push(set.name(cycle[0]).to_owned());
             let link_of = |doc: DocId| set.summary(doc).link(rel).map(|l| l.span).expect("cycles follow links");
+            let written = |doc: DocId| set.summary(doc).written(rel);
             let mut finding = SetChecker::at(
                 cycle[0],
                 &link_of(cycle[0]),
                 format!(
-                    "following {rel} links returns to this document after {} documents: {}",
+                    "following {} links returns to this document after {} documents: {}",
+                    written(cycle[0]),
                     cycle.len(),
                     names.join(" → ")
                 ),
             )
-            .label(format!("{rel} starts a cycle"));
+            .label(format!("{} starts a cycle", written(cycle[0])));
             for doc in &shown[1..] {
-                finding = finding.secondary(link_of(*doc).in_doc(*doc), format!("{rel} of {}", set.name(*doc)));
+                finding = finding.secondary(
+                    link_of(*doc).in_doc(*doc),
+                    format!("{} of {}", written(*doc), set.name(*doc)),
+                );
             }
             cx.report(
                 finding
                     .note("RFC 5005 §6: feeds can be crafted to make a client request without end; a client walking this chain never reaches its end")
-                    .help(format!("point one of these {rel} links at the right document, or remove it at the end of the chain")),
+                    .help(format!("point one of these {} links at the right document, or remove it at the end of the chain", written(cycle[0]))),
             );
         }
     }

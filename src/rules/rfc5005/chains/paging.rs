@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::{dissenters, named_by, report_asymmetries, report_cycles};
-use crate::feed::Relation;
+use crate::feed::{DocKind, Relation};
 use crate::findings::diagnostic::DocId;
 use crate::model::set::{FeedSet, PAGING_RELATIONS};
 use crate::rules::{rule, Rule, SetChecker};
@@ -130,13 +130,25 @@ fn paging_link_dangling(cx: &mut SetChecker) {
                     set.name(meant),
                     if link.rel == Relation::Next { "previous" } else { "next" },
                 ),
+                _ if summary.kind == DocKind::JsonFeed => "publish the missing page, or correct next_url (on the last page, remove it)".to_owned(),
                 _ => "publish the missing page, or correct the link (on the last page, remove next; on the first, previous)".to_owned(),
             };
+            let note = match summary.kind {
+                DocKind::JsonFeed => "JSON Feed 1.1, Top-level: next_url \"is the URL of a feed that provides the next n items\"; a reader that follows it gets an error, and the pages past it are never read",
+                _ => "RFC 5005 §3: \"next\" refers to \"the immediately following document in a series of documents\" (previous, first and last alike); a reader that follows this link gets an error, and the pages past it are never read",
+            };
             cx.report(
-                SetChecker::at(doc, &link.span, format!("{} names {named}, inside the linted tree, but there is no page there", link.rel))
-                    .label("nothing here")
-                    .note("RFC 5005 §3: \"next\" refers to \"the immediately following document in a series of documents\" (previous, first and last alike); a reader that follows this link gets an error, and the pages past it are never read")
-                    .help(help),
+                SetChecker::at(
+                    doc,
+                    &link.span,
+                    format!(
+                        "{} names {named}, inside the linted tree, but there is no page there",
+                        summary.written(link.rel)
+                    ),
+                )
+                .label("nothing here")
+                .note(note)
+                .help(help),
             );
         }
     }
@@ -168,7 +180,7 @@ fn paging_guid_reused(cx: &mut SetChecker) {
     let set = cx.set;
     let pairs = reused_across_pages(
         set,
-        |summary, entry| Some((entry.id_hash, summary.id(entry))),
+        |summary, entry| (summary.kind != DocKind::JsonFeed).then(|| (entry.id_hash, summary.id(entry))),
         |earlier, later| {
             earlier.media_hash.is_some() && later.media_hash.is_some() && earlier.media_hash != later.media_hash
         },
@@ -186,13 +198,13 @@ fn paging_guid_reused(cx: &mut SetChecker) {
 }
 
 /// An entry, and the page it is on.
-type PageEntry<'s> = (DocId, &'s crate::model::summary::EntrySummary);
+pub(crate) type PageEntry<'s> = (DocId, &'s crate::model::summary::EntrySummary);
 
 /// Each entry of a paged feed that has the key of an entry of another
 /// page, where `differ` says the two are different episodes, with that
 /// first entry: each key is looked up once, not compared with every
 /// earlier entry.
-fn reused_across_pages<'s, K: std::hash::Hash + Eq>(
+pub(crate) fn reused_across_pages<'s, K: std::hash::Hash + Eq>(
     set: &FeedSet<'s>,
     key: impl Fn(&'s crate::model::summary::DocSummary, &'s crate::model::summary::EntrySummary) -> Option<K>,
     differ: impl Fn(&crate::model::summary::EntrySummary, &crate::model::summary::EntrySummary) -> bool,
@@ -230,7 +242,7 @@ fn paging_enclosure_reused(cx: &mut SetChecker) {
     let set = cx.set;
     let pairs = reused_across_pages(
         set,
-        |_, entry| entry.media_hash,
+        |summary, entry| entry.media_hash.filter(|_| summary.kind != DocKind::JsonFeed),
         |earlier, later| earlier.id_hash != later.id_hash,
     );
     for ((doc, entry), (other, earlier)) in pairs {
