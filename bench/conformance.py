@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """feedlint's Atom and RSS core score: `python3 bench/conformance.py`.
 
-Scores feedlint the way the W3C feedvalidator's own test cases are scored,
+Scores feedlint (and its JSON Feed and WebSub cases, issue 53) the way the W3C feedvalidator's own test cases are scored,
 on cases written here from RFC 4287 and the RSS 2.0 specification: a case
 where the specification says a document is in error passes when feedlint
 reports at least one error on it; a case where the document is valid passes
@@ -869,6 +869,75 @@ def media_server():
     return server, server.server_address[1]
 
 
+def json_feed(extra="", item=None, version="https://jsonfeed.org/version/1.1", title='"title": "Example", ', items=None):
+    """A JSON Feed 1.1 document, from the spec's minimal one with one change."""
+    item = item if item is not None else '{"id": "1", "content_text": "Hello", "url": "https://example.org/1"}'
+    items = items if items is not None else f'"items": [{item}]'
+    return f'{{"version": "{version}", {title}{extra}{items}}}'
+
+
+# Issue 53 item 1: JSON Feed 1.1 ("Top-level", "Items", "Attachments",
+# "Extensions"), and item 3's WebSub on a JSON Feed's hubs.
+JSON_CASES = [
+    ("1-valid-minimal", "valid", json_feed()),
+    ("1-valid-extension", "valid", json_feed(extra='"_example": {"about": "https://example.org/ext"}, ')),
+    ("1-error-no-title", "error:json-feed-missing-member", json_feed(title="")),
+    ("1-error-no-items", "error:json-feed-missing-member", json_feed(items='"home_page_url": "https://example.org/"')),
+    ("1-error-item-without-id", "error:json-feed-missing-member", json_feed(item='{"content_text": "Hello"}')),
+    ("1-error-item-without-content", "error:json-feed-missing-member", json_feed(item='{"id": "1"}')),
+    ("1-error-title-number", "error:json-feed-wrong-type", json_feed(title='"title": 7, ')),
+    ("1-error-id-number-in-1.1", "error:json-feed-wrong-type", json_feed(item='{"id": 1, "content_text": "Hello"}')),
+    ("1-valid-id-number-in-1.0", "valid", json_feed(version="https://jsonfeed.org/version/1", item='{"id": 1, "content_text": "Hello"}')),
+    ("1-error-unknown-member", "error:json-feed-unknown-member", json_feed(extra='"homepage_url": "https://example.org/", ')),
+    ("1-error-invalid-url", "error:json-feed-invalid-url", json_feed(extra='"home_page_url": "not a url", ')),
+    ("1-warning-relative-url", "warning:json-feed-relative-url", json_feed(extra='"icon": "/icon.png", ')),
+    ("1-silent-absolute-url", "silent:json-feed-relative-url", json_feed(extra='"icon": "https://example.org/icon.png", ')),
+    ("1-error-rfc822-date", "error:json-feed-invalid-date", json_feed(item='{"id": "1", "content_text": "x", "date_published": "Fri, 31 May 2019 12:17:58 -0700"}')),
+    ("1-error-date-without-seconds", "error:json-feed-invalid-date", json_feed(item='{"id": "1", "content_text": "x", "date_published": "2017-04-04T07:00"}')),
+    ("1-valid-date", "valid", json_feed(item='{"id": "1", "content_text": "x", "date_published": "2010-02-07T14:04:00-05:00"}')),
+    ("1-error-language", "error:json-feed-invalid-language", json_feed(extra='"language": "english", ')),
+    ("1-warning-mime-type", "warning:json-feed-invalid-mime-type", json_feed(item='{"id": "1", "content_text": "x", "attachments": [{"url": "https://example.org/1.mp3", "mime_type": "mp3"}]}')),
+    ("1-warning-deprecated-author", "warning:json-feed-deprecated-author", json_feed(extra='"author": {"name": "A"}, ')),
+    ("1-silent-author-in-1.0", "silent:json-feed-deprecated-author", json_feed(version="https://jsonfeed.org/version/1", extra='"author": {"name": "A"}, ')),
+    ("1-warning-1.0-with-authors", "warning:json-feed-version-mismatch", json_feed(version="https://jsonfeed.org/version/1", extra='"authors": [{"name": "A"}], ')),
+    ("2-error-next-url-is-feed-url", "error:json-feed-next-url-loop", json_feed(extra='"feed_url": "https://example.org/feed.json", "next_url": "https://example.org/feed.json", ')),
+    ("3-error-hub-without-feed-url", "error:websub-missing-self", json_feed(extra='"hubs": [{"type": "WebSub", "url": "https://hub.example.net/"}], ')),
+    ("3-valid-hub-and-feed-url", "valid", json_feed(extra='"feed_url": "https://example.org/feed.json", "hubs": [{"type": "WebSub", "url": "https://hub.example.net/"}], ')),
+    ("3-valid-rsscloud-hub", "valid", json_feed(extra='"hubs": [{"type": "rssCloud", "url": "https://rpc.example.net/RPC2"}], ')),
+    ("3-error-mailto-hub", "error:websub-invalid-hub", json_feed(extra='"feed_url": "https://example.org/feed.json", "hubs": [{"type": "WebSub", "url": "mailto:hub@example.net"}], ')),
+]
+
+# Issue 53 item 3: WebSub §4 on Atom and RSS (the header rules need a
+# fetch: tests/it/websub.rs).
+WEBSUB_CASES = [
+    ("3-error-atom-hub-without-self", "error:websub-missing-self", atom(extra_head="<link rel='hub' href='https://hub.example.net/'/>")),
+    ("3-valid-atom-hub-and-self", "valid", atom(extra_head="<link rel='hub' href='https://hub.example.net/'/><link rel='self' href='https://example.org/feed.atom'/>")),
+    ("3-warning-two-selves", "warning:websub-multiple-self", atom(extra_head="<link rel='hub' href='https://hub.example.net/'/><link rel='self' href='https://example.org/feed.atom'/><link rel='self' href='https://example.org/atom.xml'/>")),
+    ("3-silent-two-selves-without-hub", "silent:websub-multiple-self", atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/><link rel='self' href='https://example.org/atom.xml'/>")),
+    ("3-error-rss-hub-without-self", "error:websub-missing-self", rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='hub' href='https://pubsubhubbub.appspot.com/'/>")),
+    ("3-error-rss-ftp-hub", "error:websub-invalid-hub", rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='self' href='https://example.org/feed.rss'/><atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='hub' href='ftp://hub.example.net/'/>")),
+]
+
+
+def json_page(name, next_page=None, items=(("1", "https://example.org/1"),), feed_url="https://example.org/feed.json"):
+    """A page of a paged JSON Feed: its items are (id, url) pairs."""
+    next_url = f'"next_url": "https://example.org/{next_page}", ' if next_page else ""
+    listed = ", ".join(f'{{"id": "{i}", "url": "{u}", "content_text": "x"}}' for i, u in items)
+    return json_feed(extra=f'"feed_url": "{feed_url}", {next_url}', items=f'"items": [{listed}]')
+
+
+# Issue 53 item 2: paged JSON Feeds, each case a folder of pages.
+JSON_PAGED_CASES = [
+    ("2-valid-chain", "valid", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"),)), "feed-2.json": json_page("feed-2.json")}),
+    ("2-error-dangling-next-url", "error:paging-link-dangling", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"),)), "feed-2.json": json_page("feed-2.json", "feed-3.json")}),
+    ("2-error-cycle", "error:paging-chain-cycle", {"feed.json": json_page("feed.json", "page-2.json", (("3", "https://example.org/3"),)), "page-2.json": json_page("page-2.json", "page-3.json", (("2", "https://example.org/2"),)), "page-3.json": json_page("page-3.json", "page-2.json")}),
+    ("2-warning-feed-url-differs", "warning:json-feed-url-mismatch", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"),)), "feed-2.json": json_page("feed-2.json", feed_url="https://example.org/feed-2.json")}),
+    ("2-error-item-id-reused", "error:json-feed-item-id-reused", {"feed.json": json_page("feed.json", "feed-2.json", (("1", "https://example.org/new"),)), "feed-2.json": json_page("feed-2.json")}),
+    ("2-valid-same-item-twice", "valid", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"), ("1", "https://example.org/1"))), "feed-2.json": json_page("feed-2.json")}),
+]
+
+
+
 def passes(expected, found):
     """Whether a case's findings, `(rule, level)` pairs, are what it expects:
     `error` (at least one error), `error:RULE` (RULE among the errors),
@@ -902,11 +971,11 @@ def score(name, cases, flags=()):
     directory.mkdir(parents=True, exist_ok=True)
     for old in directory.iterdir():
         old.unlink()
-    extension = ".atom" if name == "atom" else ".rss"  # podcasts are RSS
+    extension = {"atom": ".atom", "json-feed": ".json"}.get(name, ".rss")  # podcasts are RSS
     for case, _, document in cases:
         # A case that writes its own start (a stray line before <?xml) is
         # written as it is.
-        declaration = "" if "<?xml" in document else '<?xml version="1.0" encoding="utf-8"?>\n'
+        declaration = "" if "<?xml" in document or extension == ".json" else '<?xml version="1.0" encoding="utf-8"?>\n'
         (directory / f"{case}{extension}").write_text(declaration + document + "\n")
     result = subprocess.run(
         [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", *flags, str(directory)],
@@ -935,7 +1004,8 @@ def score_sets(name, cases):
         for old in folder.iterdir():
             old.unlink()
         for file, document in files.items():
-            (folder / file).write_text('<?xml version="1.0" encoding="utf-8"?>\n' + document + "\n")
+            declaration = "" if file.endswith(".json") else '<?xml version="1.0" encoding="utf-8"?>\n'
+            (folder / file).write_text(declaration + document + "\n")
         result = subprocess.run(
             [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", str(folder)],
             capture_output=True,
@@ -957,9 +1027,9 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50}
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES)]:
-        if name in ("paged", "wild-paged"):
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES)]:
+        if name in ("paged", "wild-paged", "json-paged"):
             missed, found = score_sets(name, cases)
         else:
             missed, found = score(name, cases, media_flags if name == "media" else ())

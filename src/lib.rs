@@ -97,6 +97,6 @@ pub use run::entry::{lint, lint_bytes, lint_in_memory, lint_into, InMemory};
 pub use run::uploads::{lint_upload, Upload};
 pub use settings::config::Levels;
 pub use settings::options::{
-    FrontDoor, InvalidUrl, MediaCheck, Options, Overrides, Resolved, Walked, DEFAULT_MAX_FILE_SIZE,
+    FrontDoor, HubCheck, InvalidUrl, MediaCheck, Options, Overrides, Resolved, Walked, DEFAULT_MAX_FILE_SIZE,
     DEFAULT_MAX_FINDINGS,
 };

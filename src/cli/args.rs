@@ -197,6 +197,11 @@ pub(crate) struct LintArgs {
     /// limits and address policy, for files as for URLs.
     #[arg(long)]
     pub(crate) check_media: bool,
+    /// Ask each WebSub hub the feeds name whether it is there: one HEAD
+    /// request to its URL (a discovery request, never a subscription), at
+    /// most 20 hubs, under the fetching limits and address policy.
+    #[arg(long)]
+    pub(crate) check_hub: bool,
     /// With --check-media: the most media URLs asked in one run (at least 1).
     #[arg(long, value_name = "N", default_value_t = feedlint::fetch::media::DEFAULT_MAX_MEDIA,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]

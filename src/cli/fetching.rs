@@ -82,6 +82,11 @@ fn shows_progress(args: &LintArgs) -> bool {
     !args.quiet && io::stderr().is_terminal()
 }
 
+/// The hub check `--check-hub` asks for, under the fetching limits.
+pub(crate) fn hub_check(args: &LintArgs) -> Arc<dyn feedlint::HubCheck> {
+    Arc::new(feedlint::fetch::hubs::HubChecker::new(limits(args)))
+}
+
 /// The media check `--check-media` asks for, under the fetching limits,
 /// its progress shown on standard error (on a terminal, once it has run
 /// for a second; the line is cleared when the check ends).

@@ -13,7 +13,7 @@ use feedlint::settings::config::{self, Config};
 use feedlint::{FrontDoor, Input, Level, Options, Overrides, Resolved};
 
 use super::args::LintArgs;
-use super::fetching::{fetch_and_lint, media_check};
+use super::fetching::{fetch_and_lint, hub_check, media_check};
 use super::fixing::fix_files;
 use super::output::{
     exit_without_freeing, fail, fail_lines, output_among, refuse_output_onto_input, say, say_warnings_and_failures,
@@ -114,6 +114,12 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             return fail("--check-media asks servers, --fix and --diff change files: run them one after the other");
         }
         options = options.with_media(Some(media_check(&args)));
+    }
+    if args.check_hub {
+        if args.fix || args.diff {
+            return fail("--check-hub asks servers, --fix and --diff change files: run them one after the other");
+        }
+        options = options.with_hubs(Some(hub_check(&args)));
     }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {

@@ -108,6 +108,8 @@ pub(super) struct Fetched {
     /// The media type of the `Content-Type` header, lower case, without
     /// its parameters.
     pub media_type: Option<String>,
+    /// The `hub` and `self` links of its `Link` headers.
+    pub links: crate::rules::websub::HeaderLinks,
 }
 
 /// The HTTP side of a walk, shared by its fetching threads: two connection
@@ -197,7 +199,7 @@ impl Client {
                 request
                     .header(
                         "Accept",
-                        "application/atom+xml, application/rss+xml, application/xml;q=0.9, */*;q=0.5",
+                        "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, application/json;q=0.9, */*;q=0.5",
                     )
                     .header("Accept-Encoding", "gzip, deflate")
             })
@@ -214,6 +216,14 @@ impl Client {
         let content_type = header(&response, "content-type");
         let charset = content_type.and_then(charset_parameter);
         let media_type = content_type.map(essence);
+        let links: Vec<String> = response
+            .headers()
+            .get_all("link")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .collect();
+        let links = crate::rules::websub::HeaderLinks::parse(&links, &current);
         let bytes = match read_body(response, self.limits.max_bytes) {
             Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
             other => other?,
@@ -223,6 +233,7 @@ impl Client {
             bytes,
             charset,
             media_type,
+            links,
         })
     }
 

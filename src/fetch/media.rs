@@ -16,7 +16,6 @@ use std::time::{Duration, Instant};
 use url::Url;
 
 use super::http::{Answer, Ask, Client, FetchError};
-use super::policy::{AddressPolicy, Credentials};
 use super::{Limits, PER_HOST};
 use crate::findings::diagnostic::{DocId, Pending};
 use crate::findings::remedy::{Limit, Remedy, Wording};
@@ -97,28 +96,9 @@ impl crate::settings::options::MediaCheck for MediaChecker {
         found: &mut dyn FnMut(Finding),
     ) {
         let started = Instant::now();
-        let deadline = walk.map_or(started + self.limits.max_time, |walk| walk.deadline);
-        let start: &[Url] = walk.map_or(&[], |walk| &walk.start);
-        // The start URLs open their address space as they do to the walk's
-        // links; a stranger's (the server's) open nothing.
-        let policy = match walk {
-            Some(walk) if self.limits.trust_start => {
-                AddressPolicy::for_start(&walk.start_addresses, self.limits.allow_private_addresses)
-            }
-            _ => AddressPolicy::new(self.limits.allow_private_addresses),
-        };
-        // Media is where the feed names it, on other origins (a content
-        // delivery network) as often as not: --same-origin keeps the walk
-        // home, not the media check.
-        let limits = Limits {
-            same_origin: false,
-            ..self.limits.clone()
-        };
-        let credentials = Credentials::default();
         let targets = targets(media);
         let asked = targets.len().min(self.max_media);
-        let client = Client::new(&limits, policy, start, credentials)
-            .with_request_budget(asked.saturating_mul(REQUESTS_PER_URL));
+        let (deadline, client) = super::after_walk(&self.limits, walk, asked.saturating_mul(REQUESTS_PER_URL));
         // Only the URLs asked are parsed.
         let parsed: Vec<Result<Url, String>> = targets[..asked]
             .iter()

@@ -26,6 +26,7 @@ use crate::run::{entry::kept, in_progress::Run};
 use crate::settings::options::Options;
 
 mod http;
+pub mod hubs;
 pub mod media;
 pub mod policy;
 
@@ -84,6 +85,30 @@ impl Default for Limits {
             trust_start: true,
         }
     }
+}
+
+/// The client of a check made after the documents are read (the media
+/// check, the hub check): its deadline (the walk's, when the documents
+/// were fetched) and a client under the walk's limits and address policy.
+/// The start URLs open their address space as they do to the walk's links;
+/// a stranger's (the server's) open nothing. What the feeds name is on
+/// other origins as often as not: `--same-origin` keeps the walk home, not
+/// these checks.
+fn after_walk(limits: &Limits, walk: Option<&crate::settings::options::Walked>, requests: usize) -> (Instant, Client) {
+    let deadline = walk.map_or(Instant::now() + limits.max_time, |walk| walk.deadline);
+    let start: &[Url] = walk.map_or(&[], |walk| &walk.start);
+    let policy = match walk {
+        Some(walk) if limits.trust_start => {
+            AddressPolicy::for_start(&walk.start_addresses, limits.allow_private_addresses)
+        }
+        _ => AddressPolicy::new(limits.allow_private_addresses),
+    };
+    let limits = Limits {
+        same_origin: false,
+        ..limits.clone()
+    };
+    let client = Client::new(&limits, policy, start, Credentials::default()).with_request_budget(requests);
+    (deadline, client)
 }
 
 /// Requests in flight to one origin at once: a walk is one client, and
@@ -398,6 +423,10 @@ impl Walk<'_> {
         let job = Job {
             charset: fetched.charset,
             media_type: fetched.media_type,
+            fetched: Some(Box::new(crate::run::discover::FetchedFrom {
+                asked: url.clone(),
+                links: fetched.links,
+            })),
             ..Job::of_bytes(url.to_string(), Some(fetched.url.clone()), fetched.bytes)
         };
         let final_url = fetched.url;

@@ -260,6 +260,10 @@ pub struct DocSummary {
     /// The media the document names, gathered only when the run checks
     /// them ([`crate::Options::media`]).
     pub media: Vec<MediaRef>,
+    /// The WebSub hubs the document names, in it or in its `Link` header
+    /// (there: at its root), gathered only when the run asks them
+    /// ([`crate::Options::hubs`]).
+    pub hubs: Vec<Located<Url>>,
 }
 
 /// The links a chain check follows, each with its relation and place.
@@ -439,6 +443,7 @@ impl DocSummary {
             id_text,
             tombstone_refs,
             media: Vec::new(),
+            hubs: Vec::new(),
         }
     }
 
@@ -534,6 +539,7 @@ impl DocSummary {
             id_text,
             tombstone_refs: Vec::new(),
             media: Vec::new(),
+            hubs: Vec::new(),
         }
     }
 

@@ -13,13 +13,14 @@ pub enum Group {
     Itunes,
     Podcast,
     JsonFeed,
+    Websub,
     Media,
     Fetch,
 }
 
 impl Group {
     /// Every group, in the order `feedlint rules` lists them.
-    pub const ALL: [Group; 11] = [
+    pub const ALL: [Group; 12] = [
         Group::Xml,
         Group::Rfc5005,
         Group::Rfc6721,
@@ -29,6 +30,7 @@ impl Group {
         Group::Itunes,
         Group::Podcast,
         Group::JsonFeed,
+        Group::Websub,
         Group::Media,
         Group::Fetch,
     ];
@@ -45,6 +47,7 @@ impl Group {
             Group::Itunes => "itunes",
             Group::Podcast => "podcast",
             Group::JsonFeed => "json-feed",
+            Group::Websub => "websub",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -63,6 +66,7 @@ impl Group {
             Group::Itunes => "Apple's podcast tags",
             Group::Podcast => "Podcasts",
             Group::JsonFeed => "JSON Feed",
+            Group::Websub => "WebSub",
             Group::Media => "Media",
             Group::Fetch => "Fetching",
         }
@@ -80,6 +84,7 @@ impl Group {
             Group::RssCore | Group::RssProfile => "rss",
             Group::Itunes | Group::Podcast => "podcast",
             Group::JsonFeed => "json_feed",
+            Group::Websub => "websub",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -96,6 +101,7 @@ impl Group {
             Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
             Group::JsonFeed => "JSON Feed 1.1 documents: JSON itself, the members the format requires, their types, and members that are neither the format's nor an extension's",
+            Group::Websub => "WebSub in every format: a feed that names a hub names one topic, its self URL (a JSON Feed's feed_url); hub URLs; a fetched feed's Link header against its document; hubs that do not answer, when asked to check them",
             Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
             Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
         }

@@ -1,6 +1,6 @@
 //! The rules, one folder per group: `xml`, `rfc5005`, `rfc6721`, `atom`,
 //! `rss` (with the RSS profile), `podcast` (Apple's tags and Podcasting
-//! 2.0), `json_feed`, `media`, `fetch`. Every rule is a `static Rule` with its metadata
+//! 2.0), `json_feed`, `websub`, `media`, `fetch`. Every rule is a `static Rule` with its metadata
 //! and, for document rules, the function that checks it, declared next to
 //! that function, in its first group's folder ([`Group::folder`]);
 //! [`RULES`], written by `build.rs` from those declarations, lists them
@@ -35,6 +35,7 @@ mod rfc5005;
 mod rfc6721;
 mod rss;
 mod shared;
+pub mod websub;
 pub mod xml;
 
 /// What a rule needs to see to decide.

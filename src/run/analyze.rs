@@ -24,7 +24,7 @@ use crate::rules::xml::{
     malformed, no_feed_checked, read_past, unread_entity, web_page, EXTERNAL_DTD_NOT_READ, FILE_TOO_LARGE,
     INTERNAL_ERROR, NOT_A_FEED, UNUSED_SUPPRESSION, XML_MALFORMED,
 };
-use crate::rules::{self, Rule};
+use crate::rules::{self, websub, Rule};
 use crate::settings::options::Options;
 use crate::text::snippet::{Place, Snippets};
 use crate::xml;
@@ -141,6 +141,8 @@ pub(crate) struct Named {
     pub charset: Option<String>,
     /// That `Content-Type`'s media type, lower case.
     pub media_type: Option<String>,
+    /// Where a fetched document was asked for, and its headers' links.
+    pub fetched: Option<Box<crate::run::discover::FetchedFrom>>,
     /// The file, canonical.
     pub canonical: Option<PathBuf>,
     /// Whether its `self` link may give it its URL.
@@ -356,12 +358,69 @@ fn check_feed(
     if !named.context && options.checks_media() {
         summary.media = crate::model::summary::MediaRef::gather(&feed, source);
     }
+    if !named.context {
+        let advertised = websub::Advertised::of_feed(&feed);
+        let root = crate::feed::start_tag(feed.root);
+        checked.findings.extend(check_websub(&advertised, named, root.clone()));
+        if options.checks_hubs() {
+            summary.hubs = hubs_to_ask(&advertised, named, root, source);
+        }
+    }
     checked.findings.extend(found);
     checked.findings.extend(
         xml.unread_entity()
             .map(|unread| (&EXTERNAL_DTD_NOT_READ, unread_entity(unread))),
     );
     checked.summary = Some(summary);
+}
+
+/// The WebSub findings of a document, with what it was served with where
+/// it was fetched.
+fn check_websub(
+    advertised: &websub::Advertised,
+    named: &Named,
+    root: std::ops::Range<usize>,
+) -> Vec<(&'static Rule, Pending)> {
+    let served = named
+        .fetched
+        .as_deref()
+        .zip(named.url.as_ref())
+        .map(|(fetched, url)| websub::Served {
+            url,
+            asked: Some(&fetched.asked),
+            header: &fetched.links,
+        });
+    websub::check(advertised, served.as_ref(), root)
+}
+
+/// The http(s) hubs a document names, each once, for `--check-hub`: the
+/// document's where it writes them, then its `Link` header's (at `root`).
+fn hubs_to_ask(
+    advertised: &websub::Advertised,
+    named: &Named,
+    root: std::ops::Range<usize>,
+    source: &Source,
+) -> Vec<crate::model::summary::Located<Url>> {
+    let header = named.fetched.as_deref().map_or(&[][..], |fetched| &fetched.links.hubs);
+    let mut at = source.locator();
+    let mut seen = std::collections::HashSet::new();
+    let written = advertised
+        .hubs
+        .iter()
+        .filter_map(|hub| Some((hub.target.clone()?, hub.at.clone())));
+    let told = header.iter().map(|hub| (hub.clone(), root.clone()));
+    let mut hubs: Vec<(Url, std::ops::Range<usize>)> = written
+        .chain(told)
+        .filter(|(hub, _)| matches!(hub.scheme(), "http" | "https") && seen.insert(hub.to_string()))
+        .collect();
+    // Located in document order, as the locator reads forward.
+    hubs.sort_by_key(|(_, range)| range.start);
+    hubs.into_iter()
+        .map(|(value, range)| crate::model::summary::Located {
+            value,
+            span: at.locate(range),
+        })
+        .collect()
 }
 
 /// Where a self link (or a JSON Feed's `feed_url`) says the file is
@@ -436,6 +495,15 @@ fn check_json(
         checked
             .findings
             .extend(rules::check_json_document(&feed, &enabled, &limit, options.words()));
+        let advertised = websub::Advertised::of_json(&feed);
+        let root = crate::feed::json_feed::opening(feed.root);
+        checked.findings.extend(check_websub(&advertised, named, root.clone()));
+        let mut summary = DocSummary::of_json(&feed, source);
+        if options.checks_hubs() {
+            summary.hubs = hubs_to_ask(&advertised, named, root, source);
+        }
+        checked.summary = Some(summary);
+        return Some(());
     }
     checked.summary = Some(DocSummary::of_json(&feed, source));
     Some(())
@@ -558,7 +626,10 @@ fn named_as_json(named: &Named) -> bool {
 /// and names JSON Feed's version somewhere (a tree holds many JSON files
 /// that are no feed, and only these are parsed).
 pub(crate) fn may_be_json_feed(text: &str) -> bool {
-    crate::json::starts_an_object(text) && memchr::memmem::find(text.as_bytes(), b"jsonfeed.org/version/").is_some()
+    // JSON may escape a slash: PHP's json_encode writes `https:\/\/jsonfeed.org\/version\/1`.
+    crate::json::starts_an_object(text)
+        && (memchr::memmem::find(text.as_bytes(), b"jsonfeed.org/version/").is_some()
+            || memchr::memmem::find(text.as_bytes(), b"jsonfeed.org\\/version\\/").is_some())
 }
 
 /// A lexical look at the root element's local name, before parsing, so that

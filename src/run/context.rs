@@ -220,6 +220,7 @@ fn analyze_again(again: Vec<(usize, Url)>, options: &Options, done: &mut [Outcom
                 learning: crate::feed::placement::Learning::Off,
                 charset: None,
                 media_type: None,
+                fetched: None,
             })
         })
         .collect();

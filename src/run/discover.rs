@@ -36,6 +36,18 @@ pub(crate) struct Job {
     pub charset: Option<String>,
     /// The media type of that `Content-Type`, lower case.
     pub media_type: Option<String>,
+    /// Where a fetched document was asked for, and what its headers link.
+    pub fetched: Option<Box<FetchedFrom>>,
+}
+
+/// What a fetched document's request and headers say of it, beyond its
+/// bytes.
+#[derive(Clone)]
+pub(crate) struct FetchedFrom {
+    /// The URL asked for, before redirects.
+    pub asked: Url,
+    /// The `hub` and `self` links of its `Link` headers.
+    pub links: crate::rules::websub::HeaderLinks,
 }
 
 impl Job {
@@ -52,6 +64,7 @@ impl Job {
             learning: Learning::Off,
             charset: None,
             media_type: None,
+            fetched: None,
         }
     }
 }
@@ -101,6 +114,7 @@ pub(crate) fn linked_job(path: PathBuf, canonical: PathBuf, url: Url) -> Job {
         learning: Learning::Off,
         charset: None,
         media_type: None,
+        fetched: None,
     }
 }
 
@@ -180,6 +194,7 @@ pub(crate) fn gather(
                     learning,
                     charset: None,
                     media_type: None,
+                    fetched: None,
                 });
             }
         }
@@ -341,6 +356,7 @@ fn walk(
             learning,
             charset: None,
             media_type: None,
+            fetched: None,
         });
     }
     let mut files = ignore_files.lock().unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -155,6 +155,24 @@ impl<'o> Run<'o> {
                 }
             });
         }
+        if let Some(check) = self.options.hubs().filter(|_| self.options.checks_hubs()) {
+            let hubs: Vec<(usize, &[crate::model::summary::Located<url::Url>])> = self
+                .done
+                .iter()
+                .enumerate()
+                .filter_map(|(doc, outcome)| Some((doc, outcome.document.summary.as_ref()?.hubs.as_slice())))
+                .filter(|(_, hubs)| !hubs.is_empty())
+                .collect();
+            let (done, options, budget) = (&self.done, self.options, &mut self.budget);
+            check.check(&hubs, self.walked.as_ref(), options.words(), &mut |(rule, finding)| {
+                let path = done[finding.primary.doc].document.path.as_deref();
+                if let Some(level) = options.levels().level_for(rule, path) {
+                    if budget.keep_one(level) {
+                        extra.push((rule, finding));
+                    }
+                }
+            });
+        }
         let mut report = assemble::assemble(self.done, url_spaces, extra, self.options, sink);
         for level in [Level::Error, Level::Warning, Level::Info] {
             report.dropped.add(level, self.budget.dropped.of(level));

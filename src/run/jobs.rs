@@ -81,6 +81,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
         learning,
         charset,
         media_type,
+        fetched,
     } = job;
     // How the document is known, once its file (if any) is settled.
     let named = move |path| Named {
@@ -89,6 +90,7 @@ pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Opti
         url,
         charset,
         media_type,
+        fetched,
         canonical,
         learning,
         context,

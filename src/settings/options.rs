@@ -56,6 +56,9 @@ pub struct Options {
     /// The check of the media the documents name (`--check-media`), made
     /// once they are all read; `None`: no media is asked for.
     media: Option<Arc<dyn MediaCheck>>,
+    /// The check of the WebSub hubs the documents name (`--check-hub`);
+    /// `None`: no hub is asked.
+    hubs: Option<Arc<dyn HubCheck>>,
     /// How the run's findings name limits and remedies: the front door's
     /// words ([`Options::with_words`]), plain ones by default.
     words: Arc<dyn Wording>,
@@ -71,6 +74,43 @@ impl Options {
                 .filter(|rule| rule.groups.contains(&crate::rules::Group::Media))
                 .any(|rule| self.levels.enabled_anywhere(rule))
     }
+}
+
+impl Options {
+    /// Whether the run asks hubs: asked to, with `websub-hub-unreachable`
+    /// on somewhere.
+    pub(crate) fn checks_hubs(&self) -> bool {
+        self.hubs.is_some()
+            && self
+                .levels
+                .enabled_anywhere(&crate::rules::websub::WEBSUB_HUB_UNREACHABLE)
+    }
+
+    /// The check of the hubs, if one is asked for.
+    pub fn hubs(&self) -> Option<&Arc<dyn HubCheck>> {
+        self.hubs.as_ref()
+    }
+
+    /// The options with the hub check given (`None`: no hub asked).
+    pub fn with_hubs(mut self, hubs: Option<Arc<dyn HubCheck>>) -> Options {
+        self.hubs = hubs;
+        self
+    }
+}
+
+/// A check of the WebSub hubs the documents name (`--check-hub`): one
+/// discovery request to each, never a subscription. As [`MediaCheck`], the
+/// fetcher makes it and the run hands it what its documents name.
+pub trait HubCheck: std::fmt::Debug + Send + Sync {
+    /// Gives `found` each finding about `hubs` (each linted document's
+    /// index with the hubs it names, and where).
+    fn check(
+        &self,
+        hubs: &[(DocId, &[crate::model::summary::Located<Url>])],
+        walk: Option<&Walked>,
+        words: &dyn Wording,
+        found: &mut dyn FnMut((&'static Rule, Pending<Span>)),
+    );
 }
 
 /// A check of the media the documents name (`--check-media`): the fetcher
@@ -121,6 +161,7 @@ impl Default for Options {
             config_excludes: Vec::new(),
             overlay: Arc::default(),
             media: None,
+            hubs: None,
             words: Arc::new(Plain),
         }
     }

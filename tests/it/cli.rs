@@ -1555,3 +1555,19 @@ fn the_readme_shows_what_the_json_feed_example_prints() {
         "{shown}"
     );
 }
+
+/// PHP's `json_encode` escapes slashes: such a JSON Feed is found in a walk.
+#[test]
+fn a_walk_finds_a_json_feed_with_escaped_slashes() {
+    let dir = common::scratch("json-feed-escaped-slashes");
+    std::fs::write(
+        dir.join("feed.json"),
+        r#"{"version":"https:\/\/jsonfeed.org\/version\/1.1","title":"t","items":[{"id":"1","content_text":"x","url":"https:\/\/example.org\/1"}]}"#,
+    )
+    .unwrap();
+    std::fs::write(dir.join("package.json"), r#"{"name":"site","version":"1.0.0"}"#).unwrap();
+    let output = feedlint(&["--format", "json", dir.to_str().unwrap()]);
+    let report = common::json(&output);
+    assert_eq!(report["summary"]["documents"], 1, "{report}");
+    assert_eq!(report["summary"]["kinds"]["json-feed"], 1);
+}

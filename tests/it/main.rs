@@ -25,4 +25,5 @@ mod security;
 mod site;
 mod testsuite;
 mod web;
+mod websub;
 mod xmlconf;

@@ -371,7 +371,7 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 19] = [
+const TESTED_ELSEWHERE: [(&str, &str); 23] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("artwork-not-rgb", "tests/it/media.rs"),
     ("artwork-not-square", "tests/it/media.rs"),
@@ -391,6 +391,10 @@ const TESTED_ELSEWHERE: [(&str, &str); 19] = [
     ("media-unavailable", "tests/it/media.rs"),
     ("media-unreachable", "tests/it/media.rs"),
     ("unexpected-content-type", "tests/it/fetch.rs"),
+    ("websub-header-mismatch", "tests/it/websub.rs"),
+    ("websub-hub-only-in-headers", "tests/it/websub.rs"),
+    ("websub-hub-unreachable", "tests/it/websub.rs"),
+    ("websub-topic-mismatch", "tests/it/websub.rs"),
 ];
 
 /// Each registered rule has `rules/ID.md`, a directory of fixtures with at

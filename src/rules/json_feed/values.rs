@@ -96,10 +96,12 @@ fn text<'v>(value: &'v Value<'_>) -> &'v str {
     }
 }
 
-/// Whether `text` is a relative reference: no scheme, but a URL against a
-/// base.
+/// Whether `text` is a relative reference: no scheme, a valid reference by
+/// RFC 3987 (the URL parser takes "not a url" too, spaces escaped), and a
+/// URL against a base.
 fn is_relative(text: &str) -> bool {
     matches!(Url::parse(text), Err(url::ParseError::RelativeUrlWithoutBase))
+        && crate::text::iri::check_iri_reference(text.trim()).is_ok()
         && Url::parse("https://base.invalid/").is_ok_and(|base| base.join(text).is_ok())
 }
 
