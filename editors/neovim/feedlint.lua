@@ -25,17 +25,18 @@ if vim.lsp.config and vim.lsp.enable then
   -- Neovim 0.11+: the built-in configuration.
   vim.lsp.config("feedlint", {
     cmd = cmd,
-    filetypes = { "xml" },
+    filetypes = { "xml", "json" },
     root_markers = { "feedlint.toml", ".git" },
   })
   vim.lsp.enable("feedlint")
   return
 end
 
--- Neovim 0.7 to 0.10: a client a workspace, started for each XML buffer.
+-- Neovim 0.7 to 0.10: a client a workspace, started for each XML or JSON
+-- buffer (the server lints JSON Feeds and leaves other JSON alone).
 local clients = {}
 vim.api.nvim_create_autocmd("FileType", {
-  pattern = "xml",
+  pattern = { "xml", "json" },
   callback = function(args)
     local file = vim.api.nvim_buf_get_name(args.buf)
     local root = root_of(file ~= "" and file or vim.fn.getcwd() .. "/untitled")

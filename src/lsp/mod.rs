@@ -499,6 +499,13 @@ fn document_changed(state: &Mutex<State>, notification: Notification) -> bool {
     }
 }
 
+/// Whether an open text is JSON (it opens an object or an array) that
+/// names no JSON Feed version.
+fn other_json(text: &str) -> bool {
+    let start = text.trim_start_matches('\u{FEFF}').trim_start();
+    (start.starts_with('{') || start.starts_with('[')) && !crate::run::analyze::may_be_json_feed(text)
+}
+
 fn file_path(uri: &str) -> Option<PathBuf> {
     Url::parse(uri).ok()?.to_file_path().ok()
 }
@@ -514,6 +521,10 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
             .map(|(uri, open)| (uri.clone(), open.path.clone(), open.text.clone()))
             .collect()
     };
+    // An editor opens every JSON file of a project (package.json,
+    // tsconfig.json): one that is no JSON Feed is not named as a feed here,
+    // and gets no finding.
+    let (other, open): (Vec<_>, Vec<_>) = open.into_iter().partition(|(_, _, text)| other_json(text));
     let files: Vec<(&String, &PathBuf, &String)> = open
         .iter()
         .filter_map(|(uri, path, text)| Some((uri, path.as_ref()?, text)))
@@ -556,6 +567,7 @@ fn lint_open_documents(state: &Mutex<State>, root: Option<&PathBuf>, options: &O
         let mut texts = Texts::new(&alone, &open);
         published.push((uri.clone(), findings_in(&alone, Some(0), text, &mut texts)));
     }
+    published.extend(other.into_iter().map(|(uri, _, _)| (uri, Found::default())));
     let mut notifications = Vec::new();
     let mut found_by_uri = HashMap::new();
     for (uri, found) in published {

@@ -297,3 +297,49 @@ fn text_shows_a_repeated_defect_once_with_its_places_and_other_formats_each() {
     let report = json(&feedlint(&["--format", "json", "--ignore", "rss-profile", path]));
     assert_eq!(rules_of(&report).len(), 11);
 }
+
+/// A JSON Feed finding has the same place in every format: line 4, column
+/// 20 to 34, where the value is written.
+#[test]
+fn a_json_feed_finding_has_its_place_in_every_format() {
+    let file = "testsuite/rules/json-feed-invalid-url/fail-words.json";
+    let concise = stdout(&feedlint(&["--format", "concise", file]));
+    assert!(
+        concise.starts_with(&format!("{file}:4:20: error[json-feed-invalid-url]")),
+        "{concise}"
+    );
+    let github = stdout(&feedlint(&["--format", "github", file]));
+    assert!(
+        github.starts_with(&format!("::error file={file},line=4,endLine=4,col=20,endColumn=34,")),
+        "{github}"
+    );
+    let line: serde_json::Value = serde_json::from_str(
+        stdout(&feedlint(&["--format", "json-lines", file]))
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            line["spans"][0]["line_start"].as_u64(),
+            line["spans"][0]["column_start"].as_u64()
+        ),
+        (Some(4), Some(20))
+    );
+    let sarif: serde_json::Value = serde_json::from_slice(&feedlint(&["--format", "sarif", file]).stdout).unwrap();
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (
+            region["startLine"].as_u64(),
+            region["startColumn"].as_u64(),
+            region["endColumn"].as_u64()
+        ),
+        (Some(4), Some(20), Some(34))
+    );
+    let text = stdout(&feedlint(&["--format", "text", file]));
+    assert!(
+        text.contains("4 │   \"home_page_url\": \"see our site\",\n  │                    ^^^^^^^^^^^^^^ no URL"),
+        "{text}"
+    );
+}

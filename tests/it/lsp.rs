@@ -672,3 +672,27 @@ fn the_config_the_editor_names_applies_and_is_read_again() {
     assert!(after.contains(&"paging-prev-alias".to_owned()), "{after:?}");
     client.finish();
 }
+
+#[test]
+fn json_feeds_are_linted_and_other_json_is_left_alone() {
+    let dir = scratch("lsp-json-feed");
+    let mut client = Client::start();
+    client.initialize(&dir, true);
+    // A JSON Feed whose item has no id: the finding at the item's opening
+    // brace, in UTF-16 positions.
+    let feed = "{\n  \"version\": \"https://jsonfeed.org/version/1.1\",\n  \"title\": \"𝄞 Example\",\n  \"items\": [{ \"content_text\": \"x\" }]\n}\n";
+    let uri = client.open(&dir.join("feed.json"), feed);
+    let diagnostics = client.diagnostics(&uri);
+    let missing = diagnostics
+        .iter()
+        .find(|d| d["code"] == "json-feed-missing-member")
+        .unwrap_or_else(|| panic!("{diagnostics:#?}"));
+    assert_eq!(missing["range"]["start"], json!({ "line": 3, "character": 12 }));
+    // A package.json, in the workspace or outside it: no feed, no finding.
+    let outside = scratch("lsp-json-outside");
+    for path in [dir.join("package.json"), outside.join("package.json")] {
+        let uri = client.open(&path, "{ \"name\": \"site\", \"version\": \"1.0.0\" }\n");
+        assert_eq!(client.diagnostics(&uri), Vec::<Value>::new(), "{}", path.display());
+    }
+    client.finish();
+}

@@ -751,6 +751,9 @@ async fn the_web_page_in_a_real_browser() {
         result = the_other_items_on_the_page(&client, &served.base).await;
     }
     if result.is_ok() {
+        result = a_json_feed_pasted(&client, &served.base).await;
+    }
+    if result.is_ok() {
         let small = Served::start(&["--max-body", "1048576"]);
         result = a_paste_too_large(&client, &small.base).await;
     }
@@ -1223,6 +1226,25 @@ async fn fill_and_submit(
         .await?
         .click()
         .await
+}
+
+/// A JSON Feed pasted: its verdict, what it is, and its finding's rule and
+/// marked source, as for XML.
+async fn a_json_feed_pasted(client: &fantoccini::Client, base: &str) -> Result<(), fantoccini::error::CmdError> {
+    client.goto(&format!("{base}/")).await?;
+    let feed = "{\n  \"version\": \"https://jsonfeed.org/version/1.1\",\n  \"title\": \"Example\",\n  \"home_page_url\": \"see our site\",\n  \"items\": []\n}\n";
+    fill_and_submit(client, "text", feed).await?;
+    wait_for_page(client, "/check").await?;
+    assert_eq!(text_of(client, ".verdict .big").await?, "Not valid");
+    let rule = client.find(fantoccini::Locator::Css("article.finding a.rule")).await?;
+    assert_eq!(rule.text().await?, "json-feed-invalid-url");
+    assert_eq!(
+        text_of(client, "article.finding pre.source mark").await?,
+        "\"see our site\""
+    );
+    let page = client.source().await?;
+    assert!(page.contains("JSON Feed"), "the page names what it checked");
+    Ok(())
 }
 
 /// Chooses a whole folder in the upload form, and sends it.
@@ -2798,4 +2820,36 @@ fn the_health_check_says_whether_the_server_answers() {
         "{}",
         stderr(&other)
     );
+}
+
+#[test]
+fn json_feeds_by_paste_upload_and_api() {
+    let served = Served::start(&[]);
+    // Pasted: checked as JSON, not as broken XML.
+    let feed = r#"{"version": "https://jsonfeed.org/version/1.1", "title": "t", "items": [{"id": "1"}]}"#;
+    let (status, page) = post_form(&served.base, &[("text", feed)]);
+    let (verdict, rules) = verdict_and_rules(&page);
+    assert_eq!((status, verdict.as_str()), (200, "Not valid"));
+    assert_eq!(rules, ["json-feed-missing-member"]);
+    // The paged example uploaded as its folder: the command line's findings.
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/json-feed");
+    let files: Vec<(String, Vec<u8>)> = ["feed.json", "feed-2.json"]
+        .iter()
+        .map(|name| (format!("json-feed/{name}"), std::fs::read(example.join(name)).unwrap()))
+        .collect();
+    let (status, page) = post_upload(&served.base, &files);
+    let (verdict, mut rules) = verdict_and_rules(&page);
+    rules.sort();
+    assert_eq!((status, verdict.as_str()), (200, "Not valid"), "{page}");
+    assert_eq!(rules, ["json-feed-url-mismatch", "paging-link-dangling"]);
+    // The API, sent as application/feed+json.
+    let mut response = agent()
+        .post(format!("{}/api/lint?name=feed.json", served.base))
+        .header("Content-Type", "application/feed+json")
+        .send(feed.as_bytes())
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
+    assert_eq!(report["diagnostics"][0]["rule"], "json-feed-missing-member");
+    assert_eq!(report["summary"]["kinds"]["json-feed"], 1);
 }

@@ -43,9 +43,13 @@ export const nodeHost: Host = {
 /** The documents the server lints: XML (VS Code's language for .xml,
  * .atom and .rss, and .atomdeleted by this extension's contribution),
  * saved or untitled. */
+// JSON documents too: the server lints those that are JSON Feeds and
+// leaves every other JSON file (package.json, tsconfig.json) alone.
 export const documentSelector = [
   { scheme: "file", language: "xml" },
   { scheme: "untitled", language: "xml" },
+  { scheme: "file", language: "json" },
+  { scheme: "untitled", language: "json" },
 ];
 
 function executable(name: string, host: Host): string {

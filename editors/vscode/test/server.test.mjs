@@ -177,7 +177,8 @@ test("the settings the extension reads are the ones its package declares", () =>
   assert.deepEqual(declared, ["feedlint.config", "feedlint.path", "feedlint.trace.server"]);
   const source = fs.readFileSync(new URL("../src/extension.ts", import.meta.url), "utf8");
   for (const key of ["path", "config"]) assert.match(source, new RegExp(`get<string>\\("${key}"`));
-  assert.ok(documentSelector.every((selector) => selector.language === "xml"));
+  assert.deepEqual([...new Set(documentSelector.map((selector) => selector.language))], ["xml", "json"]);
+  assert.ok(manifest.activationEvents.includes("onLanguage:json"));
   const xml = manifest.contributes.languages.find((language) => language.id === "xml");
   assert.ok(xml.extensions.includes(".atomdeleted"));
 });

@@ -6,6 +6,7 @@ use url::Url;
 
 use crate::feed::json_feed::{member, JsonFeedVersion, Shape};
 use crate::findings::diagnostic::{shorten, Pending};
+use crate::findings::fix::{replace, Fix};
 use crate::json::{self, Value};
 use crate::rules::{rule, JsonChecker, Rule};
 use crate::text::date;
@@ -115,6 +116,12 @@ fn invalid_url(cx: &mut JsonChecker) {
         };
         let message = if written.trim().is_empty() {
             format!("`{name}` is empty, not a URL")
+        } else if error == url::ParseError::RelativeUrlWithoutBase {
+            // No scheme, and not a reference either (spaces, say): words.
+            format!(
+                "`{name}` is not a URL: \"{}\" (no scheme, and characters no URL holds)",
+                shorten(written)
+            )
         } else {
             format!("`{name}` is not a URL: \"{}\" ({error})", shorten(written))
         };
@@ -269,12 +276,22 @@ fn deprecated_author(cx: &mut JsonChecker) {
         }
         if let Some(author) = member(object, "author") {
             let (_, at) = json::name(author);
-            cx.report(
-                Pending::new(at, format!("{} has the deprecated `author` and no `authors`", shape.name()))
-                    .label("deprecated")
-                    .note("JSON Feed 1.1, Deprecations: \"New feeds should use authors, even if only 1 author is needed. Existing feeds can include both author and authors for compatibility with existing feed readers.\"")
-                    .help("add `\"authors\": [...]` holding the same author (keep `author` beside it for readers of 1.0)"),
-            );
+            // The same author in `authors`, written before `author`, which
+            // stays for readers of 1.0 (as the text allows).
+            let fix = cx.feed.text.get(json::span(&author.value)).map(|value| {
+                Fix::safe(
+                    "Add `authors` with the same author",
+                    vec![replace(at.start..at.start, format!("\"authors\": [{value}], "))],
+                )
+            });
+            let mut finding = Pending::new(at, format!("{} has the deprecated `author` and no `authors`", shape.name()))
+                .label("deprecated")
+                .note("JSON Feed 1.1, Deprecations: \"New feeds should use authors, even if only 1 author is needed. Existing feeds can include both author and authors for compatibility with existing feed readers.\"")
+                .help("add `\"authors\": [...]` holding the same author (keep `author` beside it for readers of 1.0)");
+            if let Some(fix) = fix {
+                finding = finding.fix(fix);
+            }
+            cx.report(finding);
         }
     }
 }
@@ -312,6 +329,11 @@ fn version_mismatch(cx: &mut JsonChecker) {
         )
         .label("version 1")
         .note("JSON Feed 1.1 added `authors` (Top-level, Deprecations) and `language` (Top-level); a reader of 1.0 documents may ignore them")
-        .help("name the version the document follows: \"https://jsonfeed.org/version/1.1\""),
+        .help("name the version the document follows: \"https://jsonfeed.org/version/1.1\"")
+        // 1.1 keeps every member of 1.0: naming it changes no other meaning.
+        .fix(Fix::safe(
+            "Name JSON Feed 1.1 as the version",
+            vec![replace(json::span(&version.value), "\"https://jsonfeed.org/version/1.1\"")],
+        )),
     );
 }
