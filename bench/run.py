@@ -24,6 +24,9 @@ roxmltree's parse and 0.5x xmllint; the 96 MiB feed at most 2x its size in
 memory), then a table of wall times at 1, 2, 4, 8 and 16 threads (as many
 as the machine has) against the parse alone at the same thread count
 (target: at most 1.0x).
+A third corpus of 2,000 JSON Feed 1.1 documents (200 feeds of 10 pages
+linked by next_url) is timed against the RSS corpus, CPU time per byte
+(target: at most 1.0x; `--json-only` times only these two).
 Each measurement is the median of --runs runs (default 5), the three
 commands taking turns. Wall time and CPU time (user + system) are both
 printed; the targets are judged on CPU time, which on a shared virtual
@@ -149,6 +152,78 @@ def generate_rss(feeds=2000, items=40):
         total += len(data)
     return feeds, total
 
+JSON_CORPUS = OUT / "json"
+JSON_DATES = ["2003-06-03T09:39:21Z", "2003-05-30T11:06:42+00:00", "2003-05-31T23:59:59+02:00"]
+
+def json_item(rng, feed, page, n):
+    """A JSON Feed 1.1 item with authors, tags and an attachment; most
+    items have one finding (an RSS-style date, a member that is no
+    extension's, a relative image), as most of the RSS corpus's have one."""
+    finding = n % 4
+    item = {
+        "id": f"https://example.org/{feed}/{page}/{n}",
+        "url": f"https://example.org/{feed}/posts/{page}-{n}",
+        "title": f"{text(rng, 6)} caf\u00e9",
+        "content_html": f"<p>{text(rng, 60)}</p>",
+        "summary": text(rng, 40),
+        "date_published": rng.choice(JSON_DATES) if finding != 1 else RSS_DATES[0],
+        "authors": [{"name": text(rng, 2), "url": f"https://example.org/{feed}/about"}],
+        "tags": text(rng, 3).split(),
+        "attachments": [{"url": f"https://example.org/{feed}/media/{n}.mp3", "mime_type": "audio/mpeg",
+                         "size_in_bytes": rng.randint(1000, 99999)}],
+    }
+    if finding == 2:
+        item["summary_text"] = item.pop("summary")
+    elif finding == 3:
+        item["image"] = f"media/{n}.jpg"
+    return item
+
+def generate_json(feeds=200, pages=10, items=40):
+    """The third corpus: 2,000 JSON Feed 1.1 documents, 200 feeds of 10
+    pages linked by next_url (each page with the first page's feed_url),
+    40 items a page, about as large as the RSS corpus's files."""
+    import json as json_module
+    rng = random.Random(1101)
+    if JSON_CORPUS.exists():
+        shutil.rmtree(JSON_CORPUS)
+    total = 0
+    for f in range(feeds):
+        folder = JSON_CORPUS / f"feed-{f:03d}"
+        folder.mkdir(parents=True)
+        for page in range(pages):
+            name = "feed.json" if page == 0 else f"feed-{page + 1}.json"
+            document = {
+                "version": "https://jsonfeed.org/version/1.1",
+                "title": text(rng, 4),
+                "home_page_url": f"https://example.org/feed-{f:03d}/",
+                "feed_url": f"https://example.org/feed-{f:03d}/feed.json",
+                "language": "en-US",
+                "items": [json_item(rng, f, page, n) for n in range(items)],
+            }
+            if page + 1 < pages:
+                document["next_url"] = f"https://example.org/feed-{f:03d}/feed-{page + 2}.json"
+            data = json_module.dumps(document, indent=2, ensure_ascii=False).encode()
+            (folder / name).write_bytes(data)
+            total += len(data)
+    return feeds * pages, total
+
+def json_against_rss(feedlint, runs, env):
+    """Issue 53's target: a JSON Feed costs no more per byte than RSS. The
+    whole run (every rule, the paging chains, the report) over each corpus,
+    CPU time per MiB."""
+    lint_json, lint_rss = measure([
+        [str(feedlint), "--format", "json", "--exit-zero", str(JSON_CORPUS)],
+        [str(feedlint), "--format", "json", "--exit-zero", str(RSS_CORPUS)],
+    ], runs, env)
+    size = lambda folder: sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) / 2**20
+    json_size, rss_size = size(JSON_CORPUS), size(RSS_CORPUS)
+    per_json, per_rss = lint_json.cpu / json_size, lint_rss.cpu / rss_size
+    print(f"\nJSON Feed against RSS, the whole run, CPU per MiB (median of {runs}):")
+    print(f"  2,000 JSON  {json_size:6.1f} MiB  {lint_json.cpu:.3f}s CPU  {lint_json.wall:.3f}s wall  peak {lint_json.peak:.0f}M  {per_json * 1000:.1f} ms/MiB")
+    print(f"  2,000 RSS   {rss_size:6.1f} MiB  {lint_rss.cpu:.3f}s CPU  {lint_rss.wall:.3f}s wall  peak {lint_rss.peak:.0f}M  {per_rss * 1000:.1f} ms/MiB")
+    ratio = per_json / per_rss
+    print(f"  JSON / RSS per byte: {ratio:.2f}x  (at most 1.0x: {'met' if ratio <= 1.0 else 'NOT met'})")
+
 def generate(feeds=200, per_feed=10, entries=40):
     rng = random.Random(5005)
     if CORPUS.exists():
@@ -212,6 +287,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--keep", action="store_true", help="reuse the corpus in target/bench")
     parser.add_argument("--no-scaling", action="store_true", help="leave out the table by thread count")
+    parser.add_argument("--json-only", action="store_true", help="time only the JSON Feed corpus against the RSS corpus")
     parser.add_argument("--bin-dir", type=Path, help="time the feedlint and parse-only binaries in this folder instead of building them")
     args = parser.parse_args()
 
@@ -229,6 +305,15 @@ def main():
         parse_only = ROOT / "target" / "release" / "examples" / "parse-only"
         own_parse = ROOT / "target" / "release" / "examples" / "own-parse"
 
+    env = dict(os.environ, RAYON_NUM_THREADS=str(args.threads))
+    if not (args.keep and JSON_CORPUS.exists() and RSS_CORPUS.exists()):
+        count, size = generate_json()
+        print(f"JSON corpus: {count} JSON Feeds in 200 chains of 10 pages, {size / count / 1024:.1f} KiB on average")
+        if not (args.keep and RSS_CORPUS.exists()):
+            generate_rss()
+    if args.json_only:
+        json_against_rss(feedlint, args.runs, env)
+        return
     if not (args.keep and CORPUS.exists() and BIG.exists() and RSS_CORPUS.exists()):
         count, size = generate()
         print(f"corpus: {count} feeds, {size / count / 1024:.1f} KiB on average; big feed: {BIG.stat().st_size / 2**20:.1f} MiB")
@@ -284,6 +369,7 @@ def main():
     share = lambda t, floor: f"{t.cpu:.3f}s {t.cpu / floor.cpu:4.2f}x" if t else "-"
     for (label, whole, floor, _), (own, rules_off) in zip(rows, parts):
         print(f"{label:14}{share(own, floor):>18}{share(rules_off, floor):>18}{share(whole, floor):>18}")
+    json_against_rss(feedlint, args.runs, env)
     if not args.no_scaling:
         scaling(feedlint, parse_only, [("2,000 feeds", str(CORPUS)), ("2,000 RSS", str(RSS_CORPUS))], args.runs)
 
