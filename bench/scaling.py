@@ -4,7 +4,8 @@
 For each hostile shape of input (deep nesting, a namespace declared at
 every level, entities, attributes, comments, character references, one
 long line with a finding per entry, many tombstones or entries with one
-id, many suppressions, ...), generates documents of 1, 2, 4, 8
+id, many suppressions, JSON Feeds: items, nesting, one long string, a
+next_url chain, WebSub links, ...), generates documents of 1, 2, 4, 8
 and 16 MB under target/scaling/, measures the CPU time of `feedlint --format
 json` (release build, one thread) on each, and prints the time and the ratio
 per doubling.
@@ -309,6 +310,53 @@ def media_urls(size):
     return "".join(out)
 
 
+JSON_HEAD = '{"version": "https://jsonfeed.org/version/1.1", "title": "t", '
+
+
+def json_items_every_finding(size):
+    # Items each with an RSS-style date, a misspelt member, an id of the
+    # wrong type and an attachment whose type is no media type.
+    def item(n):
+        return (f'{"," if n else ""}{{"id": {n}, "contnet_text": "x", "date_published": "Tue, 03 Jun 2003 09:39:21 GMT", '
+                f'"attachments": [{{"url": "https://example.org/{n}.mp3", "mime_type": "mp3"}}]}}')
+    return numbered_to(size, JSON_HEAD + '"items": [', item, "]}")
+
+
+def json_nesting(size):
+    # Objects nested in an extension, as deep as the size allows: the
+    # parser stops at its depth limit, whatever comes after.
+    n = size // 8
+    return JSON_HEAD + '"items": [], "_x": ' + '{"_a": ' * n + "1" + "}" * n + "}"
+
+
+def json_long_string(size):
+    # One content_html of escapes (\u00e9, \", \n) as long as the size.
+    unit = 'caf\\u00e9 \\"robots\\"\\n '
+    return repeat_to(size, JSON_HEAD + '"items": [{"id": "1", "content_html": "', unit, '"}]}')
+
+
+def json_next_url_chain(size):
+    # A chain of JSON Feed pages by next_url, the last naming a page that
+    # is not there, every page with its own feed_url (a mismatch each) and
+    # the item id of the page before with another url.
+    files, total, n = {}, 0, 0
+    while total < size:
+        text = (f'{JSON_HEAD}"feed_url": "https://example.org/page{n}.json", '
+                f'"next_url": "https://example.org/page{n + 1}.json", '
+                f'"items": [{{"id": "item-{n // 2}", "url": "https://example.org/{n}", "content_text": "x"}}]}}')
+        files[f"page{n}.json"] = text
+        total += len(text)
+        n += 1
+    return files
+
+
+def websub_links(size):
+    # An Atom head of hub and self links, every self another URL.
+    return numbered_to(size, f'<feed {ATOM}><title>t</title>',
+                       lambda n: f'<link rel="hub" href="https://hub{n}.example/"/><link rel="self" href="https://example.org/{n}.atom"/>',
+                       "</feed>")
+
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -341,6 +389,11 @@ SHAPES = {
     "value recipients": value_recipients,
     "paged chain of pages": paged_chain,
     "media URLs, --check-media": media_urls,
+    "JSON items, every finding": json_items_every_finding,
+    "JSON nesting": json_nesting,
+    "JSON one long string": json_long_string,
+    "JSON next_url chain": json_next_url_chain,
+    "WebSub hub and self links": websub_links,
 }
 
 # The flags a shape is linted with, besides the report's.
@@ -384,7 +437,8 @@ def main():
             continue
         times = []
         for size in sizes:
-            path = OUT / f"{name.replace(' ', '-').replace(',', '').replace('+', '').replace(chr(39), '')}-{size}.atom"
+            extension = "json" if name.startswith("JSON") else "atom"
+            path = OUT / f"{name.replace(' ', '-').replace(',', '').replace('+', '').replace(chr(39), '')}-{size}.{extension}"
             made = make(size * MB)
             if isinstance(made, dict):
                 # A shape of many files: a directory of them.

@@ -1239,3 +1239,60 @@ fn fifty_thousand_episodes_with_one_legacy_explicit_value() {
     let run = check_rule_shape(&path, "warning[itunes-explicit-legacy]");
     assert_eq!(run.stdout.matches("warning[itunes-explicit-legacy]").count(), 1);
 }
+
+#[test]
+fn a_thousand_page_json_feed_chain() {
+    // JSON Feed pages by next_url, the last naming a page that is not
+    // there, each page with its own feed_url and the item id of the page
+    // before with another url: pages are looked up by URL, each id once.
+    let dir = scratch("json-chain");
+    for n in 0..1_000 {
+        std::fs::write(
+            dir.join(format!("page{n}.json")),
+            format!(
+                "{{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"t\", \"feed_url\": \"https://example.org/page{n}.json\", \"next_url\": \"https://example.org/page{}.json\", \"items\": [{{\"id\": \"item-{}\", \"url\": \"https://example.org/{n}\", \"content_text\": \"x\"}}]}}",
+                n + 1,
+                n / 2,
+            ),
+        )
+        .unwrap();
+    }
+    let run = check_rule_shape(&dir, "error[json-feed-item-id-reused]");
+    assert!(run.stdout.contains("error[paging-link-dangling]"), "{}", run.stdout);
+    assert!(run.stdout.contains("warning[json-feed-url-mismatch]"), "{}", run.stdout);
+}
+
+#[test]
+fn a_json_string_of_thirty_two_megabytes() {
+    // One content_html of escapes: unescaped once, located once.
+    let path = generated("long-string.json", |out| {
+        out.write_all(b"{\"version\": \"https://jsonfeed.org/version/1.1\", \"title\": \"t\", \"items\": [{\"id\": \"1\", \"date_published\": \"yesterday\", \"content_html\": \"")
+            .unwrap();
+        for _ in 0..(32 * 1024 * 1024 / 20) {
+            out.write_all(b"caf\\u00e9 \\\"r\\\"\\n   ").unwrap();
+        }
+        out.write_all(b"\"}]}").unwrap();
+    });
+    check_rule_shape(&path, "error[json-feed-invalid-date]");
+}
+
+#[test]
+fn sixty_thousand_hubs_and_selves_in_one_head() {
+    // WebSub's checks gather a head's links once: two self URLs are found
+    // by the first that differs, hubs compared as sets. (The head's links
+    // themselves, 120,000 of them, are most of the memory, with or without
+    // the websub rules: 190 MiB for 100,000 pairs either way.)
+    let path = generated("websub.atom", |out| {
+        out.write_all(FEED_START.as_bytes()).unwrap();
+        for n in 0..60_000 {
+            write!(
+                out,
+                "<link rel=\"hub\" href=\"mailto:hub{n}@example.net\"/><link rel=\"self\" href=\"https://example.org/{n}.atom\"/>"
+            )
+            .unwrap();
+        }
+        out.write_all(b"</feed>").unwrap();
+    });
+    let run = check_rule_shape(&path, "error[websub-invalid-hub]");
+    assert!(run.stdout.contains("warning[websub-multiple-self]"), "{}", run.stdout);
+}
