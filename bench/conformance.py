@@ -900,6 +900,13 @@ JSON_CASES = [
     ("1-warning-deprecated-author", "warning:json-feed-deprecated-author", json_feed(extra='"author": {"name": "A"}, ')),
     ("1-silent-author-in-1.0", "silent:json-feed-deprecated-author", json_feed(version="https://jsonfeed.org/version/1", extra='"author": {"name": "A"}, ')),
     ("1-warning-1.0-with-authors", "warning:json-feed-version-mismatch", json_feed(version="https://jsonfeed.org/version/1", extra='"authors": [{"name": "A"}], ')),
+    ("1-error-trailing-comma", "error:json-malformed", json_feed(extra='"home_page_url": "https://example.org/",, ')),
+    # A walk passes over JSON that is no JSON Feed (named as a feed, it is
+    # not-a-feed: testsuite/rules/not-a-feed).
+    ("1-silent-array-in-a-walk", "silent:not-a-feed", '[{"id": "1"}]'),
+    ("1-silent-mime-type", "silent:json-feed-invalid-mime-type", json_feed(item='{"id": "1", "content_text": "x", "attachments": [{"url": "https://example.org/1.mp3", "mime_type": "audio/mpeg"}]}')),
+    ("1-silent-1.1-with-authors", "silent:json-feed-version-mismatch", json_feed(extra='"authors": [{"name": "A"}], ')),
+    ("1-valid-escaped-slashes", "valid", json_feed(version="https:\\/\\/jsonfeed.org\\/version\\/1.1")),
     ("2-error-next-url-is-feed-url", "error:json-feed-next-url-loop", json_feed(extra='"feed_url": "https://example.org/feed.json", "next_url": "https://example.org/feed.json", ')),
     ("3-error-hub-without-feed-url", "error:websub-missing-self", json_feed(extra='"hubs": [{"type": "WebSub", "url": "https://hub.example.net/"}], ')),
     ("3-valid-hub-and-feed-url", "valid", json_feed(extra='"feed_url": "https://example.org/feed.json", "hubs": [{"type": "WebSub", "url": "https://hub.example.net/"}], ')),
@@ -915,6 +922,7 @@ WEBSUB_CASES = [
     ("3-warning-two-selves", "warning:websub-multiple-self", atom(extra_head="<link rel='hub' href='https://hub.example.net/'/><link rel='self' href='https://example.org/feed.atom'/><link rel='self' href='https://example.org/atom.xml'/>")),
     ("3-silent-two-selves-without-hub", "silent:websub-multiple-self", atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/><link rel='self' href='https://example.org/atom.xml'/>")),
     ("3-error-rss-hub-without-self", "error:websub-missing-self", rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='hub' href='https://pubsubhubbub.appspot.com/'/>")),
+    ("3-silent-rss-https-hub", "silent:websub-invalid-hub", rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='self' href='https://example.org/feed.rss'/><atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='hub' href='https://hub.example.net/'/>")),
     ("3-error-rss-ftp-hub", "error:websub-invalid-hub", rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='self' href='https://example.org/feed.rss'/><atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='hub' href='ftp://hub.example.net/'/>")),
 ]
 
@@ -933,6 +941,7 @@ JSON_PAGED_CASES = [
     ("2-error-cycle", "error:paging-chain-cycle", {"feed.json": json_page("feed.json", "page-2.json", (("3", "https://example.org/3"),)), "page-2.json": json_page("page-2.json", "page-3.json", (("2", "https://example.org/2"),)), "page-3.json": json_page("page-3.json", "page-2.json")}),
     ("2-warning-feed-url-differs", "warning:json-feed-url-mismatch", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"),)), "feed-2.json": json_page("feed-2.json", feed_url="https://example.org/feed-2.json")}),
     ("2-error-item-id-reused", "error:json-feed-item-id-reused", {"feed.json": json_page("feed.json", "feed-2.json", (("1", "https://example.org/new"),)), "feed-2.json": json_page("feed-2.json")}),
+    ("2-silent-item-without-url-twice", "silent:json-feed-item-id-reused", {"feed.json": json_feed(extra='"feed_url": "https://example.org/feed.json", "next_url": "https://example.org/feed-2.json", ', item='{"id": "1", "content_text": "a"}'), "feed-2.json": json_feed(extra='"feed_url": "https://example.org/feed.json", ', item='{"id": "1", "content_text": "b"}')}),
     ("2-valid-same-item-twice", "valid", {"feed.json": json_page("feed.json", "feed-2.json", (("2", "https://example.org/2"), ("1", "https://example.org/1"))), "feed-2.json": json_page("feed-2.json")}),
 ]
 

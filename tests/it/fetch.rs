@@ -752,6 +752,14 @@ fn a_json_feed_is_paged_through_by_next_url() {
         messages(&report)
     );
     assert_eq!(server.hits("/feed-3.json"), 1);
+    // A feed_url that names this file at another address: the fetched
+    // URL wins, and the feed_url is said, as a self link is.
+    let elsewhere = Server::start(|path, _| match path {
+        "/feed.json" => json_page("https://example.org", None, "1"),
+        _ => status(404),
+    });
+    let report = json(&feedlint(&["--format", "json", &elsewhere.url("/feed.json")]));
+    assert_eq!(rules_of(&report), ["self-link-mismatch"], "{:?}", messages(&report));
     // Under --max-documents, as every walk.
     let report = json(&feedlint(&[
         "--format",

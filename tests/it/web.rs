@@ -2852,4 +2852,23 @@ fn json_feeds_by_paste_upload_and_api() {
     let report: Value = serde_json::from_str(&response.body_mut().read_to_string().unwrap()).unwrap();
     assert_eq!(report["diagnostics"][0]["rule"], "json-feed-missing-member");
     assert_eq!(report["summary"]["kinds"]["json-feed"], 1);
+    // A URL, paged through by its next_url (relative here: said, and
+    // resolved against the URL fetched, as readers do).
+    let page = |next: &str, id: &str| {
+        format!(
+            r#"{{"version": "https://jsonfeed.org/version/1.1", "title": "t", {next}"items": [{{"id": "{id}", "content_text": "x"}}]}}"#
+        )
+    };
+    let feeds = feeds_server(
+        vec![
+            ("/feed.json", page(r#""next_url": "feed-2.json", "#, "2")),
+            ("/feed-2.json", page("", "1")),
+        ],
+        Duration::ZERO,
+    );
+    let agent = agent();
+    let (_, report) = post_api(&agent, &served.base, &json!({ "url": format!("{feeds}/feed.json") }));
+    assert_eq!(report["summary"]["documents"], 2, "{report}");
+    assert_eq!(report["summary"]["kinds"]["json-feed"], 2, "{report}");
+    assert_eq!(common::rules_of(&report), ["json-feed-relative-url"], "{report}");
 }
