@@ -90,6 +90,28 @@ fn urls<'d, 't>(cx: &JsonChecker<'_, 'd, 't>) -> Vec<(&'static str, &'d Value<'t
     found
 }
 
+/// The string values of members `names` in the objects of `shapes`, with
+/// their names, in document order: what each value rule reads (a value of
+/// another JSON type is `json-feed-wrong-type`'s).
+fn strings<'d, 't>(
+    cx: &JsonChecker<'_, 'd, 't>,
+    shapes: &[Shape],
+    names: &[&'static str],
+) -> Vec<(&'static str, &'d jsonc_parser::ast::StringLit<'t>)> {
+    let mut found = Vec::new();
+    for &(shape, object) in cx.feed.objects() {
+        if !shapes.contains(&shape) {
+            continue;
+        }
+        for &name in names {
+            if let Some(Value::StringLit(value)) = member(object, name).map(|m| &m.value) {
+                found.push((name, value));
+            }
+        }
+    }
+    found
+}
+
 fn text<'v>(value: &'v Value<'_>) -> &'v str {
     match value {
         Value::StringLit(value) => &value.value,
@@ -177,32 +199,24 @@ fn next_url_loop(cx: &mut JsonChecker) {
 }
 
 fn invalid_date(cx: &mut JsonChecker) {
-    for &(shape, object) in cx.feed.objects() {
-        if shape != Shape::Item {
-            continue;
-        }
-        for name in ["date_published", "date_modified"] {
-            let Some(Value::StringLit(value)) = member(object, name).map(|m| &m.value) else {
-                continue;
+    for (name, value) in strings(cx, &[Shape::Item], &["date_published", "date_modified"]) {
+        // RFC 3339 §5.6 allows a lower-case `t` and `z`.
+        if let Err(error) = date::parse_rfc3339(&value.value.to_ascii_uppercase()) {
+            // A date as RSS writes them, from a template made for RSS.
+            let why = if date::parse_rfc822(value.value.trim()).is_ok() {
+                "an RFC 822 date, as RSS writes them".to_owned()
+            } else {
+                error.to_string()
             };
-            // RFC 3339 §5.6 allows a lower-case `t` and `z`.
-            if let Err(error) = date::parse_rfc3339(&value.value.to_ascii_uppercase()) {
-                // A date as RSS writes them, from a template made for RSS.
-                let why = if date::parse_rfc822(value.value.trim()).is_ok() {
-                    "an RFC 822 date, as RSS writes them".to_owned()
-                } else {
-                    error.to_string()
-                };
-                cx.report(
-                    Pending::new(
-                        value.range.start..value.range.end,
-                        format!("`{name}` is not an RFC 3339 date-time: \"{}\" ({why})", shorten(&value.value)),
-                    )
-                    .label("not RFC 3339")
-                    .note("JSON Feed 1.1, Items: the date is \"in RFC 3339 format (Example: 2010-02-07T14:04:00-05:00)\"; a reader that cannot read it leaves the item undated, or drops it")
-                    .help("write the date as 2010-02-07T14:04:00-05:00 (a date, T, a time, and a time zone: Z or an offset)"),
-                );
-            }
+            cx.report(
+                Pending::new(
+                    value.range.start..value.range.end,
+                    format!("`{name}` is not an RFC 3339 date-time: \"{}\" ({why})", shorten(&value.value)),
+                )
+                .label("not RFC 3339")
+                .note("JSON Feed 1.1, Items: the date is \"in RFC 3339 format (Example: 2010-02-07T14:04:00-05:00)\"; a reader that cannot read it leaves the item undated, or drops it")
+                .help("write the date as 2010-02-07T14:04:00-05:00 (a date, T, a time, and a time zone: Z or an offset)"),
+            );
         }
     }
 }
@@ -223,13 +237,7 @@ fn is_media_type(text: &str) -> bool {
 }
 
 fn invalid_mime_type(cx: &mut JsonChecker) {
-    for &(shape, object) in cx.feed.objects() {
-        if shape != Shape::Attachment {
-            continue;
-        }
-        let Some(Value::StringLit(value)) = member(object, "mime_type").map(|m| &m.value) else {
-            continue;
-        };
+    for (_, value) in strings(cx, &[Shape::Attachment], &["mime_type"]) {
         if !is_media_type(&value.value) {
             cx.report(
                 Pending::new(
@@ -245,13 +253,7 @@ fn invalid_mime_type(cx: &mut JsonChecker) {
 }
 
 fn invalid_language(cx: &mut JsonChecker) {
-    for &(shape, object) in cx.feed.objects() {
-        if !matches!(shape, Shape::Feed | Shape::Item) {
-            continue;
-        }
-        let Some(Value::StringLit(value)) = member(object, "language").map(|m| &m.value) else {
-            continue;
-        };
+    for (_, value) in strings(cx, &[Shape::Feed, Shape::Item], &["language"]) {
         if let Some(why) = crate::base::syntax::language_tag_error(&value.value) {
             cx.report(
                 Pending::new(
