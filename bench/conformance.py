@@ -14,7 +14,8 @@ rule among the errors. Each case is one feed, built from a valid one with
 one change; the podcast cases are named by the item of issue 41 they
 test (the "wild" ones by the item of issue 50: podcasts in the wild), the paged ones are folders of pages linted together, and the media
 ones (item 5) run with --check-media against a loopback server the script
-starts. Prints the score per format and the cases
+starts; the served WebSub ones (issue 53) are URLs of a loopback server,
+with their Link headers. Prints the score per format and the cases
 missed; `--verbose` lists every case. The cases cover the MUSTs feedlint
 checks and some it does not check yet, so the score says what is left.
 """
@@ -947,6 +948,88 @@ JSON_PAGED_CASES = [
 
 
 
+def websub_rss(links):
+    atom_link = "<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='{}' href='{}'/>"
+    return rss(extra_channel="".join(atom_link.format(rel, href) for rel, href in links))
+
+
+# Issue 53 item 3, on fetched feeds: each case a path on a loopback server,
+# its document and its Link header ({base} is the server's address), linted
+# by URL; the last two with --check-hub.
+HUB = "https://hub.example.net/"
+SERVED_WEBSUB_CASES = [
+    ("3-valid-header-and-document-agree", "valid", websub_rss([("hub", HUB), ("self", "{base}/3-valid-header-and-document-agree")]), f"<{HUB}>; rel=hub, <{{base}}/3-valid-header-and-document-agree>; rel=self"),
+    ("3-warning-header-names-another-self", "warning:websub-header-mismatch", websub_rss([("hub", HUB), ("self", "{base}/3-warning-header-names-another-self")]), f"<{HUB}>; rel=hub, <{{base}}/feed.xml>; rel=self"),
+    ("3-warning-header-names-other-hubs", "warning:websub-header-mismatch", websub_rss([("hub", HUB), ("self", "{base}/3-warning-header-names-other-hubs")]), "<https://other.example.net/>; rel=hub"),
+    ("3-warning-hub-in-header-only", "warning:websub-hub-only-in-headers", websub_rss([("self", "{base}/3-warning-hub-in-header-only")]), f"<{HUB}>; rel=hub"),
+    ("3-silent-hub-in-both", "silent:websub-hub-only-in-headers", websub_rss([("hub", HUB), ("self", "{base}/3-silent-hub-in-both")]), f"<{HUB}>; rel=hub"),
+    ("3-error-header-hub-and-no-topic", "error:websub-missing-self", websub_rss([]), f"<{HUB}>; rel=hub"),
+    ("3-info-topic-elsewhere", "info:websub-topic-mismatch", websub_rss([("hub", HUB), ("self", "https://feeds.example.net/example")]), ""),
+    ("3-silent-topic-is-the-url", "silent:websub-topic-mismatch", websub_rss([("hub", HUB), ("self", "{base}/3-silent-topic-is-the-url")]), ""),
+    ("3-warning-hub-gone", "warning:websub-hub-unreachable", websub_rss([("hub", "{base}/gone-hub"), ("self", "{base}/3-warning-hub-gone")]), ""),
+    ("3-silent-hub-there", "silent:websub-hub-unreachable", websub_rss([("hub", "{base}/hub"), ("self", "{base}/3-silent-hub-there")]), ""),
+]
+
+
+def websub_server(cases):
+    """A loopback server of the served WebSub cases: (server, base URL).
+    /hub answers 405 (a hub asked without hub.mode), /gone-hub 410."""
+    import http.server
+    import threading
+
+    served = {}
+
+    class Feeds(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def answer(self, head):
+            path = self.path.lstrip("/")
+            status = {"hub": 405, "gone-hub": 410}.get(path, 200 if path in served else 404)
+            body, link = served.get(path, ("", ""))
+            data = body.encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/rss+xml")
+            if link:
+                self.send_header("Link", link)
+            self.send_header("Content-Length", str(len(data) if status == 200 else 0))
+            self.end_headers()
+            if not head and status == 200:
+                self.wfile.write(data)
+
+        def do_HEAD(self):
+            self.answer(True)
+
+        def do_GET(self):
+            self.answer(False)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Feeds)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    for case, _, document, link in cases:
+        served[case] = ('<?xml version="1.0" encoding="utf-8"?>\n' + document.replace("{base}", base), link.replace("{base}", base))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, base
+
+
+def score_served(cases):
+    """Each case is a URL of the WebSub server, linted as `feedlint URL`."""
+    server, base = websub_server(cases)
+    missed, found = [], {}
+    for case, expected, _, _ in cases:
+        flags = ["--check-hub"] if "hub-gone" in case or "hub-there" in case else []
+        result = subprocess.run(
+            [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", *flags, f"{base}/{case}"],
+            capture_output=True,
+            text=True,
+        )
+        report = json.loads(result.stdout)
+        found[case] = [(d["rule"], d["level"]) for d in report["diagnostics"]]
+        if not passes(expected, found[case]):
+            missed.append((case, expected, found[case]))
+    server.shutdown()
+    return missed, found
+
+
 def passes(expected, found):
     """Whether a case's findings, `(rule, level)` pairs, are what it expects:
     `error` (at least one error), `error:RULE` (RULE among the errors),
@@ -1036,9 +1119,11 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53}
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES)]:
-        if name in ("paged", "wild-paged", "json-paged"):
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES)]:
+        if name == "websub-served":
+            missed, found = score_served(cases)
+        elif name in ("paged", "wild-paged", "json-paged"):
             missed, found = score_sets(name, cases)
         else:
             missed, found = score(name, cases, media_flags if name == "media" else ())
@@ -1049,7 +1134,7 @@ def main():
                 right = sum(1 for c in of_kind if c[0] not in missed_names)
                 print(f"{name}: {kind}: {right} of {len(of_kind)}")
         if name in issues:
-            for item in sorted({case.split("-")[0] for case, _, _ in cases}):
+            for item in sorted({c[0].split("-")[0] for c in cases}):
                 of_item = [c for c in cases if c[0].split("-")[0] == item]
                 right = sum(1 for c in of_item if c[0] not in missed_names)
                 print(f"{name}: issue {issues[name]} item {item}: {right} of {len(of_item)}")
@@ -1057,7 +1142,7 @@ def main():
             shown = ", ".join(sorted({f"{rule} ({level})" for rule, level in got})) or "nothing"
             print(f"  missed {case} (expected {expected}, got {shown})")
         if args.verbose:
-            for case, expected, _ in cases:
+            for case, expected, *_ in cases:
                 shown = ", ".join(sorted({f"{rule} ({level})" for rule, level in found.get(case, [])})) or "-"
                 print(f"  {case} [{expected}]: {shown}")
         # An error where none is expected, or an expected silence broken, is

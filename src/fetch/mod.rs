@@ -426,6 +426,7 @@ impl Walk<'_> {
             fetched: Some(Box::new(crate::run::discover::FetchedFrom {
                 asked: url.clone(),
                 links: fetched.links,
+                named: named_by_user,
             })),
             ..Job::of_bytes(url.to_string(), Some(fetched.url.clone()), fetched.bytes)
         };

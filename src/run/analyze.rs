@@ -389,6 +389,7 @@ fn check_websub(
             url,
             asked: Some(&fetched.asked),
             header: &fetched.links,
+            named: fetched.named,
         });
     websub::check(advertised, served.as_ref(), root)
 }

@@ -48,6 +48,10 @@ pub(crate) struct FetchedFrom {
     pub asked: Url,
     /// The `hub` and `self` links of its `Link` headers.
     pub links: crate::rules::websub::HeaderLinks,
+    /// Named by the user (or the feed a named web page names), not reached
+    /// by a link: the feed whose topic is the URL it was fetched from. A
+    /// later page of a paged feed carries the first page's topic.
+    pub named: bool,
 }
 
 impl Job {

@@ -906,6 +906,21 @@ fn pre_commit_hooks_run_as_one_process() {
         assert!(block.contains("\n  language: python\n"), "{block}");
     }
     assert!(!hooks.contains("|xml|"), "every .xml file is not a feed");
+    // pre-commit matches `files` with Python's re.search: the same here.
+    let files = hooks.lines().find_map(|line| line.strip_prefix("  files: ")).unwrap();
+    let files = regex::Regex::new(files).unwrap();
+    for feed in [
+        "feed.atom",
+        "public/feed.xml",
+        "public/feed.json",
+        "feed-2.json",
+        "feeds.json",
+    ] {
+        assert!(files.is_match(feed), "{feed}");
+    }
+    for other in ["package.json", "sitemap.xml", "feedback.json", "tsconfig.json"] {
+        assert!(!files.is_match(other), "{other}");
+    }
 }
 
 /// However many inputs reach a file, it is linted once: twice, it would be

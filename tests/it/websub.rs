@@ -144,6 +144,19 @@ fn a_topic_that_is_another_url_than_the_one_fetched() {
         .starts_with("subscribers subscribe to https://feeds.example.net/example, not to http://127.0.0.1:"));
     let report = json(&feedlint(&["--format", "json", &server.url("/old.xml")]));
     assert_eq!(websub_rules(&report), Vec::<String>::new(), "{:?}", messages(&report));
+    // A later page reached by next names the feed's topic, not its own:
+    // only the page named is judged.
+    let paged = Server::start(|path, base| {
+        let hub = link("hub", "https://hub.example.net/") + &link("self", &format!("{base}/feed.xml"));
+        match path {
+            "/feed.xml" => ok(rss(&(hub + &link("next", &format!("{base}/page-2.xml"))))),
+            "/page-2.xml" => ok(rss(&hub)),
+            _ => status(404),
+        }
+    });
+    let report = json(&feedlint(&["--format", "json", &paged.url("/feed.xml")]));
+    assert_eq!(report["summary"]["documents"], 2);
+    assert_eq!(websub_rules(&report), Vec::<String>::new(), "{:?}", messages(&report));
 }
 
 #[test]

@@ -162,6 +162,10 @@ pub struct Served<'s> {
     pub url: &'s Url,
     pub asked: Option<&'s Url>,
     pub header: &'s HeaderLinks,
+    /// The URL was named by the user, not reached by a link: only there is
+    /// the topic expected to be it (a later page, an archive, names the
+    /// feed's topic or its own).
+    pub named: bool,
 }
 
 impl Served<'_> {
@@ -204,7 +208,7 @@ pub fn check(advertised: &Advertised, served: Option<&Served>, root: Range<usize
     if let Some(finding) = header_mismatch(advertised, served.header, root.clone()) {
         found.push((&WEBSUB_HEADER_MISMATCH, finding));
     }
-    if let Some(finding) = topic_mismatch(advertised, served, root) {
+    if let Some(finding) = topic_mismatch(advertised, served, root).filter(|_| served.named) {
         found.push((&WEBSUB_TOPIC_MISMATCH, finding));
     }
     found
