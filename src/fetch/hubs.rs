@@ -70,7 +70,7 @@ impl crate::settings::options::HubCheck for HubChecker {
                 &WEBSUB_HUB_UNREACHABLE,
                 Pending::new(at, format!("the hub {} {why}", crate::base::secret::masked(hub)))
                     .label("this hub")
-                    .note("WebSub §5.1: subscribers subscribe by \"making an HTTPS or HTTP POST request to the hub URL\"; a hub that is not there takes every subscription into nothing")
+                    .note("WebSub §5.1: subscribers subscribe by \"making an HTTPS or HTTP POST [RFC7231] request to the hub URL\"; a hub that is not there takes every subscription into nothing")
                     .help("name a hub that runs (or remove the hub link, so readers poll)"),
             ));
         }

@@ -229,7 +229,7 @@ fn invalid_hub(hub: &Said, advertised: &Advertised) -> Option<Pending> {
     Some(
         Pending::new(hub.at.clone(), format!("the hub {} is a {}: URL, not an http or https URL", shorten(&hub.href), target.scheme()))
             .label("not a hub's URL")
-            .note("WebSub §5.1: a subscriber subscribes by \"making an HTTP [RFC7231] POST request to the hub URL\"; no subscriber can reach this one")
+            .note("WebSub §5.1: \"Subscription is initiated by the subscriber making an HTTPS or HTTP POST [RFC7231] request to the hub URL\"; no subscriber can reach this one")
             .help("name the hub by its https URL"),
     )
 }
