@@ -1296,3 +1296,27 @@ fn sixty_thousand_hubs_and_selves_in_one_head() {
     let run = check_rule_shape(&path, "error[websub-invalid-hub]");
     assert!(run.stdout.contains("warning[websub-multiple-self]"), "{}", run.stdout);
 }
+
+#[test]
+fn a_batch_of_thousands_keeps_memory_flat() {
+    // Batch mode reads its list as it lints it and drops each report once
+    // its record is written: ten times the inputs, the same peak. Every
+    // input is a loopback address whose port answers nothing (no traffic
+    // leaves the machine).
+    let mut peaks = Vec::new();
+    for count in [400, 4_000] {
+        let list = scratch(&format!("batch-{count}")).join("list.txt");
+        let text: String = (0..count)
+            .map(|n| format!("http://127.0.0.{}:9/feed-{n}.xml\n", 1 + n % 250))
+            .collect();
+        std::fs::write(&list, text).unwrap();
+        let run = run_measured(&list, &["--urls-from", list.to_str().unwrap()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), count, "a record per input");
+        peaks.push(run.peak_mib);
+    }
+    assert!(
+        peaks[1] <= peaks[0] + 8,
+        "peak memory grew with the list: {peaks:?} MiB"
+    );
+}

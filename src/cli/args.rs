@@ -206,6 +206,20 @@ pub(crate) struct LintArgs {
     #[arg(long, value_name = "N", default_value_t = feedlint::fetch::media::DEFAULT_MAX_MEDIA,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub(crate) max_media: usize,
+    /// Batch mode: lint each feed URL this file lists (one URL a line, or
+    /// JSON Lines objects with an `url` and an `id`; - for standard input),
+    /// writing one JSON Lines record per input, clean ones included, as
+    /// each finishes.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) urls_from: Option<OsString>,
+    /// With --urls-from: lint only shard K of N (1 to N), the inputs whose
+    /// host falls in it, so one host's feeds stay on one machine.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub(crate) shard: Option<(u32, u32)>,
+    /// With --urls-from: skip the inputs this earlier output already holds
+    /// a record of (by id, else by URL).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) resume: Option<PathBuf>,
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     pub(crate) quiet: bool,
@@ -262,5 +276,18 @@ pub(crate) fn parse_timeout(value: &str) -> Result<Duration, String> {
     match value.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= DAY => Ok(Duration::from_secs_f64(seconds)),
         _ => Err(format!("expected a number of seconds above 0 and at most {DAY}")),
+    }
+}
+
+/// `K/N`: shard K (from 1) of N.
+fn parse_shard(text: &str) -> Result<(u32, u32), String> {
+    let shard = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)));
+    match shard {
+        Some((k, n)) if n >= 1 && (1..=n).contains(&k) => Ok((k, n)),
+        _ => Err(format!(
+            "'{text}' is no shard: write K/N, with N at least 1 and K from 1 to N (2/8)"
+        )),
     }
 }

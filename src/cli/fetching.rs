@@ -63,7 +63,7 @@ pub(crate) fn fetch_and_lint(
 }
 
 /// The fetching limits the flags set.
-fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
+pub(crate) fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
     feedlint::fetch::Limits {
         max_documents: args.max_documents as usize,
         max_bytes: args.max_bytes,

@@ -88,7 +88,7 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
         p.to_str()
             .is_some_and(|p| p.starts_with("http://") || p.starts_with("https://"))
     };
-    let door = if paths.iter().any(is_url) {
+    let door = if args.urls_from.is_some() || paths.iter().any(is_url) {
         FrontDoor::Urls
     } else {
         FrontDoor::Files
@@ -120,6 +120,12 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
             return fail("--check-hub asks servers, --fix and --diff change files: run them one after the other");
         }
         options = options.with_hubs(Some(hub_check(&args)));
+    }
+    if args.urls_from.is_some() {
+        return super::batch::run(&args, matches, &options);
+    }
+    if args.shard.is_some() || args.resume.is_some() {
+        return fail("--shard and --resume split and resume a batch: give them with --urls-from FILE");
     }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {

@@ -3,6 +3,7 @@
 
 pub(crate) mod alloc;
 pub(crate) mod args;
+pub(crate) mod batch;
 pub(crate) mod descriptors;
 pub(crate) mod fetching;
 pub(crate) mod fixing;

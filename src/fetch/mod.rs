@@ -25,6 +25,7 @@ use crate::run::discover::Job;
 use crate::run::{entry::kept, in_progress::Run};
 use crate::settings::options::Options;
 
+pub mod batch;
 mod http;
 pub mod hubs;
 pub mod media;

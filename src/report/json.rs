@@ -474,6 +474,96 @@ fn write_json_lines_end(report: &Report, out: &mut dyn Write) -> io::Result<()> 
     writeln!(out)
 }
 
+/// The name a record gives a kind of document, as the summary's `kinds`.
+fn kind_name(kind: crate::feed::DocKind) -> &'static str {
+    use crate::feed::DocKind;
+    match kind {
+        DocKind::Atom => "atom",
+        DocKind::AtomEntry => "atom-entry",
+        DocKind::DeletedEntry => "deleted-entry",
+        DocKind::Rss => "rss",
+        DocKind::JsonFeed => "json-feed",
+    }
+}
+
+/// One record of a batch run (`--urls-from`), on one line: the input as
+/// given (`id`, `url`, its `line` in the list), then what linting it gave.
+/// docs/cli-contract.md ("Batch mode") is its contract.
+pub fn write_batch_record(
+    input: &crate::fetch::batch::BatchInput,
+    outcome: &crate::fetch::batch::Outcome,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use crate::fetch::batch::Outcome;
+    #[derive(Serialize)]
+    struct Counts {
+        errors: usize,
+        warnings: usize,
+        infos: usize,
+    }
+    #[derive(Serialize)]
+    struct Record<'a, F: Serialize> {
+        id: &'a Option<serde_json::Value>,
+        url: Option<&'a str>,
+        line: usize,
+        status: &'static str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<&'a str>,
+        final_url: Option<&'a str>,
+        format: Option<&'static str>,
+        documents: usize,
+        counts: Counts,
+        valid: Option<bool>,
+        findings: F,
+    }
+    let mut out = super::SeparatorsEscaped::new(out);
+    match outcome {
+        Outcome::Linted(report) => {
+            let first = report.documents.first();
+            let record = Record {
+                id: &input.id,
+                url: Some(&input.url),
+                line: input.line,
+                status: "linted",
+                error: None,
+                final_url: first.and_then(|document| document.url.as_ref()).map(url::Url::as_str),
+                format: first.and_then(|document| document.kind()).map(kind_name),
+                documents: report.linted_documents(),
+                counts: Counts {
+                    errors: report.count(Level::Error),
+                    warnings: report.count(Level::Warning),
+                    infos: report.count(Level::Info),
+                },
+                valid: Some(report.valid()),
+                findings: Streamed::new(report.diagnostics.iter().map(|d| diagnostic(report, d))),
+            };
+            serde_json::to_writer(&mut out, &record)?;
+        }
+        Outcome::Failed(why) => {
+            let record = Record {
+                id: &input.id,
+                // A line that named no URL has none.
+                url: Some(input.url.as_str()).filter(|url| !url.is_empty()),
+                line: input.line,
+                status: "failed",
+                error: Some(why),
+                final_url: None,
+                format: None,
+                documents: 0,
+                counts: Counts {
+                    errors: 0,
+                    warnings: 0,
+                    infos: 0,
+                },
+                valid: None,
+                findings: [(); 0],
+            };
+            serde_json::to_writer(&mut out, &record)?;
+        }
+    }
+    out.write_all(b"\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ mod common;
 
 mod action;
 mod architecture;
+mod batch;
 mod chains;
 mod cli;
 mod config;
