@@ -1,6 +1,5 @@
 //! `feedlint --urls-from FILE`: batch mode, a record a line per input.
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -19,40 +18,12 @@ use super::output::{fail, say};
 const JOBS_PER_INPUT: usize = 2;
 
 pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> ExitCode {
-    let Some(list) = args.urls_from.as_ref() else {
-        return fail("--urls-from names the list of URLs");
-    };
-    if !args.paths.is_empty() {
-        return fail("--urls-from lints the URLs its list names: give no paths or URLs beside it");
+    if let Some(refused) = refusal(args, matches) {
+        return fail(refused);
     }
-    if args.fix || args.diff {
-        return fail("--fix and --diff change files on disk; a fetched document has none");
-    }
-    if matches.value_source("format") == Some(ValueSource::CommandLine) && args.format != Format::JsonLines {
-        return fail("--urls-from writes JSON Lines records, one per input: leave out --format, or give json-lines");
-    }
-    let done = match &args.resume {
-        None => Default::default(),
-        Some(path) => match File::open(path).and_then(|file| batch::done_in(BufReader::new(file))) {
-            Ok(done) => done,
-            Err(error) => return fail(&format!("cannot read {} to resume from it: {error}", path.display())),
-        },
-    };
-    let reader: Box<dyn BufRead + Send> = if list == &OsString::from("-") {
-        Box::new(BufReader::new(io::stdin()))
-    } else {
-        match File::open(list) {
-            Ok(file) => Box::new(BufReader::new(file)),
-            Err(error) => return fail(&format!("cannot read {}: {error}", list.to_string_lossy())),
-        }
-    };
-    let mut out: Box<dyn Write> = match &args.output_file {
-        // Appended: a resumed run adds its records to the file it resumes.
-        Some(path) => match open_for_records(path) {
-            Ok(file) => Box::new(BufWriter::new(file)),
-            Err(error) => return fail(&format!("cannot write the records to {}: {error}", path.display())),
-        },
-        None => Box::new(io::stdout().lock()),
+    let (done, reader, mut out) = match open_all(args) {
+        Ok(opened) => opened,
+        Err(why) => return fail(&why),
     };
     let mut limits = super::fetching::limits(args);
     limits.jobs = JOBS_PER_INPUT;
@@ -86,7 +57,16 @@ pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> E
     let mut written = Ok(());
     let mut write = |input: &BatchInput, outcome: &Outcome, out: &mut dyn Write| {
         if written.is_ok() {
-            written = feedlint::report::write_batch_record(input, outcome, out).and_then(|()| out.flush());
+            let named = feedlint::report::BatchRecordInput {
+                id: &input.id,
+                url: &input.url,
+                line: input.line,
+            };
+            let outcome = match outcome {
+                Outcome::Linted(report) => Ok(&**report),
+                Outcome::Failed(why) => Err(why.as_str()),
+            };
+            written = feedlint::report::write_batch_record(&named, outcome, out).and_then(|()| out.flush());
         }
     };
     let jobs = usize::from(args.jobs);
@@ -116,6 +96,50 @@ pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> E
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => fail(&format!("cannot write the records: {error}")),
     }
+}
+
+/// Why the flags given make no batch run, if they do not.
+fn refusal(args: &LintArgs, matches: &ArgMatches) -> Option<&'static str> {
+    if !args.paths.is_empty() {
+        return Some("--urls-from lints the URLs its list names: give no paths or URLs beside it");
+    }
+    if args.fix || args.diff {
+        return Some("--fix and --diff change files on disk; a fetched document has none");
+    }
+    if matches.value_source("format") == Some(ValueSource::CommandLine) && args.format != Format::JsonLines {
+        return Some("--urls-from writes JSON Lines records, one per input: leave out --format, or give json-lines");
+    }
+    None
+}
+
+/// What a batch reads and writes: the inputs an earlier output holds
+/// (`--resume`), the list, and where the records go.
+type Opened = (std::collections::HashSet<u64>, Box<dyn BufRead + Send>, Box<dyn Write>);
+
+fn open_all(args: &LintArgs) -> Result<Opened, String> {
+    let done = match &args.resume {
+        None => Default::default(),
+        Some(path) => File::open(path)
+            .and_then(|file| batch::done_in(BufReader::new(file)))
+            .map_err(|error| format!("cannot read {} to resume from it: {error}", path.display()))?,
+    };
+    let list = args.urls_from.clone().unwrap_or_default();
+    let reader: Box<dyn BufRead + Send> = if list == "-" {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        let file = File::open(&list).map_err(|error| format!("cannot read {}: {error}", list.to_string_lossy()))?;
+        Box::new(BufReader::new(file))
+    };
+    let out: Box<dyn Write> = match &args.output_file {
+        // Appended: a resumed run adds its records to the file it resumes.
+        Some(path) => {
+            Box::new(BufWriter::new(open_for_records(path).map_err(|error| {
+                format!("cannot write the records to {}: {error}", path.display())
+            })?))
+        }
+        None => Box::new(io::stdout().lock()),
+    };
+    Ok((done, reader, out))
 }
 
 /// The output file, opened to append records: a run cut off mid-record

@@ -486,15 +486,23 @@ fn kind_name(kind: crate::feed::DocKind) -> &'static str {
     }
 }
 
+/// An input of a batch run, as its record names it: its `id` as given,
+/// its URL (empty: the line named none), its line in the list.
+pub struct BatchRecordInput<'a> {
+    pub id: &'a Option<serde_json::Value>,
+    pub url: &'a str,
+    pub line: usize,
+}
+
 /// One record of a batch run (`--urls-from`), on one line: the input as
 /// given (`id`, `url`, its `line` in the list), then what linting it gave.
 /// docs/cli-contract.md ("Batch mode") is its contract.
+/// `outcome`: the report, or why there is none.
 pub fn write_batch_record(
-    input: &crate::fetch::batch::BatchInput,
-    outcome: &crate::fetch::batch::Outcome,
+    input: &BatchRecordInput,
+    outcome: Result<&Report, &str>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    use crate::fetch::batch::Outcome;
     #[derive(Serialize)]
     struct Counts {
         errors: usize,
@@ -518,11 +526,11 @@ pub fn write_batch_record(
     }
     let mut out = super::SeparatorsEscaped::new(out);
     match outcome {
-        Outcome::Linted(report) => {
+        Ok(report) => {
             let first = report.documents.first();
             let record = Record {
-                id: &input.id,
-                url: Some(&input.url),
+                id: input.id,
+                url: Some(input.url),
                 line: input.line,
                 status: "linted",
                 error: None,
@@ -539,11 +547,11 @@ pub fn write_batch_record(
             };
             serde_json::to_writer(&mut out, &record)?;
         }
-        Outcome::Failed(why) => {
+        Err(why) => {
             let record = Record {
-                id: &input.id,
+                id: input.id,
                 // A line that named no URL has none.
-                url: Some(input.url.as_str()).filter(|url| !url.is_empty()),
+                url: Some(input.url).filter(|url| !url.is_empty()),
                 line: input.line,
                 status: "failed",
                 error: Some(why),

@@ -25,7 +25,7 @@ mod text;
 
 pub use concise::Concise;
 pub use github::Github;
-pub use json::{write_batch_record, Json, JsonLines};
+pub use json::{write_batch_record, BatchRecordInput, Json, JsonLines};
 pub use sarif::Sarif;
 pub use text::Text;
 
