@@ -216,6 +216,13 @@ pub(crate) struct LintArgs {
     /// host falls in it, so one host's feeds stay on one machine.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub(crate) shard: Option<(u32, u32)>,
+    /// With --urls-from: the most inputs of one host linted at once.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub(crate) host_jobs: u16,
+    /// With --urls-from: the seconds between the starts of two inputs of
+    /// one host (0.5, 2).
+    #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = parse_seconds)]
+    pub(crate) host_delay: Duration,
     /// With --urls-from: skip the inputs this earlier output already holds
     /// a record of (by id, else by URL).
     #[arg(long, value_name = "FILE")]
@@ -276,6 +283,14 @@ pub(crate) fn parse_timeout(value: &str) -> Result<Duration, String> {
     match value.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= DAY => Ok(Duration::from_secs_f64(seconds)),
         _ => Err(format!("expected a number of seconds above 0 and at most {DAY}")),
+    }
+}
+
+/// A delay in seconds, 0 included, at most an hour.
+fn parse_seconds(value: &str) -> Result<Duration, String> {
+    match value.parse::<f64>() {
+        Ok(seconds) if (0.0..=3600.0).contains(&seconds) => Ok(Duration::from_secs_f64(seconds)),
+        _ => Err("expected a number of seconds from 0 to 3600".to_owned()),
     }
 }
 

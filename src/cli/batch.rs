@@ -76,7 +76,11 @@ pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> E
         id: None,
         url: String::new(),
     };
-    batch::run(inputs, &limits, options, jobs, &mut |input, outcome| {
+    let politeness = batch::Politeness {
+        at_once: usize::from(args.host_jobs),
+        delay: args.host_delay,
+    };
+    batch::run(inputs, &limits, options, jobs, politeness, &mut |input, outcome| {
         for (line, why) in unreadable
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

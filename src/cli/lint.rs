@@ -124,8 +124,9 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     if args.urls_from.is_some() {
         return super::batch::run(&args, matches, &options);
     }
-    if args.shard.is_some() || args.resume.is_some() {
-        return fail("--shard and --resume split and resume a batch: give them with --urls-from FILE");
+    let given = |flag: &str| matches.value_source(flag) == Some(clap::parser::ValueSource::CommandLine);
+    if args.shard.is_some() || args.resume.is_some() || given("host_jobs") || given("host_delay") {
+        return fail("--shard, --resume, --host-jobs and --host-delay shape a batch: give them with --urls-from FILE");
     }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {

@@ -5,13 +5,15 @@
 //! memory stays flat however long the list is. `--shard K/N` keeps the
 //! inputs of one in N shards, by host (one host's inputs in one shard, so
 //! politeness towards it holds across machines); `--resume FILE` skips the
-//! inputs an earlier run's output already holds.
+//! inputs an earlier run's output already holds. One host's inputs are
+//! linted one at a time (`--host-jobs`), `--host-delay` apart.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::io::BufRead;
 use std::sync::mpsc;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use url::Url;
 
@@ -148,6 +150,79 @@ pub fn done_in(output: impl BufRead) -> std::io::Result<HashSet<u64>> {
     Ok(done)
 }
 
+/// Politeness towards one host across the inputs of a batch: at most
+/// `at_once` of its inputs linted at a time, and `delay` between the
+/// starts of two of them. Each input's walk keeps its own bound besides
+/// (2 requests in flight to one origin).
+#[derive(Debug, Clone, Copy)]
+pub struct Politeness {
+    pub at_once: usize,
+    pub delay: Duration,
+}
+
+impl Default for Politeness {
+    fn default() -> Self {
+        Politeness {
+            at_once: 1,
+            delay: Duration::ZERO,
+        }
+    }
+}
+
+/// The hosts inputs are being linted on, and when each may be asked next:
+/// a worker waits here until its input's host lets it in. A host is
+/// forgotten once nothing of it runs and its delay has passed, so the map
+/// holds the hosts in flight, not every host of the list.
+struct Gate {
+    politeness: Politeness,
+    hosts: Mutex<HashMap<String, (usize, Instant)>>,
+    changed: Condvar,
+}
+
+impl Gate {
+    fn enter(&self, host: &str) {
+        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            let now = Instant::now();
+            let (running, next) = hosts.get(host).copied().unwrap_or((0, now));
+            if running < self.politeness.at_once.max(1) && now >= next {
+                hosts.insert(host.to_owned(), (running + 1, now + self.politeness.delay));
+                return;
+            }
+            hosts = if running < self.politeness.at_once.max(1) {
+                // Only the delay is left: wait it out (or a change).
+                self.changed
+                    .wait_timeout(hosts, next - now)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0
+            } else {
+                self.changed.wait(hosts).unwrap_or_else(PoisonError::into_inner)
+            };
+        }
+    }
+
+    fn leave(&self, host: &str) {
+        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((running, next)) = hosts.get_mut(host) {
+            *running -= 1;
+            if *running == 0 && *next <= Instant::now() {
+                hosts.remove(host);
+            }
+        }
+        drop(hosts);
+        self.changed.notify_all();
+    }
+}
+
+/// The host an input is kept polite towards: its URL's, lower case (an
+/// input that is no URL, by its text: it is refused without a request).
+fn host_of(url: &str) -> String {
+    Url::parse(url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_ascii_lowercase))
+        .unwrap_or_else(|| url.to_owned())
+}
+
 /// What linting one input gave.
 pub enum Outcome {
     Linted(Box<Report>),
@@ -163,19 +238,28 @@ pub fn run(
     limits: &Limits,
     options: &Options,
     jobs: usize,
+    politeness: Politeness,
     record: &mut dyn FnMut(BatchInput, Outcome),
 ) {
     let inputs = Mutex::new(inputs);
+    let gate = Gate {
+        politeness,
+        hosts: Mutex::new(HashMap::new()),
+        changed: Condvar::new(),
+    };
     std::thread::scope(|scope| {
         // Bounded: workers wait while the writer is behind, so finished
         // reports never pile up.
         let (sender, finished) = mpsc::sync_channel::<(BatchInput, Outcome)>(jobs);
         for _ in 0..jobs.max(1) {
-            let (sender, inputs) = (sender.clone(), &inputs);
+            let (sender, inputs, gate) = (sender.clone(), &inputs, &gate);
             scope.spawn(move || loop {
                 let next = inputs.lock().unwrap_or_else(PoisonError::into_inner).next();
                 let Some(input) = next else { break };
+                let host = host_of(&input.url);
+                gate.enter(&host);
                 let outcome = lint_one(&input.url, limits, options);
+                gate.leave(&host);
                 if sender.send((input, outcome)).is_err() {
                     break;
                 }

@@ -165,3 +165,60 @@ fn a_resumed_run_lints_only_what_is_left_and_appends() {
         Some(2)
     );
 }
+
+#[test]
+fn one_host_is_asked_one_input_at_a_time_and_as_far_apart_as_told() {
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    let arrivals = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&arrivals);
+    let server = Server::start(move |path, _| {
+        seen.lock().unwrap().push(Instant::now());
+        let mut reply = if path.ends_with(".atom") {
+            ok(atom(true))
+        } else {
+            status(404)
+        };
+        reply.delay = Duration::from_millis(150);
+        reply
+    });
+    let list: String = (0..4)
+        .map(|n| format!("{}\n", server.url(&format!("/{n}.atom"))))
+        .collect();
+    let gaps = |args: &[&str]| {
+        arrivals.lock().unwrap().clear();
+        let mut all = vec!["--urls-from", "-", "--jobs", "4"];
+        all.extend_from_slice(args);
+        let output = feedlint(&all, &list);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        assert_eq!(records(&output).len(), 4);
+        let mut at = arrivals.lock().unwrap().clone();
+        at.sort();
+        at.windows(2).map(|pair| pair[1] - pair[0]).collect::<Vec<Duration>>()
+    };
+    // One at a time by default: each input starts once the one before has
+    // its answer, 150 ms later.
+    let one_at_a_time = gaps(&[]);
+    assert!(
+        one_at_a_time.iter().all(|gap| *gap >= Duration::from_millis(120)),
+        "{one_at_a_time:?}"
+    );
+    // Four at once: no waiting for answers (compared with the run above,
+    // not with a clock: a loaded machine slows both).
+    let together = gaps(&["--host-jobs", "4"]);
+    let total = |gaps: &[Duration]| gaps.iter().sum::<Duration>();
+    assert!(
+        total(&together) < total(&one_at_a_time),
+        "{together:?} against {one_at_a_time:?}"
+    );
+    // Four at once, but 300 ms between starts.
+    let spaced = gaps(&["--host-jobs", "4", "--host-delay", "0.3"]);
+    assert!(
+        spaced.iter().all(|gap| *gap >= Duration::from_millis(270)),
+        "{spaced:?}"
+    );
+    assert_eq!(
+        feedlint(&["--host-delay", "1", "examples/site"], "").status.code(),
+        Some(2)
+    );
+}
