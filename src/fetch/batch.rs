@@ -169,6 +169,9 @@ impl Default for Politeness {
     }
 }
 
+/// How many hosts the gate holds before it forgets those it may.
+const FORGET_AT: usize = 1024;
+
 /// The hosts inputs are being linted on, and when each may be asked next:
 /// a worker waits here until its input's host lets it in. A host is
 /// forgotten once nothing of it runs and its delay has passed, so the map
@@ -182,6 +185,13 @@ struct Gate {
 impl Gate {
     fn enter(&self, host: &str) {
         let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
+        // A host whose last input ended before its delay passed stays until
+        // the delay has: forgotten here once the map grows, so it holds the
+        // hosts of the last delay's span, not the list's.
+        if hosts.len() >= FORGET_AT {
+            let now = Instant::now();
+            hosts.retain(|_, (running, next)| *running > 0 || *next > now);
+        }
         loop {
             let now = Instant::now();
             let (running, next) = hosts.get(host).copied().unwrap_or((0, now));
@@ -290,6 +300,27 @@ fn lint_one(url: &str, limits: &Limits, options: &Options) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_gate_forgets_hosts_whose_delay_has_passed() {
+        let gate = Gate {
+            politeness: Politeness {
+                at_once: 1,
+                delay: Duration::from_millis(1),
+            },
+            hosts: Mutex::new(HashMap::new()),
+            changed: Condvar::new(),
+        };
+        for n in 0..3 * FORGET_AT {
+            let host = format!("host{n}.example");
+            gate.enter(&host);
+            gate.leave(&host);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+        gate.enter("last.example");
+        let held = gate.hosts.lock().unwrap().len();
+        assert!(held <= FORGET_AT + 1, "{held} hosts held");
+    }
 
     #[test]
     fn lines_are_urls_or_json_objects() {
