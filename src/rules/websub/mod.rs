@@ -208,7 +208,10 @@ pub fn check(advertised: &Advertised, served: Option<&Served>, root: Range<usize
     if let Some(finding) = header_mismatch(advertised, served.header, root.clone()) {
         found.push((&WEBSUB_HEADER_MISMATCH, finding));
     }
-    if let Some(finding) = topic_mismatch(advertised, served, root).filter(|_| served.named) {
+    // A document self link that the header contradicts is the one
+    // finding at it: that it is not the URL fetched follows from it.
+    let header_contradicts = other_self_in_header(advertised, served.header).is_some();
+    if let Some(finding) = topic_mismatch(advertised, served, root).filter(|_| served.named && !header_contradicts) {
         found.push((&WEBSUB_TOPIC_MISMATCH, finding));
     }
     found
@@ -289,19 +292,13 @@ fn hub_only_in_headers(hubs: &[Url], root: Range<usize>) -> Pending {
 /// only where it names something.
 fn header_mismatch(advertised: &Advertised, header: &HeaderLinks, root: Range<usize>) -> Option<Pending> {
     let key = |url: &Url| crate::text::iri::comparison_key(url).into_owned();
-    let own_self = advertised.selves.first();
-    if let (Some(own), Some(told)) = (
-        own_self.and_then(|own| own.target.as_ref().map(|url| (own, url))),
-        header.selves.first(),
-    ) {
-        if key(own.1) != key(told) {
-            return Some(
-                Pending::new(own.0.at.clone(), format!("the Link header's self URL is {}, the document's {}", shorten(told.as_str()), shorten(&own.0.href)))
-                    .label("another topic than the header's")
-                    .note("WebSub §4: subscribers read the Link header first and fall back to the document; subscribers of each kind subscribe to a different topic, and the publisher's pings reach only one")
-                    .help("make the header and the document name the same self URL"),
-            );
-        }
+    if let Some((own, told)) = other_self_in_header(advertised, header) {
+        return Some(
+            Pending::new(own.at.clone(), format!("the Link header's self URL is {}, the document's {}", shorten(told.as_str()), shorten(&own.href)))
+                .label("another topic than the header's")
+                .note("WebSub §4: subscribers read the Link header first and fall back to the document; subscribers of each kind subscribe to a different topic, and the publisher's pings reach only one")
+                .help("make the header and the document name the same self URL"),
+        );
     }
     if advertised.hubs.is_empty() || header.hubs.is_empty() {
         return None;
@@ -332,6 +329,15 @@ fn header_mismatch(advertised: &Advertised, header: &HeaderLinks, root: Range<us
             .note("WebSub §4: subscribers read the Link header first and fall back to the document; the publisher has to ping every hub either names")
             .help("name the same hubs in the header and the document"),
     )
+}
+
+/// The document's first self link and the header's, where they name
+/// different URLs.
+fn other_self_in_header<'a>(advertised: &'a Advertised, header: &'a HeaderLinks) -> Option<(&'a Said, &'a Url)> {
+    let own = advertised.selves.first()?;
+    let told = header.selves.first()?;
+    let key = crate::text::iri::comparison_key;
+    (key(own.target.as_ref()?) != key(told)).then_some((own, told))
 }
 
 fn list(urls: &[&String]) -> String {
