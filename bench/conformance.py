@@ -1011,19 +1011,141 @@ def websub_server(cases):
     return server, base
 
 
+def lint_url(url, flags=()):
+    """The findings of `feedlint URL`, as `(rule, level)` pairs."""
+    result = subprocess.run(
+        [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", *flags, url],
+        capture_output=True,
+        text=True,
+    )
+    return [(d["rule"], d["level"]) for d in json.loads(result.stdout)["diagnostics"]]
+
+
 def score_served(cases):
     """Each case is a URL of the WebSub server, linted as `feedlint URL`."""
     server, base = websub_server(cases)
     missed, found = [], {}
     for case, expected, _, _ in cases:
         flags = ["--check-hub"] if "hub-gone" in case or "hub-there" in case else []
-        result = subprocess.run(
-            [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", *flags, f"{base}/{case}"],
-            capture_output=True,
-            text=True,
-        )
-        report = json.loads(result.stdout)
-        found[case] = [(d["rule"], d["level"]) for d in report["diagnostics"]]
+        found[case] = lint_url(f"{base}/{case}", flags)
+        if not passes(expected, found[case]):
+            missed.append((case, expected, found[case]))
+    server.shutdown()
+    return missed, found
+
+
+# Issue 54 item 2: how a fetched feed is served. Each case is a path on a
+# loopback server that serves an Atom feed well (an ETag it honours, CORS
+# open to all) except in the one way the case names; linted by URL.
+HTTP_CASES = [
+    ("2-valid-served-well", "valid", {}),
+    ("2-warning-no-validator", "warning:http-no-validator", {"etag": False}),
+    ("2-silent-last-modified-only", "silent:http-no-validator", {"etag": False, "last_modified": True}),
+    ("2-error-etag-ignored", "error:http-etag-ignored", {"honour": False}),
+    ("2-silent-etag-honoured", "silent:http-etag-ignored", {}),
+    ("2-warning-last-modified-ignored", "warning:http-last-modified-ignored", {"etag": False, "last_modified": True, "honour": False}),
+    ("2-info-etag-unstable", "info:http-etag-unstable", {"unstable": True}),
+    ("2-warning-archive-no-store", "warning:http-archive-no-store", {"archive": True, "cache_control": "no-store"}),
+    ("2-silent-feed-no-store", "silent:http-archive-no-store", {"cache_control": "no-store"}),
+    ("2-info-no-compression", "info:http-no-compression", {"padding": 150_000}),
+    ("2-silent-gzip", "silent:http-no-compression", {"padding": 150_000, "gzip": True}),
+    ("2-info-no-cors", "info:http-no-cors", {"cors": "never"}),
+    ("2-silent-cors-on-origin", "silent:http-no-cors", {"cors": "origin"}),
+    ("2-info-temporary-redirect", "info:http-temporary-redirect", {"redirect": 302}),
+    ("2-silent-permanent-redirect", "silent:http-temporary-redirect", {"redirect": 301}),
+    ("2-warning-bot-challenge", "warning:http-bot-challenge", {"archive_link": "challenge"}),
+    ("2-silent-archive-there", "silent:http-bot-challenge", {"archive_link": "archive"}),
+]
+
+
+def http_feed(path, archive=False, links=(), padding=0):
+    marker = "<fh:archive/>" if archive else ""
+    linked = "".join(f'<link rel="{rel}" href="{href}"/>' for rel, href in links)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xmlns:fh="http://purl.org/syndication/history/1.0">'
+        f"<title>t</title><id>tag:example.org,2024:{path}</id><updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>"
+        f'{marker}<link rel="self" href="{path}"/>{linked}<entry><title>e</title><link href="https://example.org/{path}/e"/>'
+        f"<id>tag:example.org,2024:{path}/e</id><updated>2024-01-01T00:00:00Z</updated><summary>{'a' * padding}</summary></entry></feed>"
+    )
+
+
+def http_server(cases):
+    """A loopback server of the HTTP cases: (server, base URL)."""
+    import gzip
+    import hashlib
+    import http.server
+    import itertools
+    import threading
+
+    behaviours = {case: how for case, _, how in cases}
+    counter = itertools.count()
+
+    class Feeds(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, status, headers, body=b""):
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            path = self.path.lstrip("/")
+            if path == "challenge":
+                page = b"<html><title>Just a moment...</title><script src='/cdn-cgi/challenge-platform/h/b/orchestrate'></script></html>"
+                return self.reply(403, [("Content-Type", "text/html"), ("cf-mitigated", "challenge")], page)
+            if path == "archive":
+                if self.headers.get("If-None-Match") == '"a"':
+                    return self.reply(304, [("ETag", '"a"')])
+                headers = [("Content-Type", "application/atom+xml"), ("ETag", '"a"'), ("Access-Control-Allow-Origin", "*")]
+                return self.reply(200, headers, http_feed("/archive", archive=True).encode())
+            name = path.removesuffix(".xml")
+            how = behaviours.get(name)
+            if how is None:
+                return self.reply(404, [])
+            if "redirect" in how and not path.endswith(".xml"):
+                return self.reply(how["redirect"], [("Location", f"/{name}.xml")])
+            links = [("prev-archive", f"/{how['archive_link']}")] if "archive_link" in how else []
+            body = http_feed(f"/{path}", how.get("archive", False), links, how.get("padding", 0)).encode()
+            tag = '"machine-%d"' % next(counter) if how.get("unstable") else '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+            date = "Sat, 28 Nov 2026 10:00:00 GMT"
+            headers = [("Content-Type", "application/atom+xml")]
+            if how.get("etag", True):
+                headers.append(("ETag", tag))
+            if how.get("last_modified"):
+                headers.append(("Last-Modified", date))
+            cors = how.get("cors", "always")
+            if cors == "always" or (cors == "origin" and self.headers.get("Origin")):
+                headers.append(("Access-Control-Allow-Origin", "*"))
+            if "cache_control" in how:
+                headers.append(("Cache-Control", how["cache_control"]))
+            if how.get("honour", True):
+                # A 304 carries the headers a 200 would, less the body's.
+                kept = [(name, value) for name, value in headers if name != "Content-Type"]
+                if how.get("etag", True) and self.headers.get("If-None-Match") == tag:
+                    return self.reply(304, kept)
+                if not how.get("etag", True) and self.headers.get("If-Modified-Since") == date:
+                    return self.reply(304, kept)
+            if how.get("gzip"):
+                body = gzip.compress(body)
+                headers.append(("Content-Encoding", "gzip"))
+            self.reply(200, headers, body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Feeds)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def score_http(cases):
+    """Each case is a URL of the HTTP server, linted as `feedlint URL`."""
+    server, base = http_server(cases)
+    missed, found = [], {}
+    for case, expected, how in cases:
+        path = case if "redirect" in how else f"{case}.xml"
+        found[case] = lint_url(f"{base}/{path}")
         if not passes(expected, found[case]):
             missed.append((case, expected, found[case]))
     server.shutdown()
@@ -1119,10 +1241,12 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53}
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES)]:
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53, "http-served": 54}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES), ("http-served", HTTP_CASES)]:
         if name == "websub-served":
             missed, found = score_served(cases)
+        elif name == "http-served":
+            missed, found = score_http(cases)
         elif name in ("paged", "wild-paged", "json-paged"):
             missed, found = score_sets(name, cases)
         else:

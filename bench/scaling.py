@@ -5,7 +5,8 @@ For each hostile shape of input (deep nesting, a namespace declared at
 every level, entities, attributes, comments, character references, one
 long line with a finding per entry, many tombstones or entries with one
 id, many suppressions, JSON Feeds: items, nesting, one long string, a
-next_url chain, WebSub links, ...), generates documents of 1, 2, 4, 8
+next_url chain, WebSub links, a feed served over loopback HTTP whose
+server ignores conditional requests, ...), generates documents of 1, 2, 4, 8
 and 16 MB under target/scaling/, measures the CPU time of `feedlint --format
 json` (release build, one thread) on each, and prints the time and the ratio
 per doubling.
@@ -357,6 +358,46 @@ def websub_links(size):
                        "</feed>")
 
 
+def served_feed(size):
+    # Linted by URL from a loopback server that sends an ETag and ignores
+    # If-None-Match: the http rules ask again and compare the two bodies
+    # whole, the most a document costs them.
+    unit = ('<entry><title>e</title><id>tag:example.org,2024:e</id><updated>2024-01-01T00:00:00Z</updated>'
+            '<summary>aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa</summary></entry>')
+    head = (f'<feed {ATOM}><title>t</title><id>tag:example.org,2024:f</id><updated>2024-01-01T00:00:00Z</updated>'
+            '<author><name>a</name></author>')
+    return repeat_to(size, head, unit, "</feed>")
+
+
+def loopback_server(folder):
+    """A loopback server of the files in `folder`, each with an ETag it
+    does not honour: (server, base URL). It runs in this process, so its
+    CPU time is not counted."""
+    import http.server
+    import threading
+
+    class Files(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            path = folder / self.path.lstrip("/")
+            body = path.read_bytes() if path.is_file() else b""
+            self.send_response(200 if body else 404)
+            self.send_header("Content-Type", "application/atom+xml")
+            self.send_header("ETag", '"same"')
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Files)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+# The shapes linted by URL from the loopback server.
+SERVED = {"feed served, asked again"}
+
 SHAPES = {
     "nesting": nesting,
     "namespace per level": namespaces,
@@ -394,11 +435,13 @@ SHAPES = {
     "JSON one long string": json_long_string,
     "JSON next_url chain": json_next_url_chain,
     "WebSub hub and self links": websub_links,
+    "feed served, asked again": served_feed,
 }
 
 # The flags a shape is linted with, besides the report's.
 SHAPE_FLAGS = {
     "media URLs, --check-media": ["--check-media", "--max-media", "1"],
+    "feed served, asked again": ["--max-bytes", "100000000"],
 }
 
 
@@ -428,6 +471,7 @@ def main():
     feedlint = str(ROOT / "target" / "release" / "feedlint")
     env = dict(os.environ, RAYON_NUM_THREADS="1")
     OUT.mkdir(parents=True, exist_ok=True)
+    server, base = loopback_server(OUT)
 
     print(f"machine: {os.cpu_count()} cores; feedlint on 1 thread; least CPU time of {args.runs} runs; time per size, then ratio per doubling\n")
     print(f"{'shape':28}" + "".join(f"{s:>7} MB" for s in sizes) + "     mean    worst  (ratio per doubling)")
@@ -447,7 +491,8 @@ def main():
                     (path / relative).write_text(text)
             else:
                 path.write_text(made)
-            command = [feedlint, "--format", "json", "--exit-zero", "--max-findings", "0", *SHAPE_FLAGS.get(name, []), str(path)]
+            target = f"{base}/{path.name}" if name in SERVED else str(path)
+            command = [feedlint, "--format", "json", "--exit-zero", "--max-findings", "0", *SHAPE_FLAGS.get(name, []), target]
             times.append(timed(command, env, args.runs))
             shutil.rmtree(path) if path.is_dir() else path.unlink()
         # Steps from below 50 ms say little: process start and the machine's
@@ -461,6 +506,7 @@ def main():
         print(f"{name:28}" + "".join(f"{t:>9.3f}s" for t in times) + f"{mean:>9.2f}x{max(ratios):>9.2f}x{flag}")
         if mean >= args.limit:
             failed.append(name)
+    server.shutdown()
     if failed:
         sys.exit(f"\nnot linear: {', '.join(failed)}")
     print(f"\nevery shape stays under {args.limit}x per doubling")

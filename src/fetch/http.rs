@@ -33,6 +33,8 @@ pub(super) enum FetchError {
     /// No connection, for a reason the page words for people; the text
     /// as the connection gave it.
     Unreached(crate::Unreached, String),
+    /// A bot challenge answered in place of the document.
+    Challenge(Challenge),
     Other(String),
 }
 
@@ -50,6 +52,10 @@ impl FetchError {
                 format!("{why}{}", limit.map(|limit| words.aside(limit)).unwrap_or_default())
             }
             FetchError::AddressRefused(refused) => words.refused(&refused.what, refused.rule),
+            FetchError::Challenge(challenge) => format!(
+                "HTTP status {} with {}, a page for browsers that no feed reader can pass",
+                challenge.status, challenge.what
+            ),
             FetchError::Unreached(_, why) | FetchError::Other(why) => why.clone(),
         }
     }
@@ -60,6 +66,8 @@ impl FetchError {
             FetchError::Status(code) => crate::Unreached::Status(*code),
             FetchError::Timeout => crate::Unreached::Timeout,
             FetchError::Unreached(reason, _) => *reason,
+            FetchError::Challenge(challenge) if challenge.status >= 400 => crate::Unreached::Status(challenge.status),
+            FetchError::Challenge(_) => crate::Unreached::NotAFeed,
             _ => crate::Unreached::Other,
         }
     }
@@ -73,6 +81,7 @@ pub(super) enum Ask {
     FirstBytes(u64),
 }
 
+use crate::rules::http::{Challenge, Delivery, Redirect, Revalidated, Revalidation, Validator};
 pub(super) use crate::rules::media::Answer;
 
 /// A request followed to its answer.
@@ -80,6 +89,7 @@ struct Followed {
     url: Url,
     response: ureq::http::Response<ureq::Body>,
     cut_by_deadline: bool,
+    redirects: Vec<Redirect>,
 }
 
 /// A header's value, where it is text.
@@ -110,6 +120,8 @@ pub(super) struct Fetched {
     pub media_type: Option<String>,
     /// The `hub` and `self` links of its `Link` headers.
     pub links: crate::rules::websub::HeaderLinks,
+    /// How it was served, for the `http` rules.
+    pub delivery: Delivery,
 }
 
 /// The HTTP side of a walk, shared by its fetching threads: two connection
@@ -125,6 +137,9 @@ pub(super) struct Client {
     /// The requests it may still make, every redirect hop one; `None`:
     /// bounded by the other limits alone.
     requests_left: Option<std::sync::atomic::AtomicUsize>,
+    /// Each document with a validator is asked for again, conditionally
+    /// (for the `http` rules).
+    pub revalidate: bool,
 }
 
 fn agent(limits: &Limits, policy: Option<Arc<AddressPolicy>>) -> ureq::Agent {
@@ -156,6 +171,7 @@ impl Client {
             origins: start.iter().map(Url::origin).collect(),
             credentials,
             requests_left: None,
+            revalidate: false,
         }
     }
 
@@ -192,32 +208,27 @@ impl Client {
     }
 
     /// Fetches `url` (a start URL when `named`: its first hop goes where the
-    /// user pointed), following redirects by hand, within `deadline`.
+    /// user pointed), following redirects by hand, within `deadline`; asks
+    /// for it again conditionally where the client revalidates.
     pub fn fetch(&self, url: &Url, named: bool, deadline: Instant) -> Result<Fetched, FetchError> {
         let feed = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
-            self.send(agent.get(url.as_str()), timeout, |request| {
-                request
-                    .header(
-                        "Accept",
-                        "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, application/json;q=0.9, */*;q=0.5",
-                    )
-                    .header("Accept-Encoding", "gzip, deflate")
-            })
+            self.send(agent.get(url.as_str()), timeout, feed_request)
         };
         let Followed {
             url: current,
             response,
             cut_by_deadline,
+            redirects,
         } = self.follow(url, named, deadline, feed)?;
         let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let named_header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
         if !(200..300).contains(&status) {
-            return Err(FetchError::Status(status));
+            return Err(refusal(status, &named_header, response));
         }
-        let content_type = header(&response, "content-type");
-        let charset = content_type.and_then(charset_parameter);
-        let media_type = content_type.map(essence);
-        let links: Vec<String> = response
-            .headers()
+        let content_type = named_header("content-type");
+        let media_type = content_type.as_deref().map(essence);
+        let links: Vec<String> = headers
             .get_all("link")
             .iter()
             .filter_map(|value| value.to_str().ok())
@@ -228,13 +239,81 @@ impl Client {
             Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
             other => other?,
         };
+        if let Some(challenge) = crate::rules::http::challenge_of(status, &named_header, &bytes) {
+            return Err(FetchError::Challenge(challenge));
+        }
+        let mut delivery = Delivery {
+            redirects,
+            etag: named_header("etag"),
+            last_modified: named_header("last-modified"),
+            cache_control: named_header("cache-control"),
+            content_encoding: named_header("content-encoding"),
+            allow_origin: named_header("access-control-allow-origin"),
+            length: bytes.len() as u64,
+            revalidation: None,
+        };
+        if self.revalidate {
+            let start = named && current == *url;
+            if let Some((revalidation, allow_origin)) = self.revalidation(&current, start, &delivery, &bytes, deadline)
+            {
+                delivery.revalidation = Some(revalidation);
+                delivery.allow_origin = delivery.allow_origin.or(allow_origin);
+            }
+        }
         Ok(Fetched {
             url: current,
             bytes,
-            charset,
+            charset: content_type.as_deref().and_then(charset_parameter),
             media_type,
             links,
+            delivery,
         })
+    }
+
+    /// The document at `url` asked for again with the validator its first
+    /// answer gave (`If-None-Match`, else `If-Modified-Since`) and with an
+    /// `Origin`, as a web page's request has; with the
+    /// `Access-Control-Allow-Origin` that answer gave. A second request
+    /// that fails says nothing: it is `None`.
+    fn revalidation(
+        &self,
+        url: &Url,
+        start: bool,
+        delivery: &Delivery,
+        body: &[u8],
+        deadline: Instant,
+    ) -> Option<(Revalidation, Option<String>)> {
+        let sent = match (&delivery.etag, &delivery.last_modified) {
+            (Some(tag), _) => Validator::Etag(tag.clone()),
+            (None, Some(date)) => Validator::LastModified(date.clone()),
+            (None, None) => return None,
+        };
+        let (name, value) = match &sent {
+            Validator::Etag(tag) => ("If-None-Match", tag.as_str()),
+            Validator::LastModified(date) => ("If-Modified-Since", date.as_str()),
+        };
+        let conditional = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
+            self.send(agent.get(url.as_str()), timeout, |request| {
+                feed_request(request).header(name, value).header("Origin", ORIGIN)
+            })
+        };
+        let Followed { response, .. } = self.follow(url, start, deadline, conditional).ok()?;
+        let allow_origin = header(&response, "access-control-allow-origin").map(str::to_owned);
+        let answer = match response.status().as_u16() {
+            304 => Revalidated::NotModified,
+            200..=299 => {
+                let etag = header(&response, "etag").map(str::to_owned);
+                let last_modified = header(&response, "last-modified").map(str::to_owned);
+                let again = read_body(response, self.limits.max_bytes).ok()?;
+                Revalidated::Again {
+                    etag,
+                    last_modified,
+                    same_body: again == body,
+                }
+            }
+            _ => return None,
+        };
+        Some((Revalidation { sent, answer }, allow_origin))
     }
 
     /// Asks a server of a linked file (an enclosure, artwork) what it
@@ -256,6 +335,7 @@ impl Client {
             url,
             response,
             cut_by_deadline,
+            ..
         } = self.follow(url, false, deadline, send)?;
         let number = |name: &str| header(&response, name).and_then(|v| v.trim().parse::<u64>().ok());
         let content_range_total = header(&response, "content-range")
@@ -297,6 +377,7 @@ impl Client {
         send: impl Fn(&ureq::Agent, &Url, Duration) -> Result<ureq::http::Response<ureq::Body>, FetchError>,
     ) -> Result<Followed, FetchError> {
         let mut current = url.clone();
+        let mut redirects = Vec::new();
         for hop in 0..=self.limits.max_redirects {
             let agent = if named && hop == 0 { &self.start } else { &self.followed };
             let left = deadline.saturating_duration_since(Instant::now());
@@ -313,13 +394,19 @@ impl Client {
                 other => other?,
             };
             if let Some(location) = redirect_target(&response) {
-                current = self.next_hop(&current, location)?;
+                let next = self.next_hop(&current, location)?;
+                redirects.push(Redirect {
+                    from: std::mem::replace(&mut current, next.clone()),
+                    to: next,
+                    status: response.status().as_u16(),
+                });
                 continue;
             }
             return Ok(Followed {
                 url: current,
                 response,
                 cut_by_deadline,
+                redirects,
             });
         }
         Err(FetchError::TooManyRedirects)
@@ -368,6 +455,48 @@ impl Client {
     }
 }
 
+/// The `Origin` the conditional request names: no site's, so that a
+/// server answers CORS as it does to any stranger's page.
+const ORIGIN: &str = "https://feedlint.invalid";
+
+/// A feed's request headers: the feed types first, and the content codings
+/// read here.
+fn feed_request(
+    request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
+    request
+        .header(
+            "Accept",
+            "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, application/json;q=0.9, */*;q=0.5",
+        )
+        .header("Accept-Encoding", "gzip, deflate")
+}
+
+/// Why an answer that is no success gave no document: a bot challenge
+/// (by its headers, or by the first bytes of an HTML page, read only
+/// then), else its status.
+fn refusal(
+    status: u16,
+    named_header: &dyn Fn(&str) -> Option<String>,
+    response: ureq::http::Response<ureq::Body>,
+) -> FetchError {
+    let html = named_header("content-type").is_some_and(|t| essence(&t) == "text/html");
+    let mut start = Vec::new();
+    if html {
+        let searched = crate::rules::http::challenge::SEARCHED as u64;
+        // A page cut short is searched as far as it came.
+        let _ = response
+            .into_body()
+            .into_reader()
+            .take(searched)
+            .read_to_end(&mut start);
+    }
+    match crate::rules::http::challenge_of(status, named_header, &start) {
+        Some(challenge) => FetchError::Challenge(challenge),
+        None => FetchError::Status(status),
+    }
+}
+
 /// The `Location` of a redirect response.
 fn redirect_target(response: &ureq::http::Response<ureq::Body>) -> Option<&str> {
     let status = response.status().as_u16();
@@ -393,23 +522,21 @@ pub(super) fn charset_parameter(content_type: &str) -> Option<String> {
 /// The body, decompressed and cut at `max_bytes` (counted after
 /// decompression, so that a compression bomb stops at the limit).
 fn read_body(response: ureq::http::Response<ureq::Body>, max_bytes: u64) -> Result<Vec<u8>, FetchError> {
-    let deflated = response
-        .headers()
-        .get("content-encoding")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("deflate"));
-    // ureq decodes gzip itself; deflate is decoded here, in both forms
-    // servers send: zlib-wrapped as RFC 9110 says, and raw.
+    let coding = header(&response, "content-encoding").map(|v| v.trim().to_ascii_lowercase());
+    // Both codings the request offers are decoded here, deflate in both
+    // forms servers send: zlib-wrapped as RFC 9110 says, and raw.
     let mut body = BufReader::new(response.into_body().into_reader());
-    let reader: Box<dyn Read> = if deflated {
-        let head = body.fill_buf().map_err(|e| classify_io(&e))?;
-        if is_zlib_header(head) {
-            Box::new(flate2::bufread::ZlibDecoder::new(body))
-        } else {
-            Box::new(flate2::bufread::DeflateDecoder::new(body))
+    let reader: Box<dyn Read> = match coding.as_deref() {
+        Some("gzip" | "x-gzip") => Box::new(flate2::bufread::MultiGzDecoder::new(body)),
+        Some("deflate") => {
+            let head = body.fill_buf().map_err(|e| classify_io(&e))?;
+            if is_zlib_header(head) {
+                Box::new(flate2::bufread::ZlibDecoder::new(body))
+            } else {
+                Box::new(flate2::bufread::DeflateDecoder::new(body))
+            }
         }
-    } else {
-        Box::new(body)
+        _ => Box::new(body),
     };
     let mut bytes = Vec::new();
     reader

@@ -129,6 +129,8 @@ struct Queued {
     /// A feed that a start URL's web page names: checked as the page's
     /// stand-in, but fetched as a link is, under the address policy.
     found_on_page: bool,
+    /// The relation of the link that led here.
+    relation: Option<Relation>,
 }
 
 impl Queued {
@@ -175,7 +177,8 @@ pub fn lint_urls(
         Vec::new()
     };
     let policy = AddressPolicy::for_start(&start_addresses, limits.allow_private_addresses);
-    let client = Client::new(limits, policy, &start, credentials);
+    let mut client = Client::new(limits, policy, &start, credentials);
+    client.revalidate = options.revalidates();
     let mut walk = Walk {
         queue: start
             .iter()
@@ -184,6 +187,7 @@ pub fn lint_urls(
                 origin: None,
                 launched: false,
                 found_on_page: false,
+                relation: None,
             })
             .collect(),
         seen: start.iter().map(|u| u.to_string()).collect(),
@@ -408,6 +412,7 @@ impl Walk<'_> {
                         origin: None,
                         launched: false,
                         found_on_page: true,
+                        relation: None,
                     });
                     return Ok(());
                 }
@@ -421,17 +426,8 @@ impl Walk<'_> {
                     &fetched.bytes[..fetched.bytes.len().min(4096)],
                 ))
                 .is_some());
-        let job = Job {
-            charset: fetched.charset,
-            media_type: fetched.media_type,
-            fetched: Some(Box::new(crate::run::discover::FetchedFrom {
-                asked: url.clone(),
-                links: fetched.links,
-                named: named_by_user,
-            })),
-            ..Job::of_bytes(url.to_string(), Some(fetched.url.clone()), fetched.bytes)
-        };
-        let final_url = fetched.url;
+        let final_url = fetched.url.clone();
+        let job = self.job_of(index, fetched, named_by_user);
         let doc = self.run.len();
         let Some(outcome) = self.run.read_one(job)? else {
             return Ok(());
@@ -460,20 +456,44 @@ impl Walk<'_> {
         }
         self.seen.insert(final_url.to_string());
         let summary = outcome.document.summary.as_ref();
-        let found: Vec<(Url, Span)> = summary.map(|summary| followed_links(summary, doc)).unwrap_or_default();
+        let found: Vec<(Url, Span, Relation)> = summary.map(|summary| followed_links(summary, doc)).unwrap_or_default();
         let self_iri = summary.and_then(|summary| summary.self_iri()).cloned();
         self.queue_links(self_iri, found, client, limits);
         Ok(())
     }
 
+    /// The job that reads a fetched document (queue entry `index`) into the
+    /// run, with what its request and headers say of it.
+    fn job_of(&self, index: usize, fetched: Fetched, named_by_user: bool) -> Job {
+        let queued = &self.queue[index];
+        Job {
+            charset: fetched.charset,
+            media_type: fetched.media_type,
+            fetched: Some(Box::new(crate::run::discover::FetchedFrom {
+                asked: queued.url.clone(),
+                links: fetched.links,
+                named: named_by_user,
+                delivery: fetched.delivery,
+                by_archive_link: matches!(queued.relation, Some(Relation::PrevArchive | Relation::NextArchive)),
+            })),
+            ..Job::of_bytes(queued.url.to_string(), Some(fetched.url), fetched.bytes)
+        }
+    }
+
     /// Queues the links a document was `found` to follow, each once (its
     /// own self IRI counts as seen), on the start origin only under
     /// `--same-origin`.
-    fn queue_links(&mut self, self_iri: Option<Url>, found: Vec<(Url, Span)>, client: &Client, limits: &Limits) {
+    fn queue_links(
+        &mut self,
+        self_iri: Option<Url>,
+        found: Vec<(Url, Span, Relation)>,
+        client: &Client,
+        limits: &Limits,
+    ) {
         if let Some(self_iri) = self_iri {
             self.seen.insert(client.credentials.mask(&self_iri).to_string());
         }
-        for (target, span) in found {
+        for (target, span, relation) in found {
             let target = client.credentials.mask(&target);
             let leaves_origin = limits.same_origin && !client.on_start_origin(&target);
             if leaves_origin || !self.seen.insert(target.to_string()) {
@@ -484,20 +504,22 @@ impl Walk<'_> {
                 origin: Some(span),
                 launched: false,
                 found_on_page: false,
+                relation: Some(relation),
             });
         }
     }
 }
 
-/// The http(s) targets of a document's followed links, with their spans.
-fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span)> {
+/// The http(s) targets of a document's followed links, with their spans
+/// and relations.
+fn followed_links(summary: &DocSummary, doc: usize) -> Vec<(Url, Span, Relation)> {
     summary
         .links
         .iter()
         .filter(|l| FOLLOWED.contains(&l.rel))
         .filter_map(|l| {
             let target = l.target.clone().filter(|t| matches!(t.scheme(), "http" | "https"))?;
-            Some((target, l.span.in_doc(doc)))
+            Some((target, l.span.in_doc(doc), l.rel))
         })
         .collect()
 }
@@ -511,6 +533,10 @@ fn fetch_problem(
     words: &dyn Wording,
 ) -> (&'static Rule, Pending<Span>) {
     match error {
+        FetchError::Challenge(challenge) => (
+            &crate::rules::http::HTTP_BOT_CHALLENGE,
+            crate::rules::http::bot_challenge(url, challenge, span),
+        ),
         FetchError::Status(code @ (403 | 404 | 410)) => (
             &ARCHIVE_UNAVAILABLE,
             Pending::new(span, format!("{url} answers HTTP {code}: the linked document is not available"))

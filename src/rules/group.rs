@@ -14,13 +14,14 @@ pub enum Group {
     Podcast,
     JsonFeed,
     Websub,
+    Http,
     Media,
     Fetch,
 }
 
 impl Group {
     /// Every group, in the order `feedlint rules` lists them.
-    pub const ALL: [Group; 12] = [
+    pub const ALL: [Group; 13] = [
         Group::Xml,
         Group::Rfc5005,
         Group::Rfc6721,
@@ -31,6 +32,7 @@ impl Group {
         Group::Podcast,
         Group::JsonFeed,
         Group::Websub,
+        Group::Http,
         Group::Media,
         Group::Fetch,
     ];
@@ -48,6 +50,7 @@ impl Group {
             Group::Podcast => "podcast",
             Group::JsonFeed => "json-feed",
             Group::Websub => "websub",
+            Group::Http => "http",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -67,6 +70,7 @@ impl Group {
             Group::Podcast => "Podcasts",
             Group::JsonFeed => "JSON Feed",
             Group::Websub => "WebSub",
+            Group::Http => "HTTP",
             Group::Media => "Media",
             Group::Fetch => "Fetching",
         }
@@ -85,6 +89,7 @@ impl Group {
             Group::Itunes | Group::Podcast => "podcast",
             Group::JsonFeed => "json_feed",
             Group::Websub => "websub",
+            Group::Http => "http",
             Group::Media => "media",
             Group::Fetch => "fetch",
         }
@@ -102,6 +107,7 @@ impl Group {
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
             Group::JsonFeed => "JSON Feed 1.1 documents: JSON itself, the members the format requires, their types, and members that are neither the format's nor an extension's",
             Group::Websub => "WebSub in every format: a feed that names a hub names one topic, its self URL (a JSON Feed's feed_url); hub URLs; a fetched feed's Link header against its document; hubs that do not answer, when asked to check them",
+            Group::Http => "how a fetched feed is served: validators (ETag, Last-Modified) and whether a conditional request gets 304, an ETag that changes while the feed does not, no-store on archives, compression of large feeds, CORS for readers in web pages, temporary redirects, bot challenges in place of a linked document",
             Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",
             Group::Fetch => "documents fetched from URLs: unavailable archives, failed fetches, limits, charsets",
         }

@@ -362,6 +362,9 @@ fn check_feed(
         let advertised = websub::Advertised::of_feed(&feed);
         let root = crate::feed::start_tag(feed.root);
         checked.findings.extend(check_websub(&advertised, named, root.clone()));
+        checked
+            .findings
+            .extend(check_http(named, summary.is_archive(), root.clone()));
         if options.checks_hubs() {
             summary.hubs = hubs_to_ask(&advertised, named, root, source);
         }
@@ -392,6 +395,21 @@ fn check_websub(
             named: fetched.named,
         });
     websub::check(advertised, served.as_ref(), root)
+}
+
+/// How a fetched document was served, judged (nothing for a file): an
+/// archive by its `fh:archive` (`marked_archive`) or the link that led to
+/// it.
+fn check_http(named: &Named, marked_archive: bool, root: std::ops::Range<usize>) -> Vec<(&'static Rule, Pending)> {
+    let Some(fetched) = named.fetched.as_deref() else {
+        return Vec::new();
+    };
+    let served = crate::rules::http::Served {
+        delivery: &fetched.delivery,
+        archive: marked_archive || fetched.by_archive_link,
+        named: fetched.named,
+    };
+    crate::rules::http::check(&served, root)
 }
 
 /// The http(s) hubs a document names, each once, for `--check-hub`: the
@@ -499,6 +517,7 @@ fn check_json(
         let advertised = websub::Advertised::of_json(&feed);
         let root = crate::feed::json_feed::opening(feed.root);
         checked.findings.extend(check_websub(&advertised, named, root.clone()));
+        checked.findings.extend(check_http(named, false, root.clone()));
         let mut summary = DocSummary::of_json(&feed, source);
         if options.checks_hubs() {
             summary.hubs = hubs_to_ask(&advertised, named, root, source);

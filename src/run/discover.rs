@@ -52,6 +52,10 @@ pub(crate) struct FetchedFrom {
     /// by a link: the feed whose topic is the URL it was fetched from. A
     /// later page of a paged feed carries the first page's topic.
     pub named: bool,
+    /// How it was served, for the `http` rules.
+    pub delivery: crate::rules::http::Delivery,
+    /// An archive link (`prev-archive`, `next-archive`) led to it.
+    pub by_archive_link: bool,
 }
 
 impl Job {

@@ -77,6 +77,20 @@ impl Options {
 }
 
 impl Options {
+    /// Whether a fetched document is asked for a second time, conditionally:
+    /// a rule that judges the answer is on somewhere.
+    pub(crate) fn revalidates(&self) -> bool {
+        use crate::rules::http::{HTTP_ETAG_IGNORED, HTTP_ETAG_UNSTABLE, HTTP_LAST_MODIFIED_IGNORED, HTTP_NO_CORS};
+        [
+            &HTTP_ETAG_IGNORED,
+            &HTTP_LAST_MODIFIED_IGNORED,
+            &HTTP_ETAG_UNSTABLE,
+            &HTTP_NO_CORS,
+        ]
+        .into_iter()
+        .any(|rule| self.levels.enabled_anywhere(rule))
+    }
+
     /// Whether the run asks hubs: asked to, with `websub-hub-unreachable`
     /// on somewhere.
     pub(crate) fn checks_hubs(&self) -> bool {

@@ -16,6 +16,7 @@ mod editors;
 mod fetch;
 mod fixes;
 mod formats;
+mod http;
 mod lsp;
 mod media;
 mod mutation;

@@ -371,7 +371,7 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 23] = [
+const TESTED_ELSEWHERE: [(&str, &str); 32] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("artwork-not-rgb", "tests/it/media.rs"),
     ("artwork-not-square", "tests/it/media.rs"),
@@ -381,6 +381,15 @@ const TESTED_ELSEWHERE: [(&str, &str); 23] = [
     ("fetch-failed", "tests/it/fetch.rs"),
     ("fetch-limit-reached", "tests/it/fetch.rs"),
     ("file-too-large", "tests/hostile.rs"),
+    ("http-archive-no-store", "tests/it/http.rs"),
+    ("http-bot-challenge", "tests/it/http.rs"),
+    ("http-etag-ignored", "tests/it/http.rs"),
+    ("http-etag-unstable", "tests/it/http.rs"),
+    ("http-last-modified-ignored", "tests/it/http.rs"),
+    ("http-no-compression", "tests/it/http.rs"),
+    ("http-no-cors", "tests/it/http.rs"),
+    ("http-no-validator", "tests/it/http.rs"),
+    ("http-temporary-redirect", "tests/it/http.rs"),
     ("internal-error", "tests/it/mutation.rs"),
     ("media-head-refused", "tests/it/media.rs"),
     ("media-length-mismatch", "tests/it/media.rs"),

@@ -75,25 +75,40 @@ fn feeds_server(documents: Vec<(&'static str, String)>, delay: Duration) -> Stri
     base
 }
 
+/// Answers as a well-kept server does: with an `ETag` of each document,
+/// honoured (304 to a matching `If-None-Match`), and CORS open to all.
 fn answer(mut stream: TcpStream, documents: &[(&str, String)], delay: Duration) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
     if reader.read_line(&mut request).is_err() {
         return;
     }
+    let mut if_none_match = None;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header).map_or(true, |n| n == 0) || header == "\r\n" {
             break;
         }
+        if let Some((name, value)) = header.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("if-none-match") {
+                if_none_match = Some(value.trim().to_owned());
+            }
+        }
     }
     let path = request.split_whitespace().nth(1).unwrap_or("/");
     std::thread::sleep(delay);
     let reply = match documents.iter().find(|(p, _)| *p == path) {
-        Some((_, body)) => format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/atom+xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        ),
+        Some((_, body)) => {
+            let etag = crate::common::http::etag_of(body.as_bytes());
+            if if_none_match.as_deref() == Some(etag.as_str()) {
+                format!("HTTP/1.1 304 Not Modified\r\nETag: {etag}\r\nConnection: close\r\n\r\n")
+            } else {
+                format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/atom+xml\r\nETag: {etag}\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                )
+            }
+        }
         None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
     };
     let _ = stream.write_all(reply.as_bytes());

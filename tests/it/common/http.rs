@@ -15,13 +15,37 @@ pub struct Reply {
     pub delay: Duration,
 }
 
+/// A document served as a well-kept server serves it: with an `ETag` (of
+/// its bytes, which the server honours: see [`answer`]) and
+/// `Access-Control-Allow-Origin: *`.
 pub fn ok(body: String) -> Reply {
     Reply {
         status: 200,
-        headers: vec![("Content-Type", "application/atom+xml".into())],
+        headers: vec![
+            ("Content-Type", "application/atom+xml".into()),
+            ("ETag", etag_of(body.as_bytes())),
+            ("Access-Control-Allow-Origin", "*".into()),
+        ],
         body: body.into_bytes(),
         delay: Duration::ZERO,
     }
+}
+
+/// `reply` with another `Content-Type`.
+pub fn typed(mut reply: Reply, content_type: &str) -> Reply {
+    reply
+        .headers
+        .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
+    reply.headers.push(("Content-Type", content_type.to_owned()));
+    reply
+}
+
+/// An entity tag of `bytes` (FNV-1a), quoted.
+pub fn etag_of(bytes: &[u8]) -> String {
+    let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3)
+    });
+    format!("\"{hash:016x}\"")
 }
 
 pub fn status(code: u16) -> Reply {
@@ -42,6 +66,23 @@ pub struct Seen {
     pub authorization: Option<String>,
     /// The `Range` header.
     pub range: Option<String>,
+    /// The request's head, as it came.
+    pub head: String,
+}
+
+impl Seen {
+    /// A request header's value, by name.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().skip(1).find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.trim().eq_ignore_ascii_case(name).then(|| value.trim().to_owned())
+        })
+    }
+
+    /// A conditional request (`If-None-Match` or `If-Modified-Since`).
+    pub fn conditional(&self) -> bool {
+        self.header("if-none-match").is_some() || self.header("if-modified-since").is_some()
+    }
 }
 
 type Handler = dyn Fn(&Seen, &str) -> Reply + Send + Sync;
@@ -53,9 +94,10 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server on 127.0.0.1 answering by path (and its own base URL).
+    /// A server on 127.0.0.1 answering by path (and its own base URL), and
+    /// honouring `If-None-Match` as a well-kept server does.
     pub fn start(handler: impl Fn(&str, &str) -> Reply + Send + Sync + 'static) -> Server {
-        Self::start_seeing(move |seen, base| handler(&seen.path, base))
+        Self::start_seeing(move |seen, base| honour_conditions(seen, handler(&seen.path, base)))
     }
 
     /// A server on 127.0.0.1 answering by the whole request.
@@ -85,12 +127,14 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
+    /// The documents fetched at `path`: its requests, less the conditional
+    /// ones that ask again whether a document changed.
     pub fn hits(&self, path: &str) -> usize {
         self.requests
             .lock()
             .unwrap()
             .iter()
-            .filter(|seen| seen.path == path)
+            .filter(|seen| seen.path == path && !seen.conditional())
             .count()
     }
 
@@ -98,6 +142,21 @@ impl Server {
     pub fn seen(&self) -> Vec<Seen> {
         self.requests.lock().unwrap().clone()
     }
+}
+
+/// `reply`, or 304 Not Modified where the request's `If-None-Match` is
+/// the reply's `ETag`.
+pub fn honour_conditions(seen: &Seen, mut reply: Reply) -> Reply {
+    let etag = reply
+        .headers
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case("etag"))
+        .map(|(_, tag)| tag.clone());
+    if reply.status == 200 && etag.is_some() && seen.header("if-none-match") == etag {
+        reply.status = 304;
+        reply.body.clear();
+    }
+    reply
 }
 
 fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, base: &str) {
@@ -126,6 +185,7 @@ fn answer(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<Seen>>, bas
         agent: header("user-agent").unwrap_or_default(),
         authorization: header("authorization"),
         range: header("range"),
+        head: head.clone(),
     };
     seen.lock().unwrap().push(request.clone());
     let reply = handler(&request, base);
