@@ -1051,6 +1051,8 @@ HTTP_CASES = [
     ("2-silent-gzip", "silent:http-no-compression", {"padding": 150_000, "gzip": True}),
     ("2-info-no-cors", "info:http-no-cors", {"cors": "never"}),
     ("2-silent-cors-on-origin", "silent:http-no-cors", {"cors": "origin"}),
+    ("2-info-feed-too-large", "info:http-feed-too-large", {"padding": 10_000_001, "gzip": True}),
+    ("2-silent-feed-under-ten-megabytes", "silent:http-feed-too-large", {"padding": 9_999_000, "gzip": True}),
     ("2-info-temporary-redirect", "info:http-temporary-redirect", {"redirect": 302}),
     ("2-silent-permanent-redirect", "silent:http-temporary-redirect", {"redirect": 301}),
     ("2-warning-bot-challenge", "warning:http-bot-challenge", {"archive_link": "challenge"}),

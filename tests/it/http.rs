@@ -193,25 +193,39 @@ fn no_store_on_an_archive_not_on_the_subscription_document() {
 
 #[test]
 fn a_large_feed_sent_uncompressed_and_one_sent_with_gzip() {
-    use std::io::Write;
     let large = feed("/feed.atom", false, &[], 150_000);
     let body = large.clone();
     let server = Server::start(move |_, _| ok(body.clone()));
     assert_eq!(http_rules(&server.url("/feed.atom"), &[]), ["http-no-compression"]);
-    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gzip.write_all(large.as_bytes()).unwrap();
-    let compressed = gzip.finish().unwrap();
-    let server = Server::start(move |_, _| {
-        let mut reply = with(ok(String::new()), "Content-Encoding", "gzip");
-        reply.body = compressed.clone();
-        reply
-    });
+    let server = gzipped(&large);
     let report = json(&feedlint(&["--format", "json", &server.url("/feed.atom")]));
     // Decoded and linted whole: a valid feed, nothing of the http group.
     assert_eq!(rules_of(&report), Vec::<String>::new(), "{:?}", messages(&report));
     // A small feed is not judged.
     let server = Server::start(|_, _| ok(plain("/feed.atom")));
     assert_eq!(http_rules(&server.url("/feed.atom"), &[]), Vec::<String>::new());
+}
+
+#[test]
+fn a_feed_over_ten_megabytes() {
+    let server = gzipped(&feed("/feed.atom", false, &[], 10_000_001));
+    assert_eq!(http_rules(&server.url("/feed.atom"), &[]), ["http-feed-too-large"]);
+    // Just under: nothing.
+    let server = gzipped(&feed("/feed.atom", false, &[], 9_999_000));
+    assert_eq!(http_rules(&server.url("/feed.atom"), &[]), Vec::<String>::new());
+}
+
+/// A server of `text`, sent with gzip.
+fn gzipped(text: &str) -> Server {
+    use std::io::Write;
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gzip.write_all(text.as_bytes()).unwrap();
+    let compressed = gzip.finish().unwrap();
+    Server::start(move |_, _| {
+        let mut reply = with(ok(String::new()), "Content-Encoding", "gzip");
+        reply.body = compressed.clone();
+        reply
+    })
 }
 
 #[test]

@@ -371,7 +371,7 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 32] = [
+const TESTED_ELSEWHERE: [(&str, &str); 33] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("artwork-not-rgb", "tests/it/media.rs"),
     ("artwork-not-square", "tests/it/media.rs"),
@@ -385,6 +385,7 @@ const TESTED_ELSEWHERE: [(&str, &str); 32] = [
     ("http-bot-challenge", "tests/it/http.rs"),
     ("http-etag-ignored", "tests/it/http.rs"),
     ("http-etag-unstable", "tests/it/http.rs"),
+    ("http-feed-too-large", "tests/it/http.rs"),
     ("http-last-modified-ignored", "tests/it/http.rs"),
     ("http-no-compression", "tests/it/http.rs"),
     ("http-no-cors", "tests/it/http.rs"),

@@ -74,6 +74,13 @@ pub static HTTP_TEMPORARY_REDIRECT: Rule = rule!(
     spec: "RFC 9110 §15.4.3, §15.4.8",
 );
 
+pub static HTTP_FEED_TOO_LARGE: Rule = rule!(
+    HttpFeedTooLarge, Info, Doc, None,
+    groups: [Http],
+    summary: "a fetched feed document is larger than 10 MB, more than many readers take in one document",
+    spec: "RFC 5005 §1, §3, §4",
+);
+
 pub static HTTP_BOT_CHALLENGE: Rule = rule!(
     HttpBotChallenge, Warning, Set, None,
     groups: [Http],
@@ -83,6 +90,10 @@ pub static HTTP_BOT_CHALLENGE: Rule = rule!(
 
 /// A body this large, sent uncompressed, is worth compressing.
 pub const LARGE_FEED: u64 = 100_000;
+
+/// A document this large is more than many readers take: feed readers cap
+/// the bytes they read of one document, at a few megabytes to tens.
+pub const TOO_LARGE_FEED: u64 = 10_000_000;
 
 /// How a fetched document was served: what its answer's headers said, the
 /// redirects on the way, and how a second, conditional request was
@@ -178,6 +189,7 @@ pub fn check(served: &Served, root: Range<usize>) -> Vec<(&'static Rule, Pending
     }
     push(&HTTP_ARCHIVE_NO_STORE, archive_no_store(served, root.clone()));
     push(&HTTP_NO_COMPRESSION, no_compression(delivery, root.clone()));
+    push(&HTTP_FEED_TOO_LARGE, too_large(delivery, root.clone()));
     push(&HTTP_NO_CORS, no_cors(served, root.clone()));
     push(&HTTP_TEMPORARY_REDIRECT, temporary_redirect(served, root));
     found
@@ -290,6 +302,18 @@ fn no_compression(delivery: &Delivery, root: Range<usize>) -> Option<Pending> {
             .label("not compressed")
             .note("RFC 9110 §12.5.3: Accept-Encoding names the content codings the client takes; feeds are text and shrink to a fifth or less, and readers poll them again and again")
             .help("turn on gzip (or Brotli and gzip) for feed media types in the server or CDN"),
+    )
+}
+
+fn too_large(delivery: &Delivery, root: Range<usize>) -> Option<Pending> {
+    if delivery.length <= TOO_LARGE_FEED {
+        return None;
+    }
+    Some(
+        Pending::new(root, format!("the feed document is {} bytes, over 10 MB", delivery.length))
+            .label("a very large document")
+            .note("readers cap what they read of one document (commonly somewhere from 1 MB to tens of megabytes) and drop or cut a feed past it; RFC 5005 §1: feeds \"are often split into multiple documents to save bandwidth\"")
+            .help("keep the recent entries in the feed and move the rest to archive documents linked by prev-archive (RFC 5005 §4), or page it (§3)"),
     )
 }
 
