@@ -227,6 +227,11 @@ pub(crate) struct LintArgs {
     /// a record of (by id, else by URL).
     #[arg(long, value_name = "FILE")]
     pub(crate) resume: Option<PathBuf>,
+    /// Fetching URLs: keep each fetched document and its validators in this
+    /// directory, so that the next run asks for it conditionally
+    /// (If-None-Match, If-Modified-Since) and takes a 304 for what it holds.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) http_cache: Option<PathBuf>,
     /// Print nothing on standard error while fetching.
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -25,7 +25,10 @@ pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> E
         Ok(opened) => opened,
         Err(why) => return fail(&why),
     };
-    let mut limits = super::fetching::limits(args);
+    let mut limits = match super::fetching::walk_limits(args) {
+        Ok(limits) => limits,
+        Err(why) => return fail(&why),
+    };
     limits.jobs = JOBS_PER_INPUT;
     // Lines that are no input are said in records of their own, in order
     // with the rest, as the list is read.

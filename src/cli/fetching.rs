@@ -40,7 +40,10 @@ pub(crate) fn fetch_and_lint(
     if args.fix || args.diff {
         return fail("--fix and --diff change files on disk; a fetched document has none");
     }
-    let limits = limits(args);
+    let limits = match walk_limits(args) {
+        Ok(limits) => limits,
+        Err(refused) => return fail(&refused),
+    };
     let show_progress = shows_progress(args);
     let mut progress = |documents: usize, bytes: u64| {
         if show_progress {
@@ -62,7 +65,24 @@ pub(crate) fn fetch_and_lint(
     }
 }
 
-/// The fetching limits the flags set.
+/// The limits of a walk (the command line's, or each of a batch's): the
+/// fetching limits, with the HTTP cache `--http-cache` names, opened.
+pub(crate) fn walk_limits(args: &LintArgs) -> Result<feedlint::fetch::Limits, String> {
+    let http_cache = match &args.http_cache {
+        None => None,
+        Some(dir) => Some(
+            feedlint::fetch::cache::HttpCache::open(dir)
+                .map_err(|error| format!("cannot use {} as the HTTP cache: {error}", dir.display()))?,
+        ),
+    };
+    Ok(feedlint::fetch::Limits {
+        http_cache,
+        ..limits(args)
+    })
+}
+
+/// The fetching limits the flags set (no cache: the media and hub checks
+/// keep nothing).
 pub(crate) fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
     feedlint::fetch::Limits {
         max_documents: args.max_documents as usize,
@@ -74,6 +94,7 @@ pub(crate) fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
         allow_private_addresses: args.allow_private_addresses,
         jobs: usize::from(args.jobs),
         trust_start: true,
+        http_cache: None,
     }
 }
 

@@ -74,6 +74,19 @@ pub(crate) fn overrides(args: &LintArgs, matches: &ArgMatches, door: FrontDoor) 
     }
 }
 
+/// Flags given where they mean nothing (no batch, or no URL), as the
+/// usage error that says so.
+fn out_of_place(args: &LintArgs, matches: &ArgMatches, door: FrontDoor) -> Option<&'static str> {
+    let given = |flag: &str| matches.value_source(flag) == Some(clap::parser::ValueSource::CommandLine);
+    if args.shard.is_some() || args.resume.is_some() || given("host_jobs") || given("host_delay") {
+        return Some("--shard, --resume, --host-jobs and --host-delay shape a batch: give them with --urls-from FILE");
+    }
+    if args.http_cache.is_some() && door == FrontDoor::Files {
+        return Some("--http-cache keeps fetched documents for the next run: give URLs, or --urls-from FILE");
+    }
+    None
+}
+
 pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     let printing = match Printing::of(&args) {
         Ok(printing) => printing,
@@ -124,9 +137,8 @@ pub(crate) fn run(args: LintArgs, matches: &ArgMatches) -> ExitCode {
     if args.urls_from.is_some() {
         return super::batch::run(&args, matches, &options);
     }
-    let given = |flag: &str| matches.value_source(flag) == Some(clap::parser::ValueSource::CommandLine);
-    if args.shard.is_some() || args.resume.is_some() || given("host_jobs") || given("host_delay") {
-        return fail("--shard, --resume, --host-jobs and --host-delay shape a batch: give them with --urls-from FILE");
+    if let Some(refused) = out_of_place(&args, matches, door) {
+        return fail(refused);
     }
     // A URL of another scheme is named as such, not as a missing file.
     if let Some(other) = paths.iter().filter_map(|p| p.to_str()).find(|p| {

@@ -89,7 +89,7 @@ pub fn read_line(text: &str, number: usize) -> Line {
 /// A hash that is the same on every machine and every run (the standard
 /// library's default is seeded per process): shards and resumed runs must
 /// agree across machines.
-fn stable_hash<T: Hash + ?Sized>(value: &T) -> u64 {
+pub(super) fn stable_hash<T: Hash + ?Sized>(value: &T) -> u64 {
     /// FNV-1a, 64 bits.
     struct Fnv(u64);
     impl Hasher for Fnv {

@@ -10,6 +10,7 @@ use ureq::unversioned::resolver::DefaultResolver;
 use ureq::unversioned::transport::DefaultConnector;
 use url::Url;
 
+use super::cache::{HttpCache, Kept};
 use super::policy::{AddressPolicy, CheckedResolver, Credentials, Refused};
 use super::Limits;
 use crate::findings::remedy::{Limit, Wording};
@@ -140,6 +141,8 @@ pub(super) struct Client {
     /// Each document with a validator is asked for again, conditionally
     /// (for the `http` rules).
     pub revalidate: bool,
+    /// Where answers are kept for the next run (`--http-cache`).
+    cache: Option<HttpCache>,
 }
 
 fn agent(limits: &Limits, policy: Option<Arc<AddressPolicy>>) -> ureq::Agent {
@@ -172,6 +175,7 @@ impl Client {
             credentials,
             requests_left: None,
             revalidate: false,
+            cache: limits.http_cache.clone(),
         }
     }
 
@@ -211,8 +215,15 @@ impl Client {
     /// user pointed), following redirects by hand, within `deadline`; asks
     /// for it again conditionally where the client revalidates.
     pub fn fetch(&self, url: &Url, named: bool, deadline: Instant) -> Result<Fetched, FetchError> {
+        let cached = self
+            .cache
+            .as_ref()
+            .and_then(|cache| cache.get(url, self.limits.max_bytes));
+        let validator = cached.as_ref().and_then(|(kept, _)| kept.validator());
         let feed = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
-            self.send(agent.get(url.as_str()), timeout, feed_request)
+            self.send(agent.get(url.as_str()), timeout, |request| {
+                conditional(feed_request(request), validator.as_ref())
+            })
         };
         let Followed {
             url: current,
@@ -223,18 +234,19 @@ impl Client {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let named_header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+        if let (304, Some((kept, bytes)), Some(sent)) = (status, cached.as_ref(), validator.as_ref()) {
+            return Ok(from_cache(
+                kept.clone(),
+                bytes.clone(),
+                sent.clone(),
+                current,
+                redirects,
+                &named_header,
+            ));
+        }
         if !(200..300).contains(&status) {
             return Err(refusal(status, &named_header, response));
         }
-        let content_type = named_header("content-type");
-        let media_type = content_type.as_deref().map(essence);
-        let links: Vec<String> = headers
-            .get_all("link")
-            .iter()
-            .filter_map(|value| value.to_str().ok())
-            .map(str::to_owned)
-            .collect();
-        let links = crate::rules::websub::HeaderLinks::parse(&links, &current);
         let bytes = match read_body(response, self.limits.max_bytes) {
             Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
             other => other?,
@@ -242,32 +254,50 @@ impl Client {
         if let Some(challenge) = crate::rules::http::challenge_of(status, &named_header, &bytes) {
             return Err(FetchError::Challenge(challenge));
         }
-        let mut delivery = Delivery {
-            redirects,
+        let kept = Kept {
+            asked: url.to_string(),
             etag: named_header("etag"),
             last_modified: named_header("last-modified"),
             cache_control: named_header("cache-control"),
             content_encoding: named_header("content-encoding"),
             allow_origin: named_header("access-control-allow-origin"),
-            length: bytes.len() as u64,
-            revalidation: None,
+            charset: named_header("content-type").as_deref().and_then(charset_parameter),
+            media_type: named_header("content-type").as_deref().map(essence),
+            links: headers
+                .get_all("link")
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .map(str::to_owned)
+                .collect(),
         };
-        if self.revalidate {
-            let start = named && current == *url;
-            if let Some((revalidation, allow_origin)) = self.revalidation(&current, start, &delivery, &bytes, deadline)
-            {
-                delivery.revalidation = Some(revalidation);
-                delivery.allow_origin = delivery.allow_origin.or(allow_origin);
-            }
+        if let Some(cache) = &self.cache {
+            cache.put(url, &kept, &bytes);
         }
-        Ok(Fetched {
-            url: current,
-            bytes,
-            charset: content_type.as_deref().and_then(charset_parameter),
-            media_type,
-            links,
-            delivery,
-        })
+        let mut fetched = fetched(kept, bytes, current, redirects);
+        let revalidation = match (validator, cached) {
+            // Asked conditionally already: the answer is the second one.
+            (Some(sent), Some((_, before))) => Some((
+                Revalidation {
+                    sent,
+                    answer: Revalidated::Again {
+                        etag: fetched.delivery.etag.clone(),
+                        last_modified: fetched.delivery.last_modified.clone(),
+                        same_body: before == fetched.bytes,
+                    },
+                },
+                None,
+            )),
+            _ if self.revalidate => {
+                let start = named && fetched.url == *url;
+                self.revalidation(&fetched.url, start, &fetched.delivery, &fetched.bytes, deadline)
+            }
+            _ => None,
+        };
+        if let Some((revalidation, allow_origin)) = revalidation {
+            fetched.delivery.revalidation = Some(revalidation);
+            fetched.delivery.allow_origin = fetched.delivery.allow_origin.take().or(allow_origin);
+        }
+        Ok(fetched)
     }
 
     /// The document at `url` asked for again with the validator its first
@@ -283,11 +313,7 @@ impl Client {
         body: &[u8],
         deadline: Instant,
     ) -> Option<(Revalidation, Option<String>)> {
-        let sent = match (&delivery.etag, &delivery.last_modified) {
-            (Some(tag), _) => Validator::Etag(tag.clone()),
-            (None, Some(date)) => Validator::LastModified(date.clone()),
-            (None, None) => return None,
-        };
+        let sent = Validator::of(delivery.etag.as_ref(), delivery.last_modified.as_ref())?;
         let (name, value) = match &sent {
             Validator::Etag(tag) => ("If-None-Match", tag.as_str()),
             Validator::LastModified(date) => ("If-Modified-Since", date.as_str()),
@@ -470,6 +496,63 @@ fn feed_request(
             "application/atom+xml, application/rss+xml, application/feed+json, application/xml;q=0.9, application/json;q=0.9, */*;q=0.5",
         )
         .header("Accept-Encoding", "gzip, deflate")
+}
+
+/// `request` with the validator of a cached answer, if there is one.
+fn conditional(
+    request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
+    validator: Option<&Validator>,
+) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
+    match validator {
+        Some(Validator::Etag(tag)) => request.header("If-None-Match", tag.as_str()),
+        Some(Validator::LastModified(date)) => request.header("If-Modified-Since", date.as_str()),
+        None => request,
+    }
+}
+
+/// A document as an answer gave it: its body, and what the answer said.
+fn fetched(kept: Kept, bytes: Vec<u8>, url: Url, redirects: Vec<Redirect>) -> Fetched {
+    let links = crate::rules::websub::HeaderLinks::parse(&kept.links, &url);
+    Fetched {
+        delivery: Delivery {
+            redirects,
+            etag: kept.etag,
+            last_modified: kept.last_modified,
+            cache_control: kept.cache_control,
+            content_encoding: kept.content_encoding,
+            allow_origin: kept.allow_origin,
+            length: bytes.len() as u64,
+            revalidation: None,
+        },
+        url,
+        bytes,
+        charset: kept.charset,
+        media_type: kept.media_type,
+        links,
+    }
+}
+
+/// The cached document a 304 stands for: the cached answer, with what the
+/// 304 updates (its validators and headers, RFC 9111 §4.3.4), reached by
+/// this run's redirects.
+fn from_cache(
+    mut kept: Kept,
+    bytes: Vec<u8>,
+    sent: Validator,
+    url: Url,
+    redirects: Vec<Redirect>,
+    named_header: &dyn Fn(&str) -> Option<String>,
+) -> Fetched {
+    kept.etag = named_header("etag").or(kept.etag);
+    kept.last_modified = named_header("last-modified").or(kept.last_modified);
+    kept.cache_control = named_header("cache-control").or(kept.cache_control);
+    kept.allow_origin = named_header("access-control-allow-origin").or(kept.allow_origin);
+    let mut fetched = fetched(kept, bytes, url, redirects);
+    fetched.delivery.revalidation = Some(Revalidation {
+        sent,
+        answer: Revalidated::NotModified,
+    });
+    fetched
 }
 
 /// Why an answer that is no success gave no document: a bot challenge

@@ -26,6 +26,7 @@ use crate::run::{entry::kept, in_progress::Run};
 use crate::settings::options::Options;
 
 pub mod batch;
+pub mod cache;
 mod http;
 pub mod hubs;
 pub mod media;
@@ -70,6 +71,9 @@ pub struct Limits {
     /// private network) opens to their links. Not so for URLs strangers
     /// give a server (`feedlint serve`): every request meets the policy.
     pub trust_start: bool,
+    /// Where fetched documents are kept, so that the next run asks for them
+    /// conditionally (`--http-cache`).
+    pub http_cache: Option<cache::HttpCache>,
 }
 
 impl Default for Limits {
@@ -84,6 +88,7 @@ impl Default for Limits {
             allow_private_addresses: false,
             jobs: 8,
             trust_start: true,
+            http_cache: None,
         }
     }
 }

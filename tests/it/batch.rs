@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use crate::common;
-use common::http::{honour_conditions, ok, status, Server};
+use common::http::{honour_conditions, ok, status, Seen, Server};
 use common::{scratch, stderr};
 use serde_json::Value;
 
@@ -164,6 +164,32 @@ fn a_resumed_run_lints_only_what_is_left_and_appends() {
         feedlint(&["--urls-from", "-", "examples/site"], "").status.code(),
         Some(2)
     );
+}
+
+#[test]
+fn a_rerun_with_the_http_cache_asks_only_conditionally() {
+    let server = Server::start(|path, _| match path {
+        "/a.atom" | "/b.atom" => ok(atom(true)),
+        _ => status(404),
+    });
+    let cache = scratch("batch-cache");
+    let cache = cache.to_str().unwrap();
+    let list = format!("{}\n{}\n", server.url("/a.atom"), server.url("/b.atom"));
+    let first = feedlint(&["--urls-from", "-", "--http-cache", cache], &list);
+    assert_eq!(output_records(&first), 2);
+    let before = server.seen().len();
+    let again = feedlint(&["--urls-from", "-", "--http-cache", cache], &list);
+    assert_eq!(records(&again), records(&first));
+    let asked: Vec<Seen> = server.seen()[before..].to_vec();
+    // One request an input, each with the tag the cache holds.
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked.iter().all(Seen::conditional), "{asked:?}");
+}
+
+/// The records of a batch that exited 0.
+fn output_records(output: &Output) -> usize {
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(output));
+    records(output).len()
 }
 
 #[test]

@@ -312,3 +312,47 @@ fn a_bot_challenge_in_place_of_an_archive_or_the_feed() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_cached_run_asks_only_conditionally_and_reads_the_same() {
+    let server = Server::start(|path, _| match path {
+        "/index.atom" => ok(feed("/index.atom", false, &[("prev-archive", "/1.atom")], 0)),
+        "/1.atom" => ok(feed("/1.atom", true, &[("current", "/index.atom")], 0)),
+        _ => status(404),
+    });
+    let cache = common::scratch("http-cache");
+    let cache = cache.to_str().unwrap();
+    let url = server.url("/index.atom");
+    let first = json(&feedlint(&["--format", "json", "--http-cache", cache, &url]));
+    let asked_first = server.seen().len();
+    // Each document once, and once more conditionally.
+    assert_eq!(asked_first, 4);
+    let again = json(&feedlint(&["--format", "json", "--http-cache", cache, &url]));
+    let seen = server.seen();
+    let second: Vec<&Seen> = seen[asked_first..].iter().collect();
+    // One request a document, each conditional, each answered 304: the
+    // cached bodies are linted, with the same findings.
+    assert_eq!(second.len(), 2, "{second:?}");
+    assert!(
+        second.iter().all(|seen| seen.header("if-none-match").is_some()),
+        "{second:?}"
+    );
+    assert_eq!(again["summary"]["documents"], 2);
+    assert_eq!(rules_of(&again), rules_of(&first));
+}
+
+#[test]
+fn a_cached_run_judges_the_server_by_its_one_conditional_request() {
+    let server = Server::start_seeing(|_, _| ok(plain("/feed.atom")));
+    let cache = common::scratch("http-cache-ignored");
+    let cache = cache.to_str().unwrap();
+    let url = server.url("/feed.atom");
+    assert_eq!(http_rules(&url, &["--http-cache", cache]), ["http-etag-ignored"]);
+    let before = server.seen().len();
+    assert_eq!(http_rules(&url, &["--http-cache", cache]), ["http-etag-ignored"]);
+    assert_eq!(server.seen().len(), before + 1);
+    // Files are not fetched: the flag is refused there.
+    let output = feedlint(&["--http-cache", cache, "examples/site"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--http-cache"), "{}", stderr(&output));
+}

@@ -141,6 +141,18 @@ pub enum Validator {
     LastModified(String),
 }
 
+impl Validator {
+    /// The validator an answer with these headers gives: the tag, else the
+    /// date.
+    pub fn of(etag: Option<&String>, last_modified: Option<&String>) -> Option<Validator> {
+        match (etag, last_modified) {
+            (Some(tag), _) => Some(Validator::Etag(tag.clone())),
+            (None, Some(date)) => Some(Validator::LastModified(date.clone())),
+            (None, None) => None,
+        }
+    }
+}
+
 /// How the conditional request was answered.
 #[derive(Debug, Clone)]
 pub enum Revalidated {
