@@ -358,6 +358,25 @@ def websub_links(size):
                        "</feed>")
 
 
+def escaped_links(size):
+    # RSS items whose escaped HTML holds relative links, each a finding at
+    # its place inside the escaped text (mapped back byte by byte).
+    head = ('<rss version="2.0"><channel><title>t</title><link>https://example.org/</link><description>d</description>')
+    unit = ('<item><title>e</title><link>https://example.org/p/</link><description>&lt;p&gt;&lt;a href="/a?x=1&amp;amp;y=2"&gt;a&lt;/a&gt; '
+            '&lt;img src="i.png"&gt; &lt;img src="//cdn.example.org/i.png"&gt; &lt;a href="https://example.org/"&gt;b&lt;/a&gt;&lt;/p&gt;'
+            '</description></item>')
+    return repeat_to(size, head, unit, "</channel></rss>")
+
+
+def one_escaped_description(size):
+    # One item whose escaped description is nothing but relative links: the
+    # places of all of them found in one pass over one long text.
+    head = ('<rss version="2.0"><channel><title>t</title><link>https://example.org/</link><description>d</description>'
+            '<item><title>i</title><link>https://example.org/i</link><description>')
+    unit = '&lt;a href=&quot;/p?a=1&amp;amp;b=2&quot;&gt;x&lt;/a&gt; '
+    return repeat_to(size, head, unit, "</description></item></channel></rss>")
+
+
 def served_feed(size):
     # Linted by URL from a loopback server that sends an ETag and ignores
     # If-None-Match: the http rules ask again and compare the two bodies
@@ -436,6 +455,8 @@ SHAPES = {
     "JSON next_url chain": json_next_url_chain,
     "WebSub hub and self links": websub_links,
     "feed served, asked again": served_feed,
+    "RSS items, escaped links": escaped_links,
+    "one description of links": one_escaped_description,
 }
 
 # The flags a shape is linted with, besides the report's.

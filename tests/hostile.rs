@@ -1320,3 +1320,22 @@ fn a_batch_of_thousands_keeps_memory_flat() {
         "peak memory grew with the list: {peaks:?} MiB"
     );
 }
+
+#[test]
+fn one_description_of_a_hundred_thousand_relative_links() {
+    // Every link of one escaped description is a finding placed inside the
+    // escaped text: the places are found in one pass over the text, keeping
+    // only the links' (a map of every decoded byte was 8 bytes a byte).
+    let head =
+        "<rss version=\"2.0\"><channel><title>t</title><link>https://example.org/</link><description>d</description>\
+                <item><title>i</title><link>https://example.org/i</link><description>";
+    let unit = "&lt;a href=&quot;/p?a=1&amp;amp;b=2&quot;&gt;x&lt;/a&gt; ";
+    let path = bulk(
+        "escaped-links.rss",
+        100_000 * unit.len(),
+        head,
+        unit,
+        "</description></item></channel></rss>",
+    );
+    check_rule_shape(&path, "warning[content-relative-link]");
+}

@@ -85,6 +85,107 @@ pub fn feed_links(page: &str) -> Vec<FeedLink> {
     found
 }
 
+/// An attribute of an HTML fragment that holds a URL: `href`, `src` or
+/// `poster`, with where its value is in the fragment (the value as
+/// written, without its quotes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlAttribute {
+    pub name: &'static str,
+    pub value: std::ops::Range<usize>,
+}
+
+/// The URL attributes of the tags of an HTML fragment (an entry's
+/// content), in order, in one pass: comments are passed over, and a
+/// `<base href>` ends the search (what follows resolves against it, not
+/// against what the feed gives).
+pub fn url_attributes(html: &str) -> Vec<UrlAttribute> {
+    let bytes = html.as_bytes();
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(open) = memchr::memchr(b'<', &bytes[at..]).map(|i| at + i) {
+        if html[open..].starts_with("<!--") {
+            at = html[open + 4..]
+                .find("-->")
+                .map_or(bytes.len(), |end| open + 4 + end + 3);
+            continue;
+        }
+        let name_end = bytes[open + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .map_or(bytes.len(), |i| open + 1 + i);
+        if name_end == open + 1 {
+            at = open + 1;
+            continue;
+        }
+        let tag = &html[open + 1..name_end];
+        let (attributes, end) = tag_attributes(html, name_end);
+        for (name, value) in attributes {
+            let name = match &html[name] {
+                n if n.eq_ignore_ascii_case("href") => "href",
+                n if n.eq_ignore_ascii_case("src") => "src",
+                n if n.eq_ignore_ascii_case("poster") => "poster",
+                _ => continue,
+            };
+            if tag.eq_ignore_ascii_case("base") && name == "href" {
+                return found;
+            }
+            found.push(UrlAttribute { name, value });
+        }
+        at = end;
+    }
+    found
+}
+
+/// An attribute's name and value, as ranges of the text.
+type NameAndValue = (std::ops::Range<usize>, std::ops::Range<usize>);
+
+/// The attributes of a tag whose name ends at `from`, and where the tag
+/// ends (after its `>`).
+fn tag_attributes(html: &str, from: usize) -> (Vec<NameAndValue>, usize) {
+    let bytes = html.as_bytes();
+    let mut found = Vec::new();
+    let mut at = from;
+    loop {
+        while at < bytes.len() && (bytes[at].is_ascii_whitespace() || bytes[at] == b'/') {
+            at += 1;
+        }
+        if at >= bytes.len() || bytes[at] == b'>' {
+            return (found, (at + 1).min(bytes.len()));
+        }
+        let name_start = at;
+        while at < bytes.len() && !bytes[at].is_ascii_whitespace() && !matches!(bytes[at], b'=' | b'>' | b'/') {
+            at += 1;
+        }
+        let name = name_start..at;
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        if bytes.get(at) != Some(&b'=') {
+            continue;
+        }
+        at += 1;
+        while at < bytes.len() && bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let value = match bytes.get(at) {
+            Some(&quote @ (b'"' | b'\'')) => {
+                let start = at + 1;
+                let end = memchr::memchr(quote, &bytes[start..]).map_or(bytes.len(), |i| start + i);
+                at = (end + 1).min(bytes.len());
+                start..end
+            }
+            _ => {
+                let start = at;
+                while at < bytes.len() && !bytes[at].is_ascii_whitespace() && bytes[at] != b'>' {
+                    at += 1;
+                }
+                start..at
+            }
+        };
+        found.push((name, value));
+    }
+}
+
 /// A tag's attributes, as HTML writes them: quoted with `"` or `'`, or not
 /// at all. Character references are left as written, but `&amp;`.
 fn attributes(tag: &str) -> Vec<(String, String)> {
@@ -140,6 +241,31 @@ mod tests {
         assert_eq!(web_page_start("<feed xmlns=\"http://www.w3.org/2005/Atom\">"), None);
         assert_eq!(web_page_start("<htmlfeed>"), None);
         assert_eq!(web_page_start("<rss><channel><description><html></description>"), None);
+    }
+
+    #[test]
+    fn url_attributes_are_found_with_their_places() {
+        let html = r#"<p>See <a class=x href="/posts/1">one</a> and <IMG SRC='img.png' alt="a > b"><!-- <a href="/no"> -->
+            <video poster=//cdn.example/p.jpg controls><a name=top>"#;
+        let found: Vec<(&str, &str)> = url_attributes(html)
+            .into_iter()
+            .map(|a| (a.name, &html[a.value]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("href", "/posts/1"),
+                ("src", "img.png"),
+                ("poster", "//cdn.example/p.jpg")
+            ]
+        );
+        // A base of the fragment's own: what follows is not the feed's to resolve.
+        assert_eq!(
+            url_attributes(r#"<a href="a">x</a><base href="https://example.org/"><a href="b">"#).len(),
+            1
+        );
+        // Text that is no tag, and a tag left open, end the search cleanly.
+        assert!(url_attributes("1 < 2 and <a href=").len() <= 1);
     }
 
     #[test]

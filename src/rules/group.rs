@@ -13,6 +13,7 @@ pub enum Group {
     Itunes,
     Podcast,
     JsonFeed,
+    Content,
     Websub,
     Http,
     Media,
@@ -21,7 +22,7 @@ pub enum Group {
 
 impl Group {
     /// Every group, in the order `feedlint rules` lists them.
-    pub const ALL: [Group; 13] = [
+    pub const ALL: [Group; 14] = [
         Group::Xml,
         Group::Rfc5005,
         Group::Rfc6721,
@@ -31,6 +32,7 @@ impl Group {
         Group::Itunes,
         Group::Podcast,
         Group::JsonFeed,
+        Group::Content,
         Group::Websub,
         Group::Http,
         Group::Media,
@@ -49,6 +51,7 @@ impl Group {
             Group::Itunes => "itunes",
             Group::Podcast => "podcast",
             Group::JsonFeed => "json-feed",
+            Group::Content => "content",
             Group::Websub => "websub",
             Group::Http => "http",
             Group::Media => "media",
@@ -69,6 +72,7 @@ impl Group {
             Group::Itunes => "Apple's podcast tags",
             Group::Podcast => "Podcasts",
             Group::JsonFeed => "JSON Feed",
+            Group::Content => "Links in entries",
             Group::Websub => "WebSub",
             Group::Http => "HTTP",
             Group::Media => "Media",
@@ -88,6 +92,7 @@ impl Group {
             Group::RssCore | Group::RssProfile => "rss",
             Group::Itunes | Group::Podcast => "podcast",
             Group::JsonFeed => "json_feed",
+            Group::Content => "content",
             Group::Websub => "websub",
             Group::Http => "http",
             Group::Media => "media",
@@ -106,6 +111,7 @@ impl Group {
             Group::Itunes => "Apple's iTunes podcast tags, by the values Apple's guide and PSP-1 give them: explicit, duration, episode and season numbers, types, block and complete, categories, artwork, new feed URL; and what Apple takes of a podcast's language and media",
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
             Group::JsonFeed => "JSON Feed 1.1 documents: JSON itself, the members the format requires, their types, and members that are neither the format's nor an extension's",
+            Group::Content => "links inside entry HTML (escaped, CDATA or XHTML): relative links that RSS gives no base, protocol-relative links, with their places inside the escaped text and fixes that make them absolute where the base is known",
             Group::Websub => "WebSub in every format: a feed that names a hub names one topic, its self URL (a JSON Feed's feed_url); hub URLs; a fetched feed's Link header against its document; hubs that do not answer, when asked to check them",
             Group::Http => "how a fetched feed is served: validators (ETag, Last-Modified) and whether a conditional request gets 304, an ETag that changes while the feed does not, no-store on archives, compression of large feeds, CORS for readers in web pages, temporary redirects, bot challenges in place of a linked document",
             Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",

@@ -908,7 +908,7 @@ impl ExactSizeIterator for Attributes<'_, '_> {}
 /// Decodes text as the parser found it well-formed: character and
 /// predefined entity references, CDATA sections, and line ends (CR LF and
 /// CR become LF).
-pub(super) fn decode_text(raw: &str, out: &mut String) {
+pub(crate) fn decode_text(raw: &str, out: &mut String) {
     let mut rest = raw;
     while let Some(i) = memchr::memchr3(b'&', b'<', b'\r', rest.as_bytes()) {
         out.push_str(&rest[..i]);
@@ -946,7 +946,7 @@ fn push_line_ends_normalized(text: &str, out: &mut String) {
 
 /// The character a character reference or predefined entity names
 /// (without `&` and `;`).
-fn reference_char(name: &str) -> Option<char> {
+pub(crate) fn reference_char(name: &str) -> Option<char> {
     let code = match name.strip_prefix('#') {
         Some(hex) if hex.starts_with('x') => u32::from_str_radix(&hex[1..], 16).ok()?,
         Some(decimal) => decimal.parse().ok()?,

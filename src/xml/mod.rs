@@ -26,6 +26,9 @@ mod dom;
 mod parser;
 
 pub(crate) use declarations::{declarations, Declaration};
+#[cfg(test)]
+pub(crate) use dom::decode_text as decode_text_for_tests;
+pub(crate) use dom::reference_char;
 pub use dom::{Recovered, RecoveredKind};
 
 pub use dom::{
