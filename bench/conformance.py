@@ -964,6 +964,24 @@ CONTENT_CASES = [
 ]
 
 
+def site_atom(src):
+    """An Atom feed published at https://example.org/ (its self link places
+    the folder) whose entry, under the post's xml:base, shows `src`."""
+    return atom(
+        extra_head="<link rel='self' href='https://example.org/feed.atom'/>",
+        extra_entry=f"<content type='html' xml:base='https://example.org/blog/hello/'>&lt;img src=\"{src}\"&gt;</content>",
+    )
+
+
+# Issue 54 item 1, against the published tree: each case a folder with the
+# feed and the file `hello.png` at the site's root.
+CONTENT_SITE_CASES = [
+    ("1-warning-link-to-no-file", "warning:content-link-missing", {"feed.atom": site_atom("hello.png"), "hello.png": "an image"}),
+    ("1-silent-link-to-the-file", "silent:content-link-missing", {"feed.atom": site_atom("/hello.png"), "hello.png": "an image"}),
+    ("1-silent-link-elsewhere", "silent:content-link-missing", {"feed.atom": site_atom("https://cdn.example.net/hello.png"), "hello.png": "an image"}),
+]
+
+
 def websub_rss(links):
     atom_link = "<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='{}' href='{}'/>"
     return rss(extra_channel="".join(atom_link.format(rel, href) for rel, href in links))
@@ -1259,13 +1277,13 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53, "content": 54, "http-served": 54}
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES), ("content", CONTENT_CASES), ("http-served", HTTP_CASES)]:
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53, "content": 54, "content-site": 54, "http-served": 54}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES), ("content", CONTENT_CASES), ("content-site", CONTENT_SITE_CASES), ("http-served", HTTP_CASES)]:
         if name == "websub-served":
             missed, found = score_served(cases)
         elif name == "http-served":
             missed, found = score_http(cases)
-        elif name in ("paged", "wild-paged", "json-paged"):
+        elif name in ("paged", "wild-paged", "json-paged", "content-site"):
             missed, found = score_sets(name, cases)
         else:
             missed, found = score(name, cases, media_flags if name == "media" else ())

@@ -1339,3 +1339,44 @@ fn one_description_of_a_hundred_thousand_relative_links() {
     );
     check_rule_shape(&path, "warning[content-relative-link]");
 }
+
+#[test]
+fn a_site_feed_of_fifty_thousand_links_to_files_that_are_not_there() {
+    // Each link of a published tree is looked for on disk once (the file,
+    // its index.html, its .html): time linear in the links, whatever they
+    // name.
+    let head = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><id>tag:example.org,2024:f</id>\
+                <updated>2024-01-01T00:00:00Z</updated><author><name>a</name></author>\
+                <entry><title>e</title><id>tag:example.org,2024:e</id><updated>2024-01-01T00:00:00Z</updated>\
+                <content type=\"html\">";
+    let path = generated("site-links.atom", |out| {
+        out.write_all(head.as_bytes()).unwrap();
+        for n in 0..50_000 {
+            write!(out, "&lt;img src=\"/images/{n}.png\"&gt;").unwrap();
+        }
+        out.write_all(b"</content></entry></feed>").unwrap();
+    });
+    let folder = path.parent().unwrap().to_str().unwrap().to_owned();
+    let run = run_measured(
+        &path,
+        &[
+            "--format",
+            "concise",
+            "--base-url",
+            "https://example.org/",
+            "--max-per-rule",
+            "0",
+            &folder,
+        ],
+    );
+    eprintln!(
+        "{}: {:.2} s of CPU, {} MiB peak",
+        path.display(),
+        run.seconds,
+        run.peak_mib
+    );
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert_eq!(run.stdout.matches("warning[content-link-missing]").count(), 50_000);
+    assert!(run.seconds < RULE_SECONDS, "{:.1} s", run.seconds);
+    assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
+}

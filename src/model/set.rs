@@ -278,6 +278,34 @@ impl<'r> FeedSet<'r> {
         self.space_of(url).is_some() || url.scheme() == "file" && self.root_relative.is_some()
     }
 
+    /// The file of a published tree a URL names, where it lies in one:
+    /// below the URL a tree is published at (given, or learned from self
+    /// links), or, for a `file:` URL when a tree given as the root stands
+    /// for `/`, below that root. A `file:` URL of a directory that merely
+    /// holds what was linted names none: that is no site. It may not exist.
+    pub fn file_of(&self, url: &Url) -> Option<std::path::PathBuf> {
+        if url.scheme() == "file" && self.root_relative.is_none() {
+            return None;
+        }
+        let decoded = |path: &str| {
+            percent_encoding::percent_decode_str(path)
+                .decode_utf8()
+                .ok()
+                .map(|p| p.into_owned())
+        };
+        if let Some(space) = self.space_of(url) {
+            let directory = space.directory.as_ref()?;
+            let rest = url.path().get(space.url.path().len()..)?;
+            return Some(directory.join(decoded(rest)?));
+        }
+        let root = self
+            .root_relative
+            .filter(|_| url.scheme() == "file")?
+            .directory
+            .as_ref()?;
+        Some(root.join(decoded(url.path().trim_start_matches('/'))?))
+    }
+
     /// The space a URL is below: the one of its prefixes (those ending in
     /// `/`) that is a space's URL, the longest.
     fn space_of(&self, url: &Url) -> Option<&'r UrlSpace> {

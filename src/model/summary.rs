@@ -260,6 +260,9 @@ pub struct DocSummary {
     /// The media the document names, gathered only when the run checks
     /// them ([`crate::Options::media`]).
     pub media: Vec<MediaRef>,
+    /// The targets of links in entries' HTML that may be files of the
+    /// document's own site, where written (`content-link-missing`).
+    pub content_links: Vec<Located<Url>>,
     /// The WebSub hubs the document names, in it or in its `Link` header
     /// (there: at its root), gathered only when the run asks them
     /// ([`crate::Options::hubs`]).
@@ -423,6 +426,13 @@ impl DocSummary {
                 _ => None,
             })
             .flatten();
+        let content_links = crate::rules::content::site_links(feed)
+            .into_iter()
+            .map(|(value, range)| Located {
+                value,
+                span: at.locate(range),
+            })
+            .collect();
         DocSummary {
             kind: feed.kind,
             podcast: feed.is_podcast(),
@@ -443,6 +453,7 @@ impl DocSummary {
             id_text,
             tombstone_refs,
             media: Vec::new(),
+            content_links,
             hubs: Vec::new(),
         }
     }
@@ -539,6 +550,7 @@ impl DocSummary {
             id_text,
             tombstone_refs: Vec::new(),
             media: Vec::new(),
+            content_links: Vec::new(),
             hubs: Vec::new(),
         }
     }
@@ -608,6 +620,7 @@ impl DocSummary {
             .chain(self.tombstone_refs.iter().map(|(_, at)| at))
             .chain(self.entries.iter().map(|e| &e.at))
             .chain(self.media.iter().flat_map(MediaRef::places))
+            .chain(self.content_links.iter().map(|l| &l.span))
             .map(Location::start_place)
     }
 }

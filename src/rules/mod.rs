@@ -26,7 +26,7 @@ pub(crate) use shared::{
 
 mod atom;
 pub mod checker;
-mod content;
+pub(crate) mod content;
 pub mod fetch;
 mod group;
 pub mod http;

@@ -33,6 +33,13 @@ pub static CONTENT_PROTOCOL_RELATIVE_LINK: Rule = rule!(
     spec: "RFC 3986 §4.2, §5.1; RFC 4287 §2",
 );
 
+pub static CONTENT_LINK_MISSING: Rule = rule!(
+    ContentLinkMissing, Warning, Set, None, set: Some(missing_site_files),
+    groups: [Content],
+    summary: "a link in an entry's HTML names a file of the linted site that is not there",
+    spec: "RFC 3986 §5.2; RFC 4287 §2",
+);
+
 const CONTENT_NS: &str = "http://purl.org/rss/1.0/modules/content/";
 
 /// A URL attribute of an entry's HTML: its value, where the value is in
@@ -74,21 +81,26 @@ fn reference_kind(value: &str) -> Reference {
 
 /// The URL attributes of the HTML an entry's `holder` element carries as
 /// text (escaped or CDATA).
-fn in_escaped_html<'a, 'input>(input: &str, holder: Node<'a, 'input>, found: &mut Vec<Found<'a, 'input>>) {
+fn in_escaped_html<'a, 'input>(
+    input: &str,
+    holder: Node<'a, 'input>,
+    keep: &dyn Fn(&str) -> bool,
+    found: &mut Vec<Found<'a, 'input>>,
+) {
     for text in holder.children().filter(Node::is_text) {
         let Some(decoded) = text.text() else { continue };
         // Only text that holds a tag with a URL attribute is mapped.
         if !decoded.contains('<') {
             continue;
         }
-        // Only references that need a base are kept (an empty one needs
-        // none, and has no bytes to point at).
+        // Only the values asked for are placed (an empty one has no bytes
+        // to point at, and is never asked for).
         let attributes: Vec<_> = crate::base::html::url_attributes(decoded)
             .into_iter()
             .filter(|a| {
                 decoded
                     .get(a.value.clone())
-                    .is_some_and(|value| reference_kind(value) != Reference::Whole)
+                    .is_some_and(|value| !value.is_empty() && keep(value))
             })
             .collect();
         if attributes.is_empty() {
@@ -104,6 +116,33 @@ fn in_escaped_html<'a, 'input>(input: &str, holder: Node<'a, 'input>, found: &mu
             });
         }
     }
+}
+
+/// A reference that needs a base to resolve against.
+fn needs_a_base(value: &str) -> bool {
+    reference_kind(value) != Reference::Whole
+}
+
+/// The URL attributes of an Atom `content` or `summary` of type `html`
+/// (escaped) or `xhtml` (inline).
+fn atom_html<'a, 'input>(
+    input: &str,
+    holder: Node<'a, 'input>,
+    keep: &dyn Fn(&str) -> bool,
+    found: &mut Vec<Found<'a, 'input>>,
+) {
+    match holder.attribute("type").map(str::trim) {
+        Some("html") => in_escaped_html(input, holder, keep, found),
+        Some("xhtml") => in_xhtml(holder, keep, found),
+        _ => {}
+    }
+}
+
+/// An Atom entry's `content` and `summary`.
+fn atom_holders<'a, 'input>(entry: Node<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> {
+    entry.children().filter(|c| {
+        c.has_tag_name(Some(crate::feed::ATOM_NS), "content") || c.has_tag_name(Some(crate::feed::ATOM_NS), "summary")
+    })
 }
 
 /// The HTML-holding children of an RSS item: `description` and
@@ -134,7 +173,7 @@ fn relative_links(cx: &mut Checker) {
     for entry in &feed.entries {
         let mut found = Vec::new();
         for holder in rss_html(entry.node) {
-            in_escaped_html(input, holder, &mut found);
+            in_escaped_html(input, holder, &needs_a_base, &mut found);
         }
         let page = http_url_of(entry.node.children().find(|c| c.has_tag_name(None, "link")));
         for link in found {
@@ -238,11 +277,7 @@ fn protocol_relative_links(cx: &mut Checker) {
             c.has_tag_name(Some(crate::feed::ATOM_NS), "content")
                 || c.has_tag_name(Some(crate::feed::ATOM_NS), "summary")
         }) {
-            match holder.attribute("type").map(str::trim) {
-                Some("html") => in_escaped_html(input, holder, &mut found),
-                Some("xhtml") => in_xhtml(holder, &mut found),
-                _ => {}
-            }
+            atom_html(input, holder, &needs_a_base, &mut found);
         }
         for link in found {
             if reference_kind(&link.value) != Reference::NetworkPath {
@@ -255,11 +290,11 @@ fn protocol_relative_links(cx: &mut Checker) {
 }
 
 /// The URL attributes of inline XHTML: real attributes, in place.
-fn in_xhtml<'a, 'input>(holder: Node<'a, 'input>, found: &mut Vec<Found<'a, 'input>>) {
+fn in_xhtml<'a, 'input>(holder: Node<'a, 'input>, keep: &dyn Fn(&str) -> bool, found: &mut Vec<Found<'a, 'input>>) {
     for element in holder.descendants().filter(Node::is_element) {
         for attribute in element.attributes() {
             let name = attribute.name();
-            if attribute.namespace().is_none() && matches!(name, "href" | "src" | "poster") {
+            if attribute.namespace().is_none() && matches!(name, "href" | "src" | "poster") && keep(attribute.value()) {
                 found.push(Found {
                     value: attribute.value().to_owned(),
                     at: Some(attribute.range_value()),
@@ -289,4 +324,75 @@ fn protocol_relative_finding(link: &Found, resolved: Option<Url>) -> crate::find
             )),
         _ => finding.help("write the absolute URL, with https:"),
     }
+}
+
+/// The targets of the links in entries' HTML that may be files of the
+/// document's own site, and where each is written: on its origin, or
+/// `file:` URLs. In RSS, a path from the root or a protocol-relative link
+/// is taken against the document's URL (the site's), and a path is left
+/// out (its base is anyone's guess: `content-relative-link` says so); in
+/// Atom, each resolves against its `xml:base` or the document's URL.
+pub(crate) fn site_links(feed: &crate::feed::FeedDoc) -> Vec<(Url, Range<usize>)> {
+    let Some(url) = feed.url else { return Vec::new() };
+    let input = feed.xml.input_text();
+    let mut found = Vec::new();
+    let worth_a_look = |value: &str| !value.trim_start().starts_with('#');
+    for entry in &feed.entries {
+        match feed.kind {
+            DocKind::Rss => {
+                rss_html(entry.node).for_each(|holder| in_escaped_html(input, holder, &worth_a_look, &mut found))
+            }
+            DocKind::Atom | DocKind::AtomEntry => {
+                atom_holders(entry.node).for_each(|holder| atom_html(input, holder, &worth_a_look, &mut found));
+            }
+            _ => {}
+        }
+    }
+    let on_site = |target: &Url| target.scheme() == "file" || target.origin() == url.origin();
+    found
+        .into_iter()
+        .filter_map(|link| {
+            let value = link.value.trim();
+            let target = match (feed.kind, reference_kind(value)) {
+                (DocKind::Rss, Reference::Path) => return None,
+                (DocKind::Rss, Reference::Whole) => Url::parse(value).ok()?,
+                (DocKind::Rss, _) => url.join(value).ok()?,
+                _ => feed.resolve(link.holder, value).ok()?,
+            };
+            on_site(&target).then_some((target, link.at?))
+        })
+        .collect()
+}
+
+fn missing_site_files(cx: &mut crate::rules::checker::SetChecker) {
+    let set = cx.set;
+    // Many entries link the same file: each is looked for once.
+    let mut there: std::collections::HashMap<std::path::PathBuf, bool> = std::collections::HashMap::new();
+    for (doc, summary) in set.feeds() {
+        for link in &summary.content_links {
+            let Some(path) = set.file_of(&link.value) else { continue };
+            let exists = *there.entry(path.clone()).or_insert_with(|| served_from(&path));
+            if exists {
+                continue;
+            }
+            cx.report(
+                crate::rules::checker::SetChecker::at(doc, &link.span, format!("{} is a file of the linted site that is not there: no {}", shorten(link.value.as_str()), crate::base::shown::named_path(&path)))
+                    .label("not in the site")
+                    .note("RFC 3986 §5.2: the link resolves against its base (in Atom, RFC 4287 §2: the xml:base in scope, else the document's URL) to a URL of the site, and the site has no file there: readers show a broken image or link")
+                    .help("publish the file, or correct the link (or the xml:base it resolves against)"),
+            );
+        }
+    }
+}
+
+/// Whether a web server would serve something for `path` of the tree: the
+/// file, a folder's `index.html`, or `path.html` (the pretty URLs static
+/// hosts serve).
+fn served_from(path: &std::path::Path) -> bool {
+    let with_html = {
+        let mut name = path.as_os_str().to_owned();
+        name.push(".html");
+        std::path::PathBuf::from(name)
+    };
+    path.is_file() || path.join("index.html").is_file() || with_html.is_file()
 }
