@@ -261,7 +261,8 @@ pub struct DocSummary {
     /// them ([`crate::Options::media`]).
     pub media: Vec<MediaRef>,
     /// The targets of links in entries' HTML that may be files of the
-    /// document's own site, where written (`content-link-missing`).
+    /// document's own site, where written (`content-link-missing`): set by
+    /// the analysis, which reads the HTML with the rules' reader.
     pub content_links: Vec<Located<Url>>,
     /// The WebSub hubs the document names, in it or in its `Link` header
     /// (there: at its root), gathered only when the run asks them
@@ -426,13 +427,6 @@ impl DocSummary {
                 _ => None,
             })
             .flatten();
-        let content_links = crate::rules::content::site_links(feed)
-            .into_iter()
-            .map(|(value, range)| Located {
-                value,
-                span: at.locate(range),
-            })
-            .collect();
         DocSummary {
             kind: feed.kind,
             podcast: feed.is_podcast(),
@@ -453,7 +447,7 @@ impl DocSummary {
             id_text,
             tombstone_refs,
             media: Vec::new(),
-            content_links,
+            content_links: Vec::new(),
             hubs: Vec::new(),
         }
     }
