@@ -753,9 +753,15 @@ PAGED_CASES = [
 MEDIA = "http://127.0.0.1:{port}"
 
 
-def media_podcast(enclosure="ok.mp3", artwork="art.jpg", media_type="audio/mpeg", length="5000"):
+def media_podcast(enclosure="ok.mp3", artwork="art.jpg", media_type="audio/mpeg", length="5000", transcript=None):
+    """A podcast whose media are on the loopback media server; its
+    transcript too where one is named (an http: URL, which the podcast
+    rules call an error: those cases judge the transcript rule alone), else
+    none (the check asks nothing beyond loopback)."""
     channel = PODCAST_CHANNEL.replace("https://example.org/artwork.jpg", f"{MEDIA}/{artwork}")
-    item = (EPISODE.replace("https://example.org/1.mp3", f"{MEDIA}/{enclosure}")
+    episode = EPISODE if transcript else without(EPISODE, "<podcast:transcript")
+    item = (episode.replace("https://example.org/1.mp3", f"{MEDIA}/{enclosure}")
+            .replace("https://example.org/1.vtt", f"{MEDIA}/{transcript}")
             .replace("length='24986239' type='audio/mpeg'", f"length='{length}' type='{media_type}'")
             .replace("https://example.org/1.jpg", f"{MEDIA}/{artwork}"))
     return podcast(channel=channel, item=item)
@@ -776,6 +782,8 @@ MEDIA_CASES = [
     ("5-valid-redirected", "valid", media_podcast(enclosure="moved.mp3")),
     ("5-error-cmyk-artwork", "error:artwork-not-rgb", media_podcast(artwork="cmyk.jpg")),
     ("5-error-small-artwork", "error:artwork-wrong-size", media_podcast(artwork="small.png")),
+    ("5-among-transcript-without-cors", "among:media-transcript-no-cors", media_podcast(transcript="closed.vtt")),
+    ("5-without-transcript-with-cors", "without:media-transcript-no-cors", media_podcast(transcript="ok.vtt")),
     ("5-error-large-artwork", "error:artwork-wrong-size", media_podcast(artwork="large.png")),
     ("5-valid-3000-artwork", "valid", media_podcast(artwork="largest.png")),
     ("5-warning-tall-artwork", "warning:artwork-not-square", media_podcast(artwork="tall.png")),
@@ -812,6 +820,7 @@ def media_server():
         "/largest.png": (png(3000, 3000), "image/png"), "/tall.png": (png(1400, 2000), "image/png"),
         "/webp.jpg": (b"RIFF\x24\0\0\0WEBPVP8X\x0a\0\0\0\0\0\0\0\x77\x05\0\x77\x05\0", "image/webp"),
         "/jpeg.png": (jpeg(1400, 1400), "image/png"), "/nohead.jpg": (jpeg(1400, 1400), "image/jpeg"),
+        "/ok.vtt": (b"WEBVTT\n", "text/vtt"), "/closed.vtt": (b"WEBVTT\n", "text/vtt"),
     }
 
     class Media(http.server.BaseHTTPRequestHandler):
@@ -849,6 +858,8 @@ def media_server():
             else:
                 self.send_response(200)
             self.send_header("Content-Type", content_type)
+            if path == "/ok.vtt" and self.headers.get("Origin"):
+                self.send_header("Access-Control-Allow-Origin", "*")
             if ranges:
                 self.send_header("Accept-Ranges", "bytes")
             self.send_header("Content-Length", str(len(body)))

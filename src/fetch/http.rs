@@ -78,6 +78,8 @@ impl FetchError {
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Ask {
     Head,
+    /// `HEAD` with an `Origin`, as a script in a web page asks.
+    HeadFromPage,
     /// `GET` with `Range: bytes=0-N`.
     FirstBytes(u64),
 }
@@ -351,6 +353,9 @@ impl Client {
             Ask::Head => self.send(agent.head(url.as_str()), timeout, |request| {
                 request.header("Accept-Encoding", "identity")
             }),
+            Ask::HeadFromPage => self.send(agent.head(url.as_str()), timeout, |request| {
+                request.header("Accept-Encoding", "identity").header("Origin", ORIGIN)
+            }),
             Ask::FirstBytes(last) => self.send(agent.get(url.as_str()), timeout, |request| {
                 request
                     .header("Accept-Encoding", "identity")
@@ -375,6 +380,7 @@ impl Client {
                 .filter(|media_type| !media_type.is_empty()),
             content_length: number("content-length"),
             content_range_total,
+            allow_origin: header(&response, "access-control-allow-origin").map(str::to_owned),
             accepts_ranges: header(&response, "accept-ranges")
                 .is_some_and(|value| value.split(',').any(|unit| unit.trim().eq_ignore_ascii_case("bytes"))),
             first_bytes: Vec::new(),

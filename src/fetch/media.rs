@@ -83,7 +83,8 @@ struct Target<'m> {
     /// As the documents write it; a password in it is masked in what is
     /// said, and sent only to its own origin.
     url: &'m str,
-    artwork: bool,
+    /// How it is asked: by what it is.
+    kind: Asked,
     named_at: Vec<(DocId, usize)>,
 }
 
@@ -200,17 +201,35 @@ fn limit_reached(
     )
 }
 
+/// What a target is, for how it is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Asked {
+    Enclosure,
+    Artwork,
+    Transcript,
+}
+
+impl Asked {
+    fn of(kind: &MediaKind) -> Asked {
+        match kind {
+            MediaKind::Enclosure { .. } => Asked::Enclosure,
+            MediaKind::Artwork => Asked::Artwork,
+            MediaKind::Transcript => Asked::Transcript,
+        }
+    }
+}
+
 /// The URLs to ask, each once, in the order the documents name them.
 fn targets<'m>(media: &[(DocId, &'m [MediaRef])]) -> Vec<Target<'m>> {
     let mut targets: Vec<Target> = Vec::new();
-    let mut by_url: HashMap<(&str, bool), usize> = HashMap::new();
+    let mut by_url: HashMap<(&str, Asked), usize> = HashMap::new();
     for &(doc, refs) in media {
         for (index, named) in refs.iter().enumerate() {
-            let artwork = matches!(named.kind, MediaKind::Artwork);
-            let at = *by_url.entry((named.url.as_str(), artwork)).or_insert_with(|| {
+            let kind = Asked::of(&named.kind);
+            let at = *by_url.entry((named.url.as_str(), kind)).or_insert_with(|| {
                 targets.push(Target {
                     url: &named.url,
-                    artwork,
+                    kind,
                     named_at: Vec::new(),
                 });
                 targets.len() - 1
@@ -317,8 +336,11 @@ impl MediaChecker {
                 scope.spawn(|| {
                     while let Some((server, index)) = next(&queue, &freed, deadline) {
                         let answer = match &urls[index] {
-                            Ok(url) if targets[index].artwork => ask_artwork(client, url, deadline),
-                            Ok(url) => ask_enclosure(client, url, deadline),
+                            Ok(url) => match targets[index].kind {
+                                Asked::Artwork => ask_artwork(client, url, deadline),
+                                Asked::Enclosure => ask_enclosure(client, url, deadline),
+                                Asked::Transcript => ask_transcript(client, url, deadline),
+                            },
                             Err(why) => Heard::Failed(FetchError::Other(why.clone())),
                         };
                         // A request cut by the deadline or the request
@@ -447,6 +469,15 @@ fn ask_enclosure(client: &Client, url: &Url, deadline: Instant) -> Heard {
         }
         (None, Ok(get)) => answered(get, ranges),
         (None, Err(error)) => Heard::Failed(error),
+    }
+}
+
+/// A transcript: `HEAD`, with an `Origin` as a player in a web page asks,
+/// so that a server that answers CORS only then says so.
+fn ask_transcript(client: &Client, url: &Url, deadline: Instant) -> Heard {
+    match client.ask(url, Ask::HeadFromPage, deadline) {
+        Ok(answer) => answered(answer, None),
+        Err(error) => Heard::Failed(error),
     }
 }
 

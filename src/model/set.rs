@@ -37,6 +37,9 @@ pub struct UrlSpace {
     /// `file:` URL resolves to `file:///feed/2024.atom`, which names
     /// `DIRECTORY/feed/2024.atom`.
     pub root_relative: bool,
+    /// For an upload's space: the paths of the files it holds, below its
+    /// URL, decoded (feeds or not: a page or an image a link names).
+    pub uploaded: Option<std::sync::Arc<std::collections::HashSet<String>>>,
 }
 
 impl UrlSpace {
@@ -46,6 +49,7 @@ impl UrlSpace {
             url,
             directory: None,
             root_relative: false,
+            uploaded: None,
         }
     }
 
@@ -74,6 +78,14 @@ impl UrlSpace {
         }
         Some(path)
     }
+}
+
+/// Whether a web server would serve something for `path` of a tree: the
+/// file, a folder's `index.html`, or `path.html`.
+fn served_from(path: &std::path::Path) -> bool {
+    let mut with_html = path.as_os_str().to_owned();
+    with_html.push(".html");
+    path.is_file() || path.join("index.html").is_file() || std::path::Path::new(&with_html).is_file()
 }
 
 /// A subscription document and the archives its `prev-archive` links reach.
@@ -278,32 +290,40 @@ impl<'r> FeedSet<'r> {
         self.space_of(url).is_some() || url.scheme() == "file" && self.root_relative.is_some()
     }
 
-    /// The file of a published tree a URL names, where it lies in one:
-    /// below the URL a tree is published at (given, or learned from self
-    /// links), or, for a `file:` URL when a tree given as the root stands
-    /// for `/`, below that root. A `file:` URL of a directory that merely
-    /// holds what was linted names none: that is no site. It may not exist.
-    pub fn file_of(&self, url: &Url) -> Option<std::path::PathBuf> {
+    /// Whether the published tree a URL lies in has something a web server
+    /// serves for it (the file, its folder's `index.html`, the name with
+    /// `.html`: the pretty URLs static hosts serve), and the file's name as
+    /// shown; `None` where the URL lies in no tree known to be published: a
+    /// `file:` URL counts only below a tree given as the root (a directory
+    /// that merely holds what was linted is no site).
+    pub fn site_has(&self, url: &Url) -> Option<(bool, String)> {
         if url.scheme() == "file" && self.root_relative.is_none() {
             return None;
         }
-        let decoded = |path: &str| {
-            percent_encoding::percent_decode_str(path)
-                .decode_utf8()
-                .ok()
-                .map(|p| p.into_owned())
-        };
         if let Some(space) = self.space_of(url) {
-            let directory = space.directory.as_ref()?;
-            let rest = url.path().get(space.url.path().len()..)?;
-            return Some(directory.join(decoded(rest)?));
+            if let Some(uploaded) = &space.uploaded {
+                let rest = url.as_str().strip_prefix(space.url.as_str())?;
+                let rest = rest.split(['?', '#']).next().unwrap_or_default();
+                let rest = percent_encoding::percent_decode_str(rest).decode_utf8().ok()?;
+                let folder = if rest.is_empty() || rest.ends_with('/') {
+                    ""
+                } else {
+                    "/"
+                };
+                let there = [
+                    rest.to_string(),
+                    format!("{rest}.html"),
+                    format!("{rest}{folder}index.html"),
+                ]
+                .iter()
+                .any(|candidate| uploaded.contains(candidate));
+                return Some((there, rest.into_owned()));
+            }
+            let path = space.file_of(url)?;
+            return Some((served_from(&path), crate::base::shown::shown_path(&path)));
         }
-        let root = self
-            .root_relative
-            .filter(|_| url.scheme() == "file")?
-            .directory
-            .as_ref()?;
-        Some(root.join(decoded(url.path().trim_start_matches('/'))?))
+        let path = self.root_relative?.root_relative_file_of(url)?;
+        Some((served_from(&path), crate::base::shown::shown_path(&path)))
     }
 
     /// The space a URL is below: the one of its prefixes (those ending in

@@ -79,7 +79,8 @@ impl EntrySummary {
 }
 
 /// A media file a document names, gathered only for `--check-media`: an
-/// episode's enclosure, or a podcast's artwork (`itunes:image`).
+/// episode's enclosure or transcript, or a podcast's artwork
+/// (`itunes:image`).
 #[derive(Debug, Clone)]
 pub struct MediaRef {
     /// The URL, resolved where it is relative: an http(s) URL, parsed only
@@ -100,6 +101,9 @@ pub enum MediaKind {
     },
     /// An `itunes:image`: the show's, or an episode's.
     Artwork,
+    /// An episode's `podcast:transcript`: read by players in web pages,
+    /// from another origin.
+    Transcript,
 }
 
 impl MediaRef {
@@ -126,10 +130,11 @@ impl MediaRef {
                             && child.attribute("rel").is_some_and(|rel| rel.trim() == "enclosure")
                     }
                 };
-                if !enclosure && !child.has_tag_name(Some(crate::feed::ITUNES_NS), "image") {
+                let transcript = in_episode && child.has_tag_name(Some(crate::feed::PODCAST_NS), "transcript");
+                if !enclosure && !transcript && !child.has_tag_name(Some(crate::feed::ITUNES_NS), "image") {
                     continue;
                 }
-                let holder = if enclosure && feed.kind == DocKind::Rss {
+                let holder = if (enclosure && feed.kind == DocKind::Rss) || transcript {
                     "url"
                 } else {
                     "href"
@@ -174,6 +179,8 @@ impl MediaRef {
                         media_type: located(media_type, type_at),
                         length: located(length, length_at),
                     }
+                } else if transcript {
+                    MediaKind::Transcript
                 } else {
                     MediaKind::Artwork
                 };
@@ -192,7 +199,7 @@ impl MediaRef {
     fn places(&self) -> impl Iterator<Item = &Location> {
         let (media_type, length) = match &self.kind {
             MediaKind::Enclosure { media_type, length } => (media_type.as_ref(), length.as_ref()),
-            MediaKind::Artwork => (None, None),
+            MediaKind::Artwork | MediaKind::Transcript => (None, None),
         };
         std::iter::once(&self.at)
             .chain(media_type.map(|t| &t.span))

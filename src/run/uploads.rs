@@ -40,6 +40,20 @@ pub fn lint_upload(
     options: &Options,
 ) -> Result<Report, InvalidUrl> {
     let walked = upload == Upload::Folder;
+    // The paths the folder holds, feeds or not: a link in a feed to a page
+    // or an image of the folder is judged by them (`content-link-missing`).
+    let held: std::collections::HashSet<String> = documents
+        .iter()
+        .filter_map(|document| document.url.as_deref()?.strip_prefix(tree.as_str()))
+        .filter_map(|path| {
+            Some(
+                percent_encoding::percent_decode_str(path)
+                    .decode_utf8()
+                    .ok()?
+                    .into_owned(),
+            )
+        })
+        .collect();
     let mut tree = tree.clone();
     // A folder nobody placed is placed where its self links say, as the
     // command line learns a directory's place: read once to learn it, and
@@ -63,8 +77,12 @@ pub fn lint_upload(
     if upload == Upload::WithoutFolders {
         match_by_file_name(&mut run.done);
     }
+    let tree = crate::site::as_directory(tree);
     let spaces: Vec<UrlSpace> = walked
-        .then(|| UrlSpace::of(crate::site::as_directory(tree.clone())))
+        .then(|| UrlSpace {
+            uploaded: Some(std::sync::Arc::new(held)),
+            ..UrlSpace::of(tree.clone())
+        })
         .into_iter()
         .collect();
     let mut report = kept(|sink| run.report(&spaces, Vec::new(), sink));

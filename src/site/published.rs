@@ -347,6 +347,7 @@ impl Published {
                 root_relative: i == 0 && root_relative,
                 url,
                 directory: Some(root.clone()),
+                uploaded: None,
             })
             .collect()
     }
@@ -402,6 +403,7 @@ pub(crate) fn url_spaces(directories: &[PathBuf], published: Option<&Published>)
                 url,
                 directory: Some(canonical),
                 root_relative: false,
+                uploaded: None,
             })
         })
         .collect()

@@ -601,6 +601,11 @@ fn the_readme_shows_what_check_media_prints_for_the_podcast_example() {
             "/artwork.jpg" => serve_file(seen, &jpeg(3000, 3000, 4), "image/jpeg", WELL),
             "/5.jpg" => serve_file(seen, &jpeg(1200, 1200, 3), "image/jpeg", WELL),
             image if image.ends_with(".jpg") => serve_file(seen, &jpeg(1400, 1400, 3), "image/jpeg", WELL),
+            transcript if transcript.ends_with(".vtt") => {
+                let mut reply = file(2_000, "text/vtt");
+                reply.headers.push(("Access-Control-Allow-Origin", "*".to_owned()));
+                reply
+            }
             _ => status(404),
         }
     });
@@ -806,5 +811,47 @@ fn redirects_spend_the_media_check_s_requests() {
         found.iter().any(|(rule, message)| rule == "media-limit-reached"
             && message.contains("the media check made the 12 requests its 6 URLs allow (2 a URL, redirects included)")),
         "{found:?}"
+    );
+}
+
+#[test]
+fn transcripts_are_asked_as_a_web_page_asks_them() {
+    let server = Server::start_seeing(|seen, base| match seen.path.as_str() {
+        "/feed.xml" => rss(format!(
+            "<?xml version=\"1.0\"?>\n<rss version=\"2.0\" xmlns:podcast=\"https://podcastindex.org/namespace/1.0\">\
+             <channel><title>Show</title><link>https://example.org/</link><description>A show.</description>\
+             <item><title>One</title><guid isPermaLink=\"false\">ep-1</guid>\
+             <podcast:transcript url=\"{base}/open.vtt\" type=\"text/vtt\"/>\
+             <podcast:transcript url=\"{base}/closed.vtt\" type=\"text/vtt\"/>\
+             <podcast:transcript url=\"{base}/gone.vtt\" type=\"text/vtt\"/></item></channel></rss>"
+        )),
+        // CORS to a request that names its origin, as S3 and CDNs answer.
+        "/open.vtt" => {
+            let mut reply = serve_file(seen, b"WEBVTT\n", "text/vtt", WELL);
+            if let Some(origin) = seen.header("origin") {
+                reply.headers.push(("Access-Control-Allow-Origin", origin));
+            }
+            reply
+        }
+        "/closed.vtt" => serve_file(seen, b"WEBVTT\n", "text/vtt", WELL),
+        _ => status(404),
+    });
+    let found = media_findings(&check(&server, &[]));
+    let rules: Vec<&str> = found.iter().map(|(rule, _)| rule.as_str()).collect();
+    assert_eq!(rules, ["media-transcript-no-cors", "media-unavailable"], "{found:?}");
+    assert!(found[0].1.contains("/closed.vtt"), "{found:?}");
+    assert!(found[1].1.contains("/gone.vtt answers HTTP 404"), "{found:?}");
+    // One HEAD each, naming an origin.
+    let asked: Vec<Seen> = server
+        .seen()
+        .into_iter()
+        .filter(|seen| seen.path.ends_with(".vtt"))
+        .collect();
+    assert_eq!(asked.len(), 3, "{asked:?}");
+    assert!(
+        asked
+            .iter()
+            .all(|seen| seen.method == "HEAD" && seen.header("origin").is_some()),
+        "{asked:?}"
     );
 }

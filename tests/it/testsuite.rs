@@ -371,7 +371,7 @@ fn valid_documents_have_no_markers_and_no_findings() {
 
 /// Rules that no fixture can fire (they need a server, or a file larger
 /// than a fixture should be), and the test file that fires each.
-const TESTED_ELSEWHERE: [(&str, &str); 33] = [
+const TESTED_ELSEWHERE: [(&str, &str); 34] = [
     ("archive-unavailable", "tests/it/fetch.rs"),
     ("artwork-not-rgb", "tests/it/media.rs"),
     ("artwork-not-square", "tests/it/media.rs"),
@@ -397,6 +397,7 @@ const TESTED_ELSEWHERE: [(&str, &str); 33] = [
     ("media-limit-reached", "tests/it/media.rs"),
     ("media-no-byte-ranges", "tests/it/media.rs"),
     ("media-redirects-to-https", "src/rules/media/mod.rs"),
+    ("media-transcript-no-cors", "tests/it/media.rs"),
     ("media-type-mismatch", "tests/it/media.rs"),
     ("media-unavailable", "tests/it/media.rs"),
     ("media-unreachable", "tests/it/media.rs"),

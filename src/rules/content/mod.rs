@@ -367,32 +367,25 @@ pub(crate) fn site_links(feed: &crate::feed::FeedDoc) -> Vec<(Url, Range<usize>)
 fn missing_site_files(cx: &mut crate::rules::checker::SetChecker) {
     let set = cx.set;
     // Many entries link the same file: each is looked for once.
-    let mut there: std::collections::HashMap<std::path::PathBuf, bool> = std::collections::HashMap::new();
+    let mut there: std::collections::HashMap<String, Option<(bool, String)>> = std::collections::HashMap::new();
     for (doc, summary) in set.feeds() {
         for link in &summary.content_links {
-            let Some(path) = set.file_of(&link.value) else { continue };
-            let exists = *there.entry(path.clone()).or_insert_with(|| served_from(&path));
-            if exists {
+            let Some((there, named)) = there
+                .entry(link.value.to_string())
+                .or_insert_with(|| set.site_has(&link.value))
+                .clone()
+            else {
+                continue;
+            };
+            if there {
                 continue;
             }
             cx.report(
-                crate::rules::checker::SetChecker::at(doc, &link.span, format!("{} is a file of the linted site that is not there: no {}", shorten(link.value.as_str()), crate::base::shown::named_path(&path)))
+                crate::rules::checker::SetChecker::at(doc, &link.span, format!("{} is a file of the linted site that is not there: no {named}", shorten(link.value.as_str())))
                     .label("not in the site")
                     .note("RFC 3986 §5.2: the link resolves against its base (in Atom, RFC 4287 §2: the xml:base in scope, else the document's URL) to a URL of the site, and the site has no file there: readers show a broken image or link")
                     .help("publish the file, or correct the link (or the xml:base it resolves against)"),
             );
         }
     }
-}
-
-/// Whether a web server would serve something for `path` of the tree: the
-/// file, a folder's `index.html`, or `path.html` (the pretty URLs static
-/// hosts serve).
-fn served_from(path: &std::path::Path) -> bool {
-    let with_html = {
-        let mut name = path.as_os_str().to_owned();
-        name.push(".html");
-        std::path::PathBuf::from(name)
-    };
-    path.is_file() || path.join("index.html").is_file() || with_html.is_file()
 }

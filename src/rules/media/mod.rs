@@ -45,6 +45,13 @@ pub static MEDIA_LENGTH_MISMATCH: Rule = rule!(
     spec: "RSS 2.0 <enclosure>; PSP-1 <enclosure>; Apple, A Podcaster's Guide to RSS: <enclosure>",
 );
 
+pub static MEDIA_TRANSCRIPT_NO_CORS: Rule = rule!(
+    MediaTranscriptNoCors, Warning, Set, None,
+    groups: [Media],
+    summary: "a transcript's server sends no Access-Control-Allow-Origin, so players in web pages cannot show it",
+    spec: "Podcasting 2.0, transcripts; Fetch Standard §3.2",
+);
+
 pub static MEDIA_NO_BYTE_RANGES: Rule = rule!(
     MediaNoByteRanges, Warning, Set, None,
     groups: [Media],
@@ -133,6 +140,8 @@ pub struct Answer {
     pub content_range_total: Option<u64>,
     /// `Accept-Ranges` names `bytes`.
     pub accepts_ranges: bool,
+    /// `Access-Control-Allow-Origin`, where the request named an origin.
+    pub allow_origin: Option<String>,
     /// The first bytes of a GET's body.
     pub first_bytes: Vec<u8>,
 }
@@ -206,6 +215,7 @@ pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool
                 .note(match named.kind {
                     MediaKind::Enclosure { .. } => "listeners' apps cannot play or download this episode",
                     MediaKind::Artwork => "directories and apps show no artwork",
+                    MediaKind::Transcript => "apps show no transcript for this episode",
                 })
                 .help("publish the file at this URL, or name the URL it is at"),
         )];
@@ -248,6 +258,14 @@ pub fn judge(named: &MediaRef, url: &Url, doc: DocId, heard: &Heard, first: bool
             }
             findings.extend(artwork(at, url, answer));
         }
+        MediaKind::Transcript if answer.allow_origin.is_none() => findings.push((
+            &MEDIA_TRANSCRIPT_NO_CORS,
+            Pending::new(at, format!("{url} is served without Access-Control-Allow-Origin{after_redirects}"))
+                .label("no CORS header")
+                .note("Podcasting 2.0, transcripts: \"Some transcript implementations are done in-browser. CORS headers are required to make these files available from other websites\"; a player in a web page may not read this file")
+                .help("send Access-Control-Allow-Origin: * with the transcript"),
+        )),
+        MediaKind::Transcript => {}
     }
     findings
 }
@@ -569,6 +587,7 @@ mod tests {
             content_length: None,
             content_range_total: None,
             accepts_ranges: false,
+            allow_origin: None,
             first_bytes: Vec::new(),
         }
     }
