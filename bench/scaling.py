@@ -377,6 +377,23 @@ def one_escaped_description(size):
     return repeat_to(size, head, unit, "</description></item></channel></rss>")
 
 
+def site_links(size):
+    # A published tree (feedlint.toml gives its URL) whose feed links, in
+    # one entry's escaped HTML, to that many images it does not have: each
+    # looked for on disk once.
+    head = (f'<feed {ATOM}><title>t</title><id>tag:example.org,2024:f</id><updated>2024-01-01T00:00:00Z</updated>'
+            '<author><name>a</name></author><entry><title>e</title><id>tag:example.org,2024:e</id>'
+            '<updated>2024-01-01T00:00:00Z</updated><content type="html">')
+    out, total, n = [head], len(head), 0
+    while total < size:
+        unit = f'&lt;img src="/images/{n}.png"&gt;'
+        out.append(unit)
+        total += len(unit)
+        n += 1
+    out.append("</content></entry></feed>")
+    return {"feedlint.toml": 'base-url = "https://example.org/"\n', "feed.atom": "".join(out)}
+
+
 def served_feed(size):
     # Linted by URL from a loopback server that sends an ETag and ignores
     # If-None-Match: the http rules ask again and compare the two bodies
@@ -457,6 +474,7 @@ SHAPES = {
     "feed served, asked again": served_feed,
     "RSS items, escaped links": escaped_links,
     "one description of links": one_escaped_description,
+    "site links to missing files": site_links,
 }
 
 # The flags a shape is linted with, besides the report's.

@@ -504,14 +504,18 @@ fn feed_request(
         .header("Accept-Encoding", "gzip, deflate")
 }
 
-/// `request` with the validator of a cached answer, if there is one.
+/// `request` with the validator of a cached answer, if there is one, and
+/// then an `Origin`, as the conditional request the `http` rules make has
+/// (this one stands for it: its CORS answer is the one judged).
 fn conditional(
     request: ureq::RequestBuilder<ureq::typestate::WithoutBody>,
     validator: Option<&Validator>,
 ) -> ureq::RequestBuilder<ureq::typestate::WithoutBody> {
     match validator {
-        Some(Validator::Etag(tag)) => request.header("If-None-Match", tag.as_str()),
-        Some(Validator::LastModified(date)) => request.header("If-Modified-Since", date.as_str()),
+        Some(Validator::Etag(tag)) => request.header("If-None-Match", tag.as_str()).header("Origin", ORIGIN),
+        Some(Validator::LastModified(date)) => request
+            .header("If-Modified-Since", date.as_str())
+            .header("Origin", ORIGIN),
         None => request,
     }
 }

@@ -2,8 +2,10 @@
 //! document until a browser runs a script or a person solves a puzzle.
 //! Known by the header the vendor documents for telling a challenge apart
 //! (Cloudflare's `cf-mitigated`, AWS WAF's `x-amzn-waf-action`, Vercel's
-//! `x-vercel-mitigated`), else by marks in the first bytes of an HTML
-//! answer that only a challenge page carries.
+//! `x-vercel-mitigated`), else, for an HTML answer that refuses (4xx, 5xx),
+//! by marks in its first bytes that only a challenge page carries. A page
+//! served whole is judged by the headers alone: CDNs inject their bot
+//! detection scripts into ordinary pages too.
 
 /// A challenge page, as the fetcher saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +24,11 @@ const HEADERS: [(&str, &[&str], &str); 3] = [
 ];
 
 /// Marks of a challenge page's HTML, and whose page it is.
-const MARKS: [(&str, &str); 6] = [
-    ("/cdn-cgi/challenge-platform/", "Cloudflare's bot challenge"),
+const MARKS: [(&str, &str); 7] = [
+    // The challenge's own script and options, not the detection script
+    // (`/cdn-cgi/challenge-platform/scripts/jsd/`) ordinary pages carry.
+    ("/cdn-cgi/challenge-platform/h/", "Cloudflare's bot challenge"),
+    ("window._cf_chl_opt", "Cloudflare's bot challenge"),
     (
         "<title>Attention Required! | Cloudflare</title>",
         "Cloudflare's block page",
@@ -38,8 +43,9 @@ const MARKS: [(&str, &str); 6] = [
 pub const SEARCHED: usize = 64 * 1024;
 
 /// The challenge an answer is, if it is one: by its headers (`header`
-/// gives a header's value by name), or, for an HTML answer, by the marks
-/// in `body_start` (at most [`SEARCHED`] bytes are looked at).
+/// gives a header's value by name), or, for an HTML answer that refuses
+/// (a status of 400 or more), by the marks in `body_start` (at most
+/// [`SEARCHED`] bytes are looked at).
 pub fn challenge_of(status: u16, header: &dyn Fn(&str) -> Option<String>, body_start: &[u8]) -> Option<Challenge> {
     for (name, values, what) in HEADERS {
         if let Some(value) = header(name) {
@@ -49,7 +55,7 @@ pub fn challenge_of(status: u16, header: &dyn Fn(&str) -> Option<String>, body_s
         }
     }
     let html = header("content-type").is_some_and(|t| t.trim().to_ascii_lowercase().starts_with("text/html"));
-    if !html {
+    if !html || status < 400 {
         return None;
     }
     let text = String::from_utf8_lossy(&body_start[..body_start.len().min(SEARCHED)]);
@@ -90,5 +96,11 @@ mod tests {
         let feed = headers(&[("content-type", "application/rss+xml")]);
         assert_eq!(challenge_of(200, &feed, page), None);
         assert_eq!(challenge_of(403, &html, b"<html><title>Forbidden</title></html>"), None);
+        // An ordinary page, served whole with the detection script a CDN
+        // injects, is no challenge; nor is any page served whole.
+        let ordinary =
+            b"<html><title>Blog</title><script src=\"/cdn-cgi/challenge-platform/scripts/jsd/main.js\"></script>";
+        assert_eq!(challenge_of(403, &html, ordinary), None);
+        assert_eq!(challenge_of(200, &html, page), None);
     }
 }
