@@ -334,7 +334,9 @@ fn a_cached_run_asks_only_conditionally_and_reads_the_same() {
     // cached bodies are linted, with the same findings.
     assert_eq!(second.len(), 2, "{second:?}");
     assert!(
-        second.iter().all(|seen| seen.header("if-none-match").is_some()),
+        second
+            .iter()
+            .all(|seen| seen.header("if-none-match").is_some() && seen.header("origin").is_some()),
         "{second:?}"
     );
     assert_eq!(again["summary"]["documents"], 2);
