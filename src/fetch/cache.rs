@@ -17,38 +17,18 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::rules::http::Validator;
+use crate::rules::http::Headers;
 
 /// What an answer said, as the cache keeps it.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(super) struct Kept {
     /// The URL asked for: the key, checked on reading.
     pub asked: String,
-    pub etag: Option<String>,
-    pub last_modified: Option<String>,
-    pub cache_control: Option<String>,
-    pub content_encoding: Option<String>,
-    pub allow_origin: Option<String>,
+    pub headers: Headers,
     pub charset: Option<String>,
     pub media_type: Option<String>,
     /// The `Link` header values, as served.
     pub links: Vec<String>,
-}
-
-impl Kept {
-    /// The validator a conditional request sends: the tag, else the date.
-    pub fn validator(&self) -> Option<Validator> {
-        Validator::of(self.etag.as_ref(), self.last_modified.as_ref())
-    }
-
-    /// Whether the answer may be kept: not marked `no-store`.
-    pub fn storable(&self) -> bool {
-        !self.cache_control.as_deref().is_some_and(|value| {
-            value
-                .split(',')
-                .any(|directive| directive.trim().eq_ignore_ascii_case("no-store"))
-        })
-    }
 }
 
 /// A cache directory.
@@ -93,7 +73,7 @@ impl HttpCache {
     /// kept. A cache that cannot be written is only a cache: failing to
     /// write loses nothing but the next run's conditional request.
     pub(super) fn put(&self, url: &Url, kept: &Kept, body: &[u8]) {
-        if has_credentials(url) || !kept.storable() || kept.validator().is_none() {
+        if has_credentials(url) || kept.headers.no_store() || kept.headers.validator().is_none() {
             return;
         }
         let path = self.path(url);
@@ -123,7 +103,10 @@ mod tests {
     fn kept(url: &str) -> Kept {
         Kept {
             asked: url.to_owned(),
-            etag: Some("\"a\"".into()),
+            headers: Headers {
+                etag: Some("\"a\"".into()),
+                ..Headers::default()
+            },
             ..Kept::default()
         }
     }
@@ -135,7 +118,7 @@ mod tests {
         let url = Url::parse("https://example.org/feed.xml").unwrap();
         cache.put(&url, &kept(url.as_str()), b"<rss/>\nwith a line");
         let (read, body) = cache.get(&url, 1000).unwrap();
-        assert_eq!(read.etag.as_deref(), Some("\"a\""));
+        assert_eq!(read.headers.etag.as_deref(), Some("\"a\""));
         assert_eq!(body, b"<rss/>\nwith a line");
         // Larger than the fetch may take: no entry.
         assert!(cache.get(&url, 3).is_none());
@@ -149,19 +132,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let cache = HttpCache::open(dir.path()).unwrap();
         let url = Url::parse("https://example.org/a.xml").unwrap();
-        let no_store = Kept {
-            cache_control: Some("private, no-store".into()),
-            ..kept(url.as_str())
-        };
+        let mut no_store = kept(url.as_str());
+        no_store.headers.cache_control = Some("private, no-store".into());
         cache.put(&url, &no_store, b"x");
-        cache.put(
-            &url,
-            &Kept {
-                etag: None,
-                ..kept(url.as_str())
-            },
-            b"x",
-        );
+        let mut no_validator = kept(url.as_str());
+        no_validator.headers.etag = None;
+        cache.put(&url, &no_validator, b"x");
         let secret = Url::parse("https://me:secret@example.org/private.xml").unwrap();
         cache.put(&secret, &kept(secret.as_str()), b"x");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -84,7 +84,7 @@ pub(super) enum Ask {
     FirstBytes(u64),
 }
 
-use crate::rules::http::{Challenge, Delivery, Redirect, Revalidated, Revalidation, Validator};
+use crate::rules::http::{Challenge, Delivery, Headers, Redirect, Revalidated, Revalidation, Validator};
 pub(super) use crate::rules::media::Answer;
 
 /// A request followed to its answer.
@@ -221,7 +221,7 @@ impl Client {
             .cache
             .as_ref()
             .and_then(|cache| cache.get(url, self.limits.max_bytes));
-        let validator = cached.as_ref().and_then(|(kept, _)| kept.validator());
+        let validator = cached.as_ref().and_then(|(kept, _)| kept.headers.validator());
         let feed = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
             self.send(agent.get(url.as_str()), timeout, |request| {
                 conditional(feed_request(request), validator.as_ref())
@@ -256,15 +256,18 @@ impl Client {
         if let Some(challenge) = crate::rules::http::challenge_of(status, &named_header, &bytes) {
             return Err(FetchError::Challenge(challenge));
         }
+        let content_type = named_header("content-type");
         let kept = Kept {
             asked: url.to_string(),
-            etag: named_header("etag"),
-            last_modified: named_header("last-modified"),
-            cache_control: named_header("cache-control"),
-            content_encoding: named_header("content-encoding"),
-            allow_origin: named_header("access-control-allow-origin"),
-            charset: named_header("content-type").as_deref().and_then(charset_parameter),
-            media_type: named_header("content-type").as_deref().map(essence),
+            headers: Headers {
+                etag: named_header("etag"),
+                last_modified: named_header("last-modified"),
+                cache_control: named_header("cache-control"),
+                content_encoding: named_header("content-encoding"),
+                allow_origin: named_header("access-control-allow-origin"),
+            },
+            charset: content_type.as_deref().and_then(charset_parameter),
+            media_type: content_type.as_deref().map(essence),
             links: headers
                 .get_all("link")
                 .iter()
@@ -282,8 +285,8 @@ impl Client {
                 Revalidation {
                     sent,
                     answer: Revalidated::Again {
-                        etag: fetched.delivery.etag.clone(),
-                        last_modified: fetched.delivery.last_modified.clone(),
+                        etag: fetched.delivery.headers.etag.clone(),
+                        last_modified: fetched.delivery.headers.last_modified.clone(),
                         same_body: before == fetched.bytes,
                     },
                 },
@@ -297,7 +300,8 @@ impl Client {
         };
         if let Some((revalidation, allow_origin)) = revalidation {
             fetched.delivery.revalidation = Some(revalidation);
-            fetched.delivery.allow_origin = fetched.delivery.allow_origin.take().or(allow_origin);
+            let headers = &mut fetched.delivery.headers;
+            headers.allow_origin = headers.allow_origin.take().or(allow_origin);
         }
         Ok(fetched)
     }
@@ -315,17 +319,13 @@ impl Client {
         body: &[u8],
         deadline: Instant,
     ) -> Option<(Revalidation, Option<String>)> {
-        let sent = Validator::of(delivery.etag.as_ref(), delivery.last_modified.as_ref())?;
-        let (name, value) = match &sent {
-            Validator::Etag(tag) => ("If-None-Match", tag.as_str()),
-            Validator::LastModified(date) => ("If-Modified-Since", date.as_str()),
-        };
-        let conditional = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
+        let sent = delivery.headers.validator()?;
+        let again = |agent: &ureq::Agent, url: &Url, timeout: Duration| {
             self.send(agent.get(url.as_str()), timeout, |request| {
-                feed_request(request).header(name, value).header("Origin", ORIGIN)
+                conditional(feed_request(request), Some(&sent))
             })
         };
-        let Followed { response, .. } = self.follow(url, start, deadline, conditional).ok()?;
+        let Followed { response, .. } = self.follow(url, start, deadline, again).ok()?;
         let allow_origin = header(&response, "access-control-allow-origin").map(str::to_owned);
         let answer = match response.status().as_u16() {
             304 => Revalidated::NotModified,
@@ -526,11 +526,7 @@ fn fetched(kept: Kept, bytes: Vec<u8>, url: Url, redirects: Vec<Redirect>) -> Fe
     Fetched {
         delivery: Delivery {
             redirects,
-            etag: kept.etag,
-            last_modified: kept.last_modified,
-            cache_control: kept.cache_control,
-            content_encoding: kept.content_encoding,
-            allow_origin: kept.allow_origin,
+            headers: kept.headers,
             length: bytes.len() as u64,
             revalidation: None,
         },
@@ -553,10 +549,11 @@ fn from_cache(
     redirects: Vec<Redirect>,
     named_header: &dyn Fn(&str) -> Option<String>,
 ) -> Fetched {
-    kept.etag = named_header("etag").or(kept.etag);
-    kept.last_modified = named_header("last-modified").or(kept.last_modified);
-    kept.cache_control = named_header("cache-control").or(kept.cache_control);
-    kept.allow_origin = named_header("access-control-allow-origin").or(kept.allow_origin);
+    let headers = &mut kept.headers;
+    headers.etag = named_header("etag").or(headers.etag.take());
+    headers.last_modified = named_header("last-modified").or(headers.last_modified.take());
+    headers.cache_control = named_header("cache-control").or(headers.cache_control.take());
+    headers.allow_origin = named_header("access-control-allow-origin").or(headers.allow_origin.take());
     let mut fetched = fetched(kept, bytes, url, redirects);
     fetched.delivery.revalidation = Some(Revalidation {
         sent,

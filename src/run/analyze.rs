@@ -358,14 +358,18 @@ fn check_feed(
     if !named.context && options.checks_media() {
         summary.media = crate::model::summary::MediaRef::gather(&feed, source);
     }
-    let mut at = source.locator();
-    summary.content_links = rules::content::site_links(&feed)
-        .into_iter()
-        .map(|(value, range)| crate::model::summary::Located {
-            value,
-            span: at.locate(range),
-        })
-        .collect();
+    // Read again for the set rule only where it is on: the document rules
+    // read the same HTML for their own findings.
+    if options.levels().enabled_anywhere(&rules::content::CONTENT_LINK_MISSING) {
+        let mut at = source.locator();
+        summary.content_links = rules::content::site_links(&feed)
+            .into_iter()
+            .map(|(value, range)| crate::model::summary::Located {
+                value,
+                span: at.locate(range),
+            })
+            .collect();
+    }
     if !named.context {
         let advertised = websub::Advertised::of_feed(&feed);
         let root = crate::feed::start_tag(feed.root);

@@ -176,13 +176,10 @@ fn relative_links(cx: &mut Checker) {
             in_escaped_html(input, holder, &needs_a_base, &mut found);
         }
         let page = http_url_of(entry.node.children().find(|c| c.has_tag_name(None, "link")));
+        // Every link found needs a base (`needs_a_base`).
         for link in found {
             let kind = reference_kind(&link.value);
-            if kind == Reference::Whole {
-                continue;
-            }
-            let finding = relative_link_finding(&link, &kind, site.as_ref(), page.as_ref());
-            cx.report(finding);
+            cx.report(relative_link_finding(&link, &kind, site.as_ref(), page.as_ref()));
         }
     }
 }

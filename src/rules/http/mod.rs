@@ -102,6 +102,17 @@ pub const TOO_LARGE_FEED: u64 = 10_000_000;
 pub struct Delivery {
     /// The redirects followed to the document, in order.
     pub redirects: Vec<Redirect>,
+    pub headers: Headers,
+    /// The body's length, decoded.
+    pub length: u64,
+    /// The conditional request, where one was made and answered.
+    pub revalidation: Option<Revalidation>,
+}
+
+/// The headers of a document's answer the rules judge (and the HTTP cache
+/// keeps with the body).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Headers {
     pub etag: Option<String>,
     pub last_modified: Option<String>,
     pub cache_control: Option<String>,
@@ -111,10 +122,26 @@ pub struct Delivery {
     /// conditional one (which names an `Origin`, as a web page's request
     /// does: some servers answer CORS only then).
     pub allow_origin: Option<String>,
-    /// The body's length, decoded.
-    pub length: u64,
-    /// The conditional request, where one was made and answered.
-    pub revalidation: Option<Revalidation>,
+}
+
+impl Headers {
+    /// The validator a conditional request sends: the tag, else the date.
+    pub fn validator(&self) -> Option<Validator> {
+        match (&self.etag, &self.last_modified) {
+            (Some(tag), _) => Some(Validator::Etag(tag.clone())),
+            (None, Some(date)) => Some(Validator::LastModified(date.clone())),
+            (None, None) => None,
+        }
+    }
+
+    /// `Cache-Control` names `no-store` (RFC 9111 §5.2.2.5).
+    pub fn no_store(&self) -> bool {
+        self.cache_control.as_deref().is_some_and(|value| {
+            value
+                .split(',')
+                .any(|directive| directive.trim().eq_ignore_ascii_case("no-store"))
+        })
+    }
 }
 
 /// One redirect on the way to a document.
@@ -139,18 +166,6 @@ pub struct Revalidation {
 pub enum Validator {
     Etag(String),
     LastModified(String),
-}
-
-impl Validator {
-    /// The validator an answer with these headers gives: the tag, else the
-    /// date.
-    pub fn of(etag: Option<&String>, last_modified: Option<&String>) -> Option<Validator> {
-        match (etag, last_modified) {
-            (Some(tag), _) => Some(Validator::Etag(tag.clone())),
-            (None, Some(date)) => Some(Validator::LastModified(date.clone())),
-            (None, None) => None,
-        }
-    }
 }
 
 /// How the conditional request was answered.
@@ -208,7 +223,7 @@ pub fn check(served: &Served, root: Range<usize>) -> Vec<(&'static Rule, Pending
 }
 
 fn no_validator(delivery: &Delivery, root: Range<usize>) -> Option<Pending> {
-    if delivery.etag.is_some() || delivery.last_modified.is_some() {
+    if delivery.headers.validator().is_some() {
         return None;
     }
     Some(
@@ -286,11 +301,7 @@ fn archive_no_store(served: &Served, root: Range<usize>) -> Option<Pending> {
     if !served.archive {
         return None;
     }
-    let cache_control = served.delivery.cache_control.as_deref()?;
-    let no_store = cache_control
-        .split(',')
-        .any(|directive| directive.trim().eq_ignore_ascii_case("no-store"));
-    if !no_store {
+    if !served.delivery.headers.no_store() {
         return None;
     }
     Some(
@@ -303,6 +314,7 @@ fn archive_no_store(served: &Served, root: Range<usize>) -> Option<Pending> {
 
 fn no_compression(delivery: &Delivery, root: Range<usize>) -> Option<Pending> {
     let coded = delivery
+        .headers
         .content_encoding
         .as_deref()
         .is_some_and(|coding| !coding.trim().eq_ignore_ascii_case("identity"));
@@ -330,7 +342,7 @@ fn too_large(delivery: &Delivery, root: Range<usize>) -> Option<Pending> {
 }
 
 fn no_cors(served: &Served, root: Range<usize>) -> Option<Pending> {
-    if !served.named || served.delivery.allow_origin.is_some() {
+    if !served.named || served.delivery.headers.allow_origin.is_some() {
         return None;
     }
     Some(
