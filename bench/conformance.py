@@ -962,9 +962,9 @@ JSON_PAGED_CASES = [
 # Issue 54 item 1: links inside entry HTML, escaped, in CDATA and inline.
 CONTENT = "http://purl.org/rss/1.0/modules/content/"
 CONTENT_CASES = [
-    ("1-warning-escaped-root-relative", "warning:content-relative-link", rss(extra_item="<description>&lt;img src=\"/images/a.png\"&gt;</description>")),
-    ("1-warning-escaped-path", "warning:content-relative-link", rss(extra_item="<description>&lt;a href=\"../older/\"&gt;older&lt;/a&gt;</description>")),
-    ("1-warning-cdata-protocol-relative", "warning:content-relative-link", rss(extra_item=f"<content:encoded xmlns:content='{CONTENT}'><![CDATA[<img src=\"//cdn.example.net/a.png\">]]></content:encoded>")),
+    ("1-info-escaped-root-relative", "info:content-relative-link", rss(extra_item="<description>&lt;img src=\"/images/a.png\"&gt;</description>")),
+    ("1-info-escaped-path", "info:content-relative-link", rss(extra_item="<description>&lt;a href=\"../older/\"&gt;older&lt;/a&gt;</description>")),
+    ("1-info-cdata-protocol-relative", "info:content-relative-link", rss(extra_item=f"<content:encoded xmlns:content='{CONTENT}'><![CDATA[<img src=\"//cdn.example.net/a.png\">]]></content:encoded>")),
     ("1-silent-absolute-and-fragment", "silent:content-relative-link", rss(extra_item="<description>&lt;a href=\"https://example.org/a\"&gt;a&lt;/a&gt; &lt;a href=\"#fn1\"&gt;1&lt;/a&gt; &lt;a href=\"mailto:a@example.org\"&gt;m&lt;/a&gt;</description>")),
     ("1-silent-words-not-html", "silent:content-relative-link", rss(extra_item="<description>set href=\"/x\" in the template</description>")),
     ("1-silent-own-base", "silent:content-relative-link", rss(extra_item="<description>&lt;base href=\"https://example.org/p/\"&gt;&lt;img src=\"a.png\"&gt;</description>")),
@@ -987,7 +987,7 @@ def site_atom(src):
 # Issue 54 item 1, against the published tree: each case a folder with the
 # feed and the file `hello.png` at the site's root.
 CONTENT_SITE_CASES = [
-    ("1-warning-link-to-no-file", "warning:content-link-missing", {"feed.atom": site_atom("hello.png"), "hello.png": "an image"}),
+    ("1-info-link-to-no-file", "info:content-link-missing", {"feed.atom": site_atom("hello.png"), "hello.png": "an image"}),
     ("1-silent-link-to-the-file", "silent:content-link-missing", {"feed.atom": site_atom("/hello.png"), "hello.png": "an image"}),
     ("1-silent-link-elsewhere", "silent:content-link-missing", {"feed.atom": site_atom("https://cdn.example.net/hello.png"), "hello.png": "an image"}),
 ]

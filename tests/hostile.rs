@@ -1337,7 +1337,7 @@ fn one_description_of_a_hundred_thousand_relative_links() {
         unit,
         "</description></item></channel></rss>",
     );
-    check_rule_shape(&path, "warning[content-relative-link]");
+    check_rule_shape(&path, "info[content-relative-link]");
 }
 
 #[test]
@@ -1376,7 +1376,7 @@ fn a_site_feed_of_fifty_thousand_links_to_files_that_are_not_there() {
         run.peak_mib
     );
     assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-    assert_eq!(run.stdout.matches("warning[content-link-missing]").count(), 50_000);
+    assert_eq!(run.stdout.matches("info[content-link-missing]").count(), 50_000);
     assert!(run.seconds < RULE_SECONDS, "{:.1} s", run.seconds);
     assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
 }

@@ -20,7 +20,7 @@ use crate::xml::Node;
 mod mapped;
 
 pub static CONTENT_RELATIVE_LINK: Rule = rule!(
-    ContentRelativeLink, Warning, Doc, Some(relative_links),
+    ContentRelativeLink, Info, Doc, Some(relative_links),
     groups: [Content],
     summary: "a relative link (href, src, poster) in the HTML of an RSS item's description or content:encoded, which RSS gives no base to resolve against",
     spec: "RSS 2.0, <item>; RFC 3986 §5.1",
@@ -34,7 +34,7 @@ pub static CONTENT_PROTOCOL_RELATIVE_LINK: Rule = rule!(
 );
 
 pub static CONTENT_LINK_MISSING: Rule = rule!(
-    ContentLinkMissing, Warning, Set, None, set: Some(missing_site_files),
+    ContentLinkMissing, Info, Set, None, set: Some(missing_site_files),
     groups: [Content],
     summary: "a link in an entry's HTML names a file of the linted site that is not there",
     spec: "RFC 3986 §5.2; RFC 4287 §2",
