@@ -41,7 +41,8 @@ pub fn web_page_start(text: &str) -> Option<usize> {
     ((starts(b"<!doctype html") && boundary(14)) || (starts(b"<html") && boundary(5))).then_some(at)
 }
 
-/// A feed a page links to: its `href` as written, and its media type.
+/// A feed a page links to: its `href` as written (`&amp;` read as `&`),
+/// and its media type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FeedLink {
     pub href: String,
@@ -51,38 +52,195 @@ pub struct FeedLink {
 /// The feeds a web page's `<link rel="alternate">` elements name, Atom and
 /// RSS, in document order, among its first bytes.
 pub fn feed_links(page: &str) -> Vec<FeedLink> {
+    page_head(page)
+        .advertised
+        .into_iter()
+        .filter(|link| matches!(link.media_type.as_str(), "application/atom+xml" | "application/rss+xml"))
+        .map(|link| FeedLink {
+            href: link.href,
+            media_type: link.media_type,
+        })
+        .collect()
+}
+
+/// The media types a `<link rel="alternate">` names a feed by: Atom, RSS,
+/// JSON Feed, and plain JSON, which JSON Feed readers accept too (but which
+/// also names APIs' JSON: a rule takes it for a feed only where one is).
+pub const FEED_MEDIA_TYPES: [&str; 4] = [
+    "application/atom+xml",
+    "application/rss+xml",
+    "application/feed+json",
+    "application/json",
+];
+
+/// A feed a page advertises, with where its attributes are in the page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Advertised {
+    /// The `href` as written, trimmed, `&amp;` read as `&`.
+    pub href: String,
+    /// The value of `href`, as written.
+    pub href_at: std::ops::Range<usize>,
+    /// The `type`, trimmed and in lower case: one of [`FEED_MEDIA_TYPES`].
+    pub media_type: String,
+    /// The value of `type`, as written.
+    pub type_at: std::ops::Range<usize>,
+}
+
+/// What a page's head says of its feeds: its `<link rel="alternate">`
+/// elements of a feed's type, in order; its `<base href>`, the first; and
+/// where its `<head>` (else `<html>`) start tag is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageHead {
+    pub base: Option<String>,
+    pub advertised: Vec<Advertised>,
+    pub head_at: Option<std::ops::Range<usize>>,
+}
+
+/// Reads a page's head ([`PageHead`]) among its first bytes, in one pass
+/// over its tags; comments are passed over.
+pub fn page_head(page: &str) -> PageHead {
     let end = (0..=LOOKED_AT.min(page.len()))
         .rev()
         .find(|at| page.is_char_boundary(*at))
         .unwrap_or(0);
-    let head = &page[..end];
-    let lower = head.to_ascii_lowercase();
-    let mut found = Vec::new();
-    let mut from = 0;
-    while let Some(at) = lower[from..].find("<link").map(|at| from + at) {
-        let close = lower[at..].find('>').map_or(lower.len(), |close| at + close);
-        let attributes = attributes(&head[at + 5..close]);
+    let html = &page[..end];
+    let mut head = PageHead::default();
+    for Tag {
+        at: tag_at,
+        name: tag,
+        attributes,
+    } in tags(html)
+    {
         let value = |name: &str| {
             attributes
                 .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.as_str())
+                .find(|(n, _)| html[n.clone()].eq_ignore_ascii_case(name))
+                .map(|(_, value)| value.clone())
         };
-        let alternate = value("rel").is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|r| r.eq_ignore_ascii_case("alternate"))
-        });
-        let media_type = value("type").unwrap_or_default().trim().to_ascii_lowercase();
-        let is_feed = matches!(media_type.as_str(), "application/atom+xml" | "application/rss+xml");
-        if let (true, true, Some(href)) = (alternate, is_feed, value("href")) {
-            found.push(FeedLink {
-                href: href.trim().to_owned(),
-                media_type,
-            });
+        if tag.eq_ignore_ascii_case("link") {
+            head.advertised.extend(advertised(html, &value));
+        } else if tag.eq_ignore_ascii_case("base") && head.base.is_none() {
+            head.base = value("href").map(|href| attribute_text(&html[href]).trim().to_owned());
+        } else if tag.eq_ignore_ascii_case("head") || tag.eq_ignore_ascii_case("html") && head.head_at.is_none() {
+            head.head_at = Some(tag_at);
+        } else if tag.eq_ignore_ascii_case("body") {
+            // Past the head: a page's body may quote markup.
+            break;
         }
-        from = close.max(at + 5);
     }
-    found
+    head
+}
+
+/// A start tag of an HTML text: where it is (from `<` to past its `>`),
+/// its name, and its attributes' names and values, as ranges of the text.
+struct Tag<'h> {
+    at: std::ops::Range<usize>,
+    name: &'h str,
+    attributes: Vec<NameAndValue>,
+}
+
+/// The tags of an HTML text in order, in one pass; comments are passed
+/// over, and a `<` that starts no tag name is text.
+fn tags(html: &str) -> impl Iterator<Item = Tag<'_>> {
+    let bytes = html.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || loop {
+        let open = memchr::memchr(b'<', &bytes[at..]).map(|i| at + i)?;
+        if html[open..].starts_with("<!--") {
+            at = html[open + 4..]
+                .find("-->")
+                .map_or(bytes.len(), |end| open + 4 + end + 3);
+            continue;
+        }
+        let name_end = bytes[open + 1..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .map_or(bytes.len(), |i| open + 1 + i);
+        if name_end == open + 1 {
+            at = open + 1;
+            continue;
+        }
+        let (attributes, end) = tag_attributes(html, name_end);
+        at = end;
+        return Some(Tag {
+            at: open..end,
+            name: &html[open + 1..name_end],
+            attributes,
+        });
+    })
+}
+
+/// The feed a `<link>` advertises, if its `rel` holds `alternate` and its
+/// `type` names a feed.
+fn advertised(html: &str, value: &dyn Fn(&str) -> Option<std::ops::Range<usize>>) -> Option<Advertised> {
+    let rel = attribute_text(&html[value("rel")?]);
+    if !rel
+        .split_ascii_whitespace()
+        .any(|r| r.eq_ignore_ascii_case("alternate"))
+    {
+        return None;
+    }
+    let type_at = value("type")?;
+    // Hugo writes `application/rss&#43;xml`.
+    let media_type = attribute_text(&html[type_at.clone()]).trim().to_ascii_lowercase();
+    if !FEED_MEDIA_TYPES.contains(&media_type.as_str()) {
+        return None;
+    }
+    let href_at = value("href")?;
+    Some(Advertised {
+        href: attribute_text(&html[href_at.clone()]).trim().to_owned(),
+        href_at,
+        media_type,
+        type_at,
+    })
+}
+
+/// An attribute's value as its text: the character references HTML
+/// writers use in attributes read (`&#43;`, `&#x2B;`, `&amp;`, `&lt;`,
+/// `&gt;`, `&quot;`, `&apos;`); any other `&` is left as written.
+pub fn attribute_text(value: &str) -> std::borrow::Cow<'_, str> {
+    if !value.contains('&') {
+        return std::borrow::Cow::Borrowed(value);
+    }
+    let mut text = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = rest.find('&') {
+        text.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let reference = rest
+            .get(1..rest.len().min(12))
+            .and_then(|after| after.find(';'))
+            .and_then(|end| Some((character(&rest[1..=end])?, end + 2)));
+        match reference {
+            Some((c, len)) => {
+                text.push(c);
+                rest = &rest[len..];
+            }
+            None => {
+                text.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    text.push_str(rest);
+    std::borrow::Cow::Owned(text)
+}
+
+/// The character a reference's name (between `&` and `;`) stands for.
+fn character(name: &str) -> Option<char> {
+    let code = match name {
+        "amp" => return Some('&'),
+        "lt" => return Some('<'),
+        "gt" => return Some('>'),
+        "quot" => return Some('"'),
+        "apos" => return Some('\''),
+        _ => name.strip_prefix('#')?,
+    };
+    let code = match code.strip_prefix(['x', 'X']) {
+        Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+        None => code.parse().ok()?,
+    };
+    char::from_u32(code).filter(|c| *c != '\0')
 }
 
 /// An attribute of an HTML fragment that holds a URL: `href`, `src` or
@@ -99,26 +257,11 @@ pub struct UrlAttribute {
 /// `<base href>` ends the search (what follows resolves against it, not
 /// against what the feed gives).
 pub fn url_attributes(html: &str) -> Vec<UrlAttribute> {
-    let bytes = html.as_bytes();
     let mut found = Vec::new();
-    let mut at = 0;
-    while let Some(open) = memchr::memchr(b'<', &bytes[at..]).map(|i| at + i) {
-        if html[open..].starts_with("<!--") {
-            at = html[open + 4..]
-                .find("-->")
-                .map_or(bytes.len(), |end| open + 4 + end + 3);
-            continue;
-        }
-        let name_end = bytes[open + 1..]
-            .iter()
-            .position(|b| !b.is_ascii_alphanumeric())
-            .map_or(bytes.len(), |i| open + 1 + i);
-        if name_end == open + 1 {
-            at = open + 1;
-            continue;
-        }
-        let tag = &html[open + 1..name_end];
-        let (attributes, end) = tag_attributes(html, name_end);
+    for Tag {
+        name: tag, attributes, ..
+    } in tags(html)
+    {
         for (name, value) in attributes {
             let name = match &html[name] {
                 n if n.eq_ignore_ascii_case("href") => "href",
@@ -131,7 +274,6 @@ pub fn url_attributes(html: &str) -> Vec<UrlAttribute> {
             }
             found.push(UrlAttribute { name, value });
         }
-        at = end;
     }
     found
 }
@@ -186,42 +328,6 @@ fn tag_attributes(html: &str, from: usize) -> (Vec<NameAndValue>, usize) {
     }
 }
 
-/// A tag's attributes, as HTML writes them: quoted with `"` or `'`, or not
-/// at all. Character references are left as written, but `&amp;`.
-fn attributes(tag: &str) -> Vec<(String, String)> {
-    let mut found = Vec::new();
-    let mut rest = tag.trim_start_matches('/');
-    loop {
-        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == '/');
-        let name_end = rest
-            .find(|c: char| c.is_ascii_whitespace() || c == '=' || c == '/')
-            .unwrap_or(rest.len());
-        if name_end == 0 {
-            return found;
-        }
-        let name = rest[..name_end].to_owned();
-        rest = rest[name_end..].trim_start();
-        let Some(after) = rest.strip_prefix('=') else {
-            found.push((name, String::new()));
-            continue;
-        };
-        let after = after.trim_start();
-        let (value, next) = match after.chars().next() {
-            Some(quote @ ('"' | '\'')) => {
-                let body = &after[1..];
-                let end = body.find(quote).unwrap_or(body.len());
-                (&body[..end], body.get(end + 1..).unwrap_or_default())
-            }
-            _ => {
-                let end = after.find(|c: char| c.is_ascii_whitespace()).unwrap_or(after.len());
-                (&after[..end], &after[end..])
-            }
-        };
-        found.push((name, value.replace("&amp;", "&")));
-        rest = next;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +347,47 @@ mod tests {
         assert_eq!(web_page_start("<feed xmlns=\"http://www.w3.org/2005/Atom\">"), None);
         assert_eq!(web_page_start("<htmlfeed>"), None);
         assert_eq!(web_page_start("<rss><channel><description><html></description>"), None);
+    }
+
+    #[test]
+    fn a_page_head_gives_its_feeds_base_and_head() {
+        let page = r#"<!doctype html><html><head><base href="https://example.org/a/">
+            <!-- <link rel="alternate" type="application/atom+xml" href="/commented.atom"> -->
+            <link rel="alternate" type="application/rss&#43;xml" href="/categories/c&#43;&#43;/index.xml">
+            <link rel=alternate type=application/feed+json href=feed.json>
+            <link rel="alternate" type="text/html" hreflang="fr" href="/fr/">
+            </head><body><link rel="alternate" type="application/atom+xml" href="/in-body.atom">"#;
+        let head = page_head(page);
+        assert_eq!(head.base.as_deref(), Some("https://example.org/a/"));
+        let found: Vec<(&str, &str, &str)> = head
+            .advertised
+            .iter()
+            .map(|a| (a.href.as_str(), a.media_type.as_str(), &page[a.href_at.clone()]))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/categories/c++/index.xml",
+                    "application/rss+xml",
+                    "/categories/c&#43;&#43;/index.xml"
+                ),
+                ("feed.json", "application/feed+json", "feed.json"),
+            ]
+        );
+        assert_eq!(&page[head.head_at.unwrap()], "<head>");
+    }
+
+    #[test]
+    fn character_references_in_attributes_are_read() {
+        assert_eq!(
+            attribute_text("a&amp;b&#43;c&#x2B;d&lt;&gt;&quot;&apos;"),
+            "a&b+c+d<>\"'"
+        );
+        assert_eq!(
+            attribute_text("AT&T &unknown; &#0; &#xZZ; &"),
+            "AT&T &unknown; &#0; &#xZZ; &"
+        );
     }
 
     #[test]

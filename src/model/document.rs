@@ -9,6 +9,7 @@ use url::Url;
 
 use crate::feed::placement::Placement;
 use crate::findings::suppress::Suppression;
+use crate::model::page::Page;
 use crate::model::summary::DocSummary;
 use crate::text::snippet::Snippets;
 
@@ -29,6 +30,9 @@ pub struct Document {
     pub(crate) snippets: Option<Snippets>,
     /// What the set checks need of the document, once its DOM is gone.
     pub(crate) summary: Option<DocSummary>,
+    /// A web page of a linted tree, read for the feeds it advertises: no
+    /// feed, and not counted as a document of the run.
+    pub(crate) page: Option<Box<Page>>,
     /// The `feedlint-disable` comments of the document.
     pub(crate) suppressions: Vec<Suppression>,
     /// Read only because a linted document links to it: the set checks see
@@ -66,6 +70,11 @@ impl Document {
     /// What kind of feed it is, where it is one feedlint checks.
     pub fn kind(&self) -> Option<crate::feed::DocKind> {
         self.summary.as_ref().map(|summary| summary.kind)
+    }
+
+    /// Whether it is a web page read for the feeds it advertises.
+    pub fn is_page(&self) -> bool {
+        self.page.is_some()
     }
 
     /// Whether it was checked as a podcast.

@@ -91,6 +91,9 @@ struct Summary {
     dropped: usize,
     /// Of `documents`, those checked as podcasts.
     podcasts: usize,
+    /// Web pages read for the feeds they advertise (the `discovery`
+    /// rules): findings may name them; not counted in `documents`.
+    pages: usize,
     /// `documents` by kind.
     kinds: super::Kinds,
     /// The web page's verdict: no error, no failure, something checked.
@@ -158,6 +161,7 @@ fn summary(report: &Report) -> Summary {
         context: report.context_documents(),
         dropped: report.dropped.total(),
         podcasts: report.linted_podcasts(),
+        pages: report.pages(),
         kinds: report.kinds(),
         valid: report.valid(),
     }

@@ -105,7 +105,13 @@ impl Report {
     /// The documents linted and reported on: not those read only as the
     /// context of a set check.
     pub fn linted_documents(&self) -> usize {
-        self.documents.iter().filter(|d| !d.context).count()
+        self.documents.iter().filter(|d| !d.context && !d.is_page()).count()
+    }
+
+    /// The web pages read for the feeds they advertise (the `discovery`
+    /// rules): reported on, but not documents of the run.
+    pub fn pages(&self) -> usize {
+        self.documents.iter().filter(|d| !d.context && d.is_page()).count()
     }
 
     /// The linted documents checked as podcasts.
@@ -115,14 +121,19 @@ impl Report {
 
     /// The documents read only because linted documents link to them.
     pub fn context_documents(&self) -> usize {
-        self.documents.len() - self.linted_documents()
+        self.documents.iter().filter(|d| d.context).count()
     }
 
     /// Whether every linted document is one feedlint does not check (RSS
     /// 1.0, an encrypted Deleted Entry Document: `unknown-document`): such
     /// a run passed nothing, and its verdict says so.
     pub fn nothing_checked(&self) -> bool {
-        let mut linted = self.documents.iter().enumerate().filter(|(_, d)| !d.context).peekable();
+        let mut linted = self
+            .documents
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.context && !d.is_page())
+            .peekable();
         linted.peek().is_some()
             && linted.all(|(doc, document)| {
                 document.kind().is_none()
@@ -144,7 +155,7 @@ impl Report {
     /// well-formed, a kind feedlint does not check).
     pub fn kinds(&self) -> Kinds {
         let mut kinds = Kinds::default();
-        for document in self.documents.iter().filter(|d| !d.context) {
+        for document in self.documents.iter().filter(|d| !d.context && !d.is_page()) {
             let count = match document.kind() {
                 Some(DocKind::Atom) => &mut kinds.atom,
                 Some(DocKind::AtomEntry) => &mut kinds.atom_entry,
@@ -462,6 +473,11 @@ pub fn summary_line(report: &Report) -> String {
             " ({n} more past the first {} not kept: see --max-findings)",
             report.shown()
         )),
+    }
+    match report.pages() {
+        0 => {}
+        1 => not_shown.push_str(" (and 1 web page read for the feeds it advertises)"),
+        n => not_shown.push_str(&format!(" (and {n} web pages read for the feeds they advertise)")),
     }
     match report.context_documents() {
         0 => {}

@@ -14,6 +14,7 @@ pub enum Group {
     Podcast,
     JsonFeed,
     Content,
+    Discovery,
     Websub,
     Http,
     Media,
@@ -22,7 +23,7 @@ pub enum Group {
 
 impl Group {
     /// Every group, in the order `feedlint rules` lists them.
-    pub const ALL: [Group; 14] = [
+    pub const ALL: [Group; 15] = [
         Group::Xml,
         Group::Rfc5005,
         Group::Rfc6721,
@@ -33,6 +34,7 @@ impl Group {
         Group::Podcast,
         Group::JsonFeed,
         Group::Content,
+        Group::Discovery,
         Group::Websub,
         Group::Http,
         Group::Media,
@@ -52,6 +54,7 @@ impl Group {
             Group::Podcast => "podcast",
             Group::JsonFeed => "json-feed",
             Group::Content => "content",
+            Group::Discovery => "discovery",
             Group::Websub => "websub",
             Group::Http => "http",
             Group::Media => "media",
@@ -73,6 +76,7 @@ impl Group {
             Group::Podcast => "Podcasts",
             Group::JsonFeed => "JSON Feed",
             Group::Content => "Links in entries",
+            Group::Discovery => "Feed discovery",
             Group::Websub => "WebSub",
             Group::Http => "HTTP",
             Group::Media => "Media",
@@ -93,6 +97,7 @@ impl Group {
             Group::Itunes | Group::Podcast => "podcast",
             Group::JsonFeed => "json_feed",
             Group::Content => "content",
+            Group::Discovery => "discovery",
             Group::Websub => "websub",
             Group::Http => "http",
             Group::Media => "media",
@@ -112,6 +117,7 @@ impl Group {
             Group::Podcast => "podcasts by PSP-1: the elements a podcast must and should have, descriptions, episodes' media; the Podcasting 2.0 tags, each by its document; RSS feeds that carry audio but declare no podcast namespace (an info)",
             Group::JsonFeed => "JSON Feed 1.1 documents: JSON itself, the members the format requires, their types, and members that are neither the format's nor an extension's",
             Group::Content => "links inside entry HTML (escaped, CDATA or XHTML): relative links that RSS gives no base, protocol-relative links, with their places inside the escaped text and fixes that make them absolute where the base is known",
+            Group::Discovery => "the feeds a site's web pages advertise (<link rel=\"alternate\">), read where a walk meets the pages of a published tree: a link that leads to no feed, a relative one that works only from some folders, a type that names another format, and a home page that advertises no feed",
             Group::Websub => "WebSub in every format: a feed that names a hub names one topic, its self URL (a JSON Feed's feed_url); hub URLs; a fetched feed's Link header against its document; hubs that do not answer, when asked to check them",
             Group::Http => "how a fetched feed is served: validators (ETag, Last-Modified) and whether a conditional request gets 304, an ETag that changes while the feed does not, no-store on archives, compression of large feeds, CORS for readers in web pages, temporary redirects, bot challenges in place of a linked document",
             Group::Media => "what the servers of enclosures and artwork answer, when the media check is asked for: status, redirects, Content-Type and Content-Length against type and length, byte ranges; the artwork's real format, pixel size and colour space",

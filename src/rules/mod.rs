@@ -1,6 +1,6 @@
 //! The rules, one folder per group: `xml`, `rfc5005`, `rfc6721`, `atom`,
 //! `rss` (with the RSS profile), `podcast` (Apple's tags and Podcasting
-//! 2.0), `json_feed`, `content`, `websub`, `http`, `media`, `fetch`. Every rule is a `static Rule` with its metadata
+//! 2.0), `json_feed`, `content`, `discovery`, `websub`, `http`, `media`, `fetch`. Every rule is a `static Rule` with its metadata
 //! and, for document rules, the function that checks it, declared next to
 //! that function, in its first group's folder ([`Group::folder`]);
 //! [`RULES`], written by `build.rs` from those declarations, lists them
@@ -27,6 +27,7 @@ pub(crate) use shared::{
 mod atom;
 pub mod checker;
 pub(crate) mod content;
+mod discovery;
 pub mod fetch;
 mod group;
 pub mod http;

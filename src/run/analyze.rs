@@ -95,35 +95,17 @@ pub(crate) fn internal_error(named: Named, panic: &str, options: &Options) -> Ou
 
 /// A document that was not checked, with the one finding that says why.
 fn unchecked(named: Named, rule: &Rule, finding: Pending, options: &Options) -> Outcome {
-    let Named {
-        name,
-        path,
-        url,
-        canonical,
-        ..
-    } = named;
     let source = Source::new(String::new());
-    let level = options.levels().level_for(rule, path.as_deref());
+    let level = options.levels().level_for(rule, named.path.as_deref());
     let diagnostics = level
         .map(|level| source.locator().resolve(finding, rule.id, level))
         .into_iter()
         .collect();
+    let snippets = options.keep_sources().then(|| Snippets::cut("", [Place::START]));
     Outcome {
         document: Document {
-            name,
-            path,
-            url,
-            aliases: Vec::new(),
-            snippets: options.keep_sources().then(|| Snippets::cut("", [Place::START])),
-            summary: None,
-            suppressions: Vec::new(),
-            context: false,
-            explicit: true,
-            canonical,
-            placement: None,
-            misplaced: None,
-            text: None,
             internal_error: rule.id == INTERNAL_ERROR.id,
+            ..named.into_document(snippets, None)
         },
         diagnostics,
         unused_level: None,
@@ -152,6 +134,30 @@ pub(crate) struct Named {
     pub context: bool,
 }
 
+impl Named {
+    /// The document as the run keeps it, with nothing of its content yet:
+    /// windows of its lines and its text, where the run keeps them.
+    fn into_document(self, snippets: Option<Snippets>, text: Option<String>) -> Document {
+        Document {
+            name: self.name,
+            path: self.path,
+            url: self.url,
+            aliases: Vec::new(),
+            snippets,
+            summary: None,
+            page: None,
+            suppressions: Vec::new(),
+            context: false,
+            explicit: true,
+            canonical: self.canonical,
+            placement: None,
+            misplaced: None,
+            text,
+            internal_error: false,
+        }
+    }
+}
+
 /// The groups that, selected by name, check every RSS feed as a podcast.
 const PODCAST_GROUPS: &[crate::rules::Group] = &[crate::rules::Group::Podcast, crate::rules::Group::Itunes];
 
@@ -177,7 +183,7 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
         && (explicit && (crate::json::starts_an_object(source.text()) || named_as_json(&named))
             || may_be_json_feed(source.text()));
     if !explicit && !json && !root_name_is_feed(source.text()) {
-        return None;
+        return page_of_site(named, &source, options);
     }
     // Every rule's level for this document, looked up once; then by id,
     // in constant time per finding.
@@ -226,6 +232,39 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     }
     let fixable = bytes_are_text && source.text().len() == file_len;
     Some(locate(named, explicit, source, checked, fixable, &level_of, options))
+}
+
+/// A web page met in a walk, kept where a `discovery` rule is on for the
+/// feeds its head advertises; one that advertises none is kept only if it
+/// may be a site's home page (an `index.html`), whose silence a rule
+/// judges. Its text is dropped here, as a feed's tree is.
+fn page_of_site(named: Named, source: &Source, options: &Options) -> Option<Outcome> {
+    if named.context || !options.reads_pages() || crate::base::html::web_page_start(source.text()).is_none() {
+        return None;
+    }
+    let head = crate::base::html::page_head(source.text());
+    // By its name: a page uploaded to the web page has no path.
+    let home = std::path::Path::new(&named.name)
+        .file_name()
+        .is_some_and(|name| name == "index.html");
+    if head.advertised.is_empty() && !home {
+        return None;
+    }
+    let page = crate::model::page::Page::of(head, &mut source.locator());
+    let snippets = options
+        .keep_sources()
+        .then(|| Snippets::cut(source.text(), page.places()));
+    let text = options.keep_texts().then(|| source.text().to_owned());
+    Some(Outcome {
+        document: Document {
+            page: Some(Box::new(page)),
+            explicit: false,
+            ..named.into_document(snippets, text)
+        },
+        diagnostics: Vec::new(),
+        unused_level: None,
+        dropped: Default::default(),
+    })
 }
 
 /// The text of a document's bytes (decoded by the `charset` its transport
@@ -617,22 +656,15 @@ fn locate(
             places.chain(summary_places).chain(suppression_places).chain(gaps),
         )
     });
+    let text = options.keep_texts().then(|| source.text().to_owned());
     Outcome {
         document: Document {
-            name: named.name,
-            path: named.path,
-            url: named.url,
-            aliases: Vec::new(),
-            snippets,
             summary,
             suppressions,
-            context: false,
             explicit,
-            canonical: named.canonical,
             placement,
-            misplaced: None,
-            text: options.keep_texts().then(|| source.text().to_owned()),
             internal_error,
+            ..named.into_document(snippets, text)
         },
         diagnostics,
         unused_level,

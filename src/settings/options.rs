@@ -74,6 +74,15 @@ impl Options {
                 .filter(|rule| rule.groups.contains(&crate::rules::Group::Media))
                 .any(|rule| self.levels.enabled_anywhere(rule))
     }
+
+    /// Whether a walk keeps the web pages it meets, for the feeds they
+    /// advertise: only while a `discovery` rule is on.
+    pub(crate) fn reads_pages(&self) -> bool {
+        crate::rules::RULES
+            .iter()
+            .filter(|rule| rule.groups.contains(&crate::rules::Group::Discovery))
+            .any(|rule| self.levels.enabled_anywhere(rule))
+    }
 }
 
 impl Options {

@@ -148,6 +148,7 @@ fn json_matches_the_contract() {
             "folded",
             "infos",
             "kinds",
+            "pages",
             "podcasts",
             "valid",
             "warnings"
