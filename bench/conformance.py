@@ -22,6 +22,7 @@ checks and some it does not check yet, so the score says what is left.
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -993,6 +994,37 @@ CONTENT_SITE_CASES = [
 ]
 
 
+def site_page(head):
+    """A web page of the site, with `head` in its <head>."""
+    return f"<!DOCTYPE html>\n<html><head><title>Example</title>\n{head}\n</head><body><p>Hello.</p></body></html>"
+
+
+def advertised(href, media_type="application/atom+xml"):
+    return f"<link rel='alternate' type='{media_type}' href='{href}'>"
+
+
+PLACED_ATOM = atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/>")
+PLACED_RSS = rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='self' href='https://example.org/feed.xml'/>")
+
+# Issue 54 item 3: each case a published site (the feed's self link places
+# the folder at https://example.org/) with its home page and, where a case
+# needs one, a post's page in a folder of its own.
+DISCOVERY_CASES = [
+    ("3-error-feed-moved", "error:discovery-link-dangling", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("/feeds/all.atom"))}),
+    ("3-silent-feed-there", "silent:discovery-link-dangling", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("/feed.atom"))}),
+    ("3-silent-feed-elsewhere", "silent:discovery-link-dangling", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("https://feeds.example.net/example"))}),
+    ("3-silent-rest-route-as-json", "silent:discovery-link-dangling", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("/feed.atom") + advertised("/wp-json/wp/v2/pages/2", "application/json"))}),
+    ("3-error-relative-breaks-on-posts", "error:discovery-relative-link", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("feed.atom")), "posts/hello/index.html": site_page(advertised("feed.atom"))}),
+    ("3-silent-relative-under-base", "silent:discovery-relative-link", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("feed.atom")), "posts/hello/index.html": site_page("<base href='https://example.org/'>" + advertised("feed.atom"))}),
+    ("3-silent-root-relative-everywhere", "silent:discovery-relative-link", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("/feed.atom")), "posts/hello/index.html": site_page(advertised("/feed.atom"))}),
+    ("3-error-atom-as-rss", "error:discovery-type-mismatch", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("/feed.atom", "application/rss+xml"))}),
+    ("3-error-rss-as-atom", "error:discovery-type-mismatch", {"feed.xml": PLACED_RSS, "index.html": site_page(advertised("/feed.xml"))}),
+    ("3-silent-hugo-escaped-type", "silent:discovery-type-mismatch", {"feed.xml": PLACED_RSS, "index.html": site_page(advertised("/feed.xml", "application/rss&#43;xml"))}),
+    ("3-info-home-page-advertises-nothing", "info:discovery-missing", {"feed.atom": PLACED_ATOM, "index.html": site_page("<meta charset='utf-8'>")}),
+    ("3-silent-home-page-advertises-a-proxy", "silent:discovery-missing", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("https://feeds.example.net/example"))}),
+]
+
+
 def websub_rss(links):
     atom_link = "<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='{}' href='{}'/>"
     return rss(extra_channel="".join(atom_link.format(rel, href) for rel, href in links))
@@ -1261,11 +1293,11 @@ def score_sets(name, cases):
     missed, found = [], {}
     for case, expected, files in cases:
         folder = directory / case
-        folder.mkdir(exist_ok=True)
-        for old in folder.iterdir():
-            old.unlink()
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir()
         for file, document in files.items():
-            declaration = "" if file.endswith(".json") else '<?xml version="1.0" encoding="utf-8"?>\n'
+            declaration = "" if file.endswith((".json", ".html")) else '<?xml version="1.0" encoding="utf-8"?>\n'
+            (folder / file).parent.mkdir(parents=True, exist_ok=True)
             (folder / file).write_text(declaration + document + "\n")
         result = subprocess.run(
             [str(BINARY), "--format", "json", "--exit-zero", "--max-per-rule", "0", str(folder)],
@@ -1288,13 +1320,13 @@ def main():
     server, port = media_server()
     media_cases = [(case, expected, document.replace(MEDIA, MEDIA.format(port=port))) for case, expected, document in MEDIA_CASES]
     media_flags = ["--check-media", "--allow-private-addresses", "--timeout", "1"]
-    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53, "content": 54, "content-site": 54, "http-served": 54}
-    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES), ("content", CONTENT_CASES), ("content-site", CONTENT_SITE_CASES), ("http-served", HTTP_CASES)]:
+    issues = {"podcast": 41, "paged": 41, "media": 41, "wild": 50, "wild-paged": 50, "json-feed": 53, "json-paged": 53, "websub": 53, "websub-served": 53, "content": 54, "content-site": 54, "http-served": 54, "discovery": 54}
+    for name, cases in [("atom", ATOM_CASES), ("rss20", RSS_CASES), ("podcast", PODCAST_CASES), ("paged", PAGED_CASES), ("media", media_cases), ("wild", WILD_CASES), ("wild-paged", WILD_PAGED_CASES), ("json-feed", JSON_CASES), ("json-paged", JSON_PAGED_CASES), ("websub", WEBSUB_CASES), ("websub-served", SERVED_WEBSUB_CASES), ("content", CONTENT_CASES), ("content-site", CONTENT_SITE_CASES), ("discovery", DISCOVERY_CASES), ("http-served", HTTP_CASES)]:
         if name == "websub-served":
             missed, found = score_served(cases)
         elif name == "http-served":
             missed, found = score_http(cases)
-        elif name in ("paged", "wild-paged", "json-paged", "content-site"):
+        elif name in ("paged", "wild-paged", "json-paged", "content-site", "discovery"):
             missed, found = score_sets(name, cases)
         else:
             missed, found = score(name, cases, media_flags if name == "media" else ())

@@ -394,6 +394,25 @@ def site_links(size):
     return {"feedlint.toml": 'base-url = "https://example.org/"\n', "feed.atom": "".join(out)}
 
 
+def site_pages(size):
+    # A published site of as many pages as the size allows (each padded to
+    # 4 KiB of body), in a folder each: every page advertises the feed by
+    # the same relative link (one finding at the end, for them all) and a
+    # feed of its own that is not there (a finding each).
+    feed = (f'<feed {ATOM}><title>t</title><id>tag:example.org,2024:f</id><updated>2024-01-01T00:00:00Z</updated>'
+            '<author><name>a</name></author><link rel="self" href="https://example.org/feed.atom"/></feed>')
+    files = {"feed.atom": feed}
+    body = "<p>" + "a" * 4000 + "</p>"
+    total, n = len(feed), 0
+    while total < size:
+        page = ('<!DOCTYPE html><html><head><link rel="alternate" type="application/atom+xml" href="feed.atom">'
+                f'<link rel="alternate" type="application/rss+xml" href="/gone/{n}.xml"></head><body>{body}</body></html>')
+        files[f"posts/{n}/index.html"] = page
+        total += len(page)
+        n += 1
+    return files
+
+
 def served_feed(size):
     # Linted by URL from a loopback server that sends an ETag and ignores
     # If-None-Match: the http rules ask again and compare the two bodies
@@ -475,6 +494,7 @@ SHAPES = {
     "RSS items, escaped links": escaped_links,
     "one description of links": one_escaped_description,
     "site links to missing files": site_links,
+    "site pages, links to no feed": site_pages,
 }
 
 # The flags a shape is linted with, besides the report's.

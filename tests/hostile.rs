@@ -1380,3 +1380,40 @@ fn a_site_feed_of_fifty_thousand_links_to_files_that_are_not_there() {
     assert!(run.seconds < RULE_SECONDS, "{:.1} s", run.seconds);
     assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
 }
+
+#[test]
+fn a_site_of_twenty_thousand_pages_each_advertising_feeds_that_are_not_there() {
+    // Every page of a published tree advertises the same relative link
+    // (one layout: one finding, whatever the pages) and one link of its
+    // own that leads nowhere (a finding each): the pages are grouped by
+    // link in one pass, and each target is looked for on disk once.
+    let path = generated("feed.atom", |out| {
+        write!(out, "{FEED_START}<link rel=\"self\" href=\"https://example.org/feed.atom\"/></feed>").unwrap();
+    });
+    let folder = path.parent().unwrap();
+    for n in 0..20_000 {
+        let page = folder.join(format!("posts/{n}/index.html"));
+        std::fs::create_dir_all(page.parent().unwrap()).unwrap();
+        std::fs::write(
+            &page,
+            format!(
+                "<!DOCTYPE html><html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\"feed.atom\">\
+                 <link rel=\"alternate\" type=\"application/rss+xml\" href=\"/gone/{n}.xml\"></head></html>"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        folder.join("index.html"),
+        "<!DOCTYPE html><html><head><link rel=\"alternate\" type=\"application/atom+xml\" href=\"feed.atom\"></head></html>",
+    )
+    .unwrap();
+    let folder = folder.to_str().unwrap().to_owned();
+    let run = run_measured(&path, &["--format", "concise", "--max-per-rule", "0", &folder]);
+    eprintln!("{folder}: {:.2} s of CPU, {} MiB peak", run.seconds, run.peak_mib);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert_eq!(run.stdout.matches("error[discovery-relative-link]").count(), 1);
+    assert_eq!(run.stdout.matches("error[discovery-link-dangling]").count(), 20_000);
+    assert!(run.seconds < RULE_SECONDS, "{:.1} s", run.seconds);
+    assert!(run.peak_mib < RULE_MEBIBYTES, "{} MiB", run.peak_mib);
+}

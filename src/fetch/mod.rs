@@ -419,6 +419,12 @@ impl Walk<'_> {
                         found_on_page: true,
                         relation: None,
                     });
+                    // The page is kept too: the discovery rules judge what
+                    // it advertises against the feed fetched.
+                    let job = self.job_of(index, fetched, named_by_user);
+                    if let Some(page) = self.run.read_page(job) {
+                        self.run.keep(page);
+                    }
                     return Ok(());
                 }
             }

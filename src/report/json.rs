@@ -531,7 +531,8 @@ pub fn write_batch_record(
     let mut out = super::SeparatorsEscaped::new(out);
     match outcome {
         Ok(report) => {
-            let first = report.documents.first();
+            // The feed, not the page that named it.
+            let first = report.documents.iter().find(|document| !document.is_page());
             let record = Record {
                 id: input.id,
                 url: Some(input.url),

@@ -234,6 +234,14 @@ pub(crate) fn lint_document(named: Named, bytes: Vec<u8>, explicit: bool, option
     Some(locate(named, explicit, source, checked, fixable, &level_of, options))
 }
 
+/// A fetched web page that names its feed (the page a user gave for its
+/// site): kept as a page of the run, as a walked one is.
+pub(crate) fn fetched_page(named: Named, bytes: Vec<u8>, options: &Options) -> Option<Outcome> {
+    let charset = named.charset.clone();
+    let (source, _, _) = decode(bytes, charset);
+    page_of_site(named, &source, options)
+}
+
 /// A web page met in a walk, kept where a `discovery` rule is on for the
 /// feeds its head advertises; one that advertises none is kept only if it
 /// may be a site's home page (an `index.html`), whose silence a rule

@@ -96,6 +96,12 @@ impl<'o> Run<'o> {
         run_job(job, false, self.options)
     }
 
+    /// Reads a fetched web page, for the feeds it advertises; `None` where
+    /// no `discovery` rule is on.
+    pub(crate) fn read_page(&self, job: Job) -> Option<Outcome> {
+        crate::run::jobs::read_page(job, self.options)
+    }
+
     /// Keeps a document [read alone](Run::read_one), its findings held to
     /// what is left of `--max-findings`.
     pub(crate) fn keep(&mut self, mut outcome: Outcome) -> &mut Outcome {

@@ -71,6 +71,23 @@ pub(super) fn run_jobs(
     }
 }
 
+/// Reads a job's bytes as a web page of the run ([`analyze::fetched_page`]).
+pub(crate) fn read_page(job: Job, options: &Options) -> Option<Outcome> {
+    let Origin::Bytes(bytes) = job.origin else { return None };
+    let named = Named {
+        name: job.name,
+        path: None,
+        url: job.url,
+        charset: job.charset,
+        media_type: job.media_type,
+        fetched: job.fetched,
+        canonical: job.canonical,
+        learning: job.learning,
+        context: false,
+    };
+    analyze::fetched_page(named, bytes, options)
+}
+
 pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>, Failure> {
     let Job {
         name,

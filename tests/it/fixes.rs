@@ -12,7 +12,7 @@ use crate::common;
 use common::{json, rules_of, scratch, stdout};
 
 /// The fixture each fix is shown on.
-const FIXED: [&str; 35] = [
+const FIXED: [&str; 36] = [
     "podcast-non-ascii-url/fail-non-ascii.rss",
     "itunes-unknown-category/fail-not-written-as-apple.rss",
     "itunes-invalid-image/fail-url-as-text.rss",
@@ -47,6 +47,7 @@ const FIXED: [&str; 35] = [
     "json-feed-deprecated-author/fail-author-only.json",
     "json-feed-version-mismatch/fail-1.1-members.json",
     "content-relative-link/fail-root-relative.rss",
+    "content-relative-link/fail-gatsby-14133.rss",
     "content-protocol-relative-link/fail-html.atom",
 ];
 

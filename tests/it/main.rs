@@ -12,6 +12,7 @@ mod chains;
 mod cli;
 mod config;
 mod contract;
+mod discovery;
 mod editors;
 mod fetch;
 mod fixes;
