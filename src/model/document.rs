@@ -29,7 +29,7 @@ pub struct Document {
     /// snippets. The text itself is never kept.
     pub(crate) snippets: Option<Snippets>,
     /// What the set checks need of the document, once its DOM is gone.
-    pub(crate) summary: Option<DocSummary>,
+    pub(crate) summary: Option<Box<DocSummary>>,
     /// A web page of a linted tree, read for the feeds it advertises: no
     /// feed, and not counted as a document of the run.
     pub(crate) page: Option<Box<Page>>,

@@ -141,7 +141,7 @@ impl<'r> FeedSet<'r> {
             for url in doc.url.iter().chain(&doc.aliases) {
                 by_url.entry(iri::comparison_key(url)).or_insert(id);
             }
-            if let Some(self_iri) = doc.summary.as_ref().and_then(DocSummary::self_iri) {
+            if let Some(self_iri) = doc.summary.as_deref().and_then(DocSummary::self_iri) {
                 by_self.entry(self_iri.as_str()).or_default().push(id);
             }
         }
@@ -195,7 +195,7 @@ impl<'r> FeedSet<'r> {
         self.docs
             .iter()
             .enumerate()
-            .filter_map(|(id, doc)| Some((id, doc.summary.as_ref()?)))
+            .filter_map(|(id, doc)| Some((id, doc.summary.as_deref()?)))
     }
 
     pub fn summary(&self, doc: DocId) -> &'r DocSummary {

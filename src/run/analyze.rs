@@ -667,7 +667,7 @@ fn locate(
     let text = options.keep_texts().then(|| source.text().to_owned());
     Outcome {
         document: Document {
-            summary,
+            summary: summary.map(Box::new),
             suppressions,
             explicit,
             placement,

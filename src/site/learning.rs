@@ -88,7 +88,7 @@ pub(crate) fn learn_sites(done: &mut [&mut Document], published: &mut Published)
             if iri::comparison_key(old) == iri::comparison_key(&url) {
                 return None;
             }
-            let read = read_its_url(document.summary.as_ref(), old, &url);
+            let read = read_its_url(document.summary.as_deref(), old, &url);
             Some((i, url, read))
         })
         .collect();

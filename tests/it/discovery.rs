@@ -41,7 +41,12 @@ fn a_page_given_as_a_url_is_judged_against_the_feed_it_names() {
     // type attribute, the feed pointed at beside it.
     let output = feedlint(&["--format", "json", &server.url("/wrong")]);
     let report = json(&output);
-    assert_eq!(rules_of(&report), ["discovery-type-mismatch"], "{:?}", messages(&report));
+    assert_eq!(
+        rules_of(&report),
+        ["discovery-type-mismatch"],
+        "{:?}",
+        messages(&report)
+    );
     let finding = &report["diagnostics"][0];
     assert_eq!(finding["file"], server.url("/wrong"));
     assert_eq!(finding["spans"][0]["line_start"], 2);
@@ -94,7 +99,12 @@ fn a_tree_nobody_publishes_is_not_judged_and_the_group_off_reads_no_page() {
     // Published at a base URL, it is judged.
     let output = feedlint(&["--format", "json", "--base-url", "https://example.org/", root]);
     let report = json(&output);
-    assert_eq!(rules_of(&report), ["discovery-relative-link"], "{:?}", messages(&report));
+    assert_eq!(
+        rules_of(&report),
+        ["discovery-relative-link"],
+        "{:?}",
+        messages(&report)
+    );
     // The group off: no page is kept, nothing is said of them.
     let report = json(&feedlint(&[
         "--format",

@@ -13,6 +13,7 @@ use url::Url;
 use crate::base::hash::FastMap;
 use crate::feed::DocKind;
 use crate::findings::diagnostic::{shorten, DocId};
+use crate::model::document::Document;
 use crate::model::page::Advertisement;
 use crate::model::set::FeedSet;
 use crate::rules::checker::SetChecker;
@@ -48,23 +49,23 @@ pub static DISCOVERY_MISSING: Rule = rule!(
 );
 
 /// Where an advertisement leads.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Leads {
     /// To a feed of the run.
     Feed(DocId),
-    /// To a URL of a published tree where no file is: the file it names.
-    Nowhere(String),
+    /// To a URL of a published tree where no file is.
+    Nowhere,
     /// Somewhere the run cannot judge: another site, a file that is no
     /// feed of the run, a page whose URL is not known.
     Unknown,
 }
 
-/// One advertisement of one page, with where it leads.
+/// One advertisement of one page, with where it leads: small, as a site
+/// may have tens of thousands of pages (the URL it resolves to is worked
+/// out again for the few that are reported).
 struct Judged<'r> {
     page: DocId,
     link: &'r Advertisement,
-    /// The URL it resolves to.
-    target: Option<Url>,
     leads: Leads,
     /// Written as a relative path (`feed.xml`, `../feed.xml`) on a page
     /// without a `<base>`: what it names depends on the page's folder.
@@ -78,38 +79,42 @@ fn judged<'r>(set: &FeedSet<'r>) -> Vec<Judged<'r>> {
         let (Some(head), false) = (document.page.as_deref(), document.context) else {
             continue;
         };
-        let base = document
-            .url
-            .as_ref()
-            .map(|url| match &head.base {
-                Some(base) => url.join(base).ok(),
-                None => Some(url.clone()),
-            })
-            .unwrap_or_default();
         for link in &head.advertised {
-            let href = link.href.value.as_str();
-            // A template's placeholder is no URL yet: the page is a source.
-            let target = base
-                .as_ref()
-                .filter(|_| !href.contains("{{") && !href.contains("{%"))
-                .and_then(|base| base.join(href).ok());
-            let leads = match target.as_ref().map(|target| leads_to(set, target)) {
+            let leads = match target_of(document, link).map(|target| leads_to(set, &target)) {
                 // Plain JSON names APIs' documents too (WordPress's REST
                 // routes): only a JSON Feed there makes it a feed's link.
                 Some(Leads::Feed(feed)) => Leads::Feed(feed),
-                Some(nowhere @ Leads::Nowhere(_)) if link.media_type.value != "application/json" => nowhere,
+                Some(Leads::Nowhere) if link.media_type.value != "application/json" => Leads::Nowhere,
                 _ => Leads::Unknown,
             };
             found.push(Judged {
                 page,
                 link,
-                target,
                 leads,
-                page_relative: head.base.is_none() && is_path(href),
+                page_relative: head.base.is_none() && is_path(&link.href.value),
             });
         }
     }
     found
+}
+
+/// The URL an advertisement of a page resolves to: against the page's
+/// `<base href>`, else its URL; `None` where the page's URL is not known,
+/// or the link is a template's placeholder (the page is a source, not
+/// what is published).
+fn target_of(page: &Document, link: &Advertisement) -> Option<Url> {
+    let href = link.href.value.as_str();
+    if href.contains("{{") || href.contains("{%") {
+        return None;
+    }
+    let url = page.url.as_ref()?;
+    let base = match page.page.as_deref().and_then(|head| head.base.as_deref()) {
+        Some(base) => url.join(base).ok()?,
+        None => url.clone(),
+    };
+    let mut target = base.join(href).ok()?;
+    target.set_fragment(None);
+    Some(iri::comparable(target))
 }
 
 /// A relative path: no scheme, not from the root, not protocol-relative.
@@ -121,14 +126,11 @@ fn leads_to(set: &FeedSet, target: &Url) -> Leads {
     if !matches!(target.scheme(), "http" | "https" | "file") {
         return Leads::Unknown;
     }
-    let mut without_fragment = target.clone();
-    without_fragment.set_fragment(None);
-    let comparable = iri::comparable(without_fragment);
-    if let Some(feed) = set.resolve(&comparable) {
+    if let Some(feed) = set.resolve(target) {
         return Leads::Feed(feed);
     }
-    match set.site_has(&comparable) {
-        Some((false, named)) => Leads::Nowhere(named),
+    match set.site_has(target) {
+        Some((false, _)) => Leads::Nowhere,
         _ => Leads::Unknown,
     }
 }
@@ -170,13 +172,15 @@ fn dangling_links(cx: &mut SetChecker) {
     let set = cx.set;
     let judged = judged(set);
     for group in by_href(&judged) {
-        let broken = pages_where(&group, set, |leads| matches!(leads, Leads::Nowhere(_)));
+        let broken = pages_where(&group, set, |leads| *leads == Leads::Nowhere);
         let Some(first) = broken.first() else { continue };
         // A relative path that works from some pages is the other rule's.
         if first.page_relative && group.iter().any(|j| matches!(j.leads, Leads::Feed(_))) {
             continue;
         }
-        let Leads::Nowhere(named) = &first.leads else { continue };
+        let named = target_of(set.document(first.page), first.link)
+            .and_then(|target| set.site_has(&target))
+            .map_or_else(String::new, |(_, named)| named);
         let href = &first.link.href;
         cx.report(
             SetChecker::at(
@@ -199,7 +203,7 @@ fn relative_links(cx: &mut SetChecker) {
     let set = cx.set;
     let judged = judged(set);
     for group in by_href(&judged) {
-        let broken = pages_where(&group, set, |leads| matches!(leads, Leads::Nowhere(_)));
+        let broken = pages_where(&group, set, |leads| *leads == Leads::Nowhere);
         let working = pages_where(&group, set, |leads| matches!(leads, Leads::Feed(_)));
         let working = working.first();
         let (Some(first), Some(working)) = (broken.first(), working) else {
@@ -210,7 +214,7 @@ fn relative_links(cx: &mut SetChecker) {
             continue;
         }
         let href = &first.link.href;
-        let resolved = first.target.as_ref().map_or_else(String::new, |target| {
+        let resolved = target_of(set.document(first.page), first.link).map_or_else(String::new, |target| {
             format!(" it resolves to {}", shorten(target.path()))
         });
         let feed_url = set.document(feed).url.as_ref();
