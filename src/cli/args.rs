@@ -216,10 +216,11 @@ pub(crate) struct LintArgs {
     /// host falls in it, so one host's feeds stay on one machine.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub(crate) shard: Option<(u32, u32)>,
-    /// With --urls-from: the most inputs of one host linted at once.
+    /// With --urls-from: the most requests to one host at once, whichever
+    /// inputs make them.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub(crate) host_jobs: u16,
-    /// With --urls-from: the seconds between the starts of two inputs of
+    /// With --urls-from: the seconds between the starts of two requests to
     /// one host (0.5, 2).
     #[arg(long, value_name = "SECONDS", default_value = "0", value_parser = parse_seconds)]
     pub(crate) host_delay: Duration,

@@ -79,7 +79,7 @@ pub(crate) fn run(args: &LintArgs, matches: &ArgMatches, options: &Options) -> E
         id: None,
         url: String::new(),
     };
-    let politeness = batch::Politeness {
+    let politeness = feedlint::fetch::politeness::Politeness {
         at_once: usize::from(args.host_jobs),
         delay: args.host_delay,
     };

@@ -95,6 +95,7 @@ pub(crate) fn limits(args: &LintArgs) -> feedlint::fetch::Limits {
         jobs: usize::from(args.jobs),
         trust_start: true,
         http_cache: None,
+        pacer: None,
     }
 }
 

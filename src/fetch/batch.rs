@@ -5,18 +5,19 @@
 //! memory stays flat however long the list is. `--shard K/N` keeps the
 //! inputs of one in N shards, by host (one host's inputs in one shard, so
 //! politeness towards it holds across machines); `--resume FILE` skips the
-//! inputs an earlier run's output already holds. One host's inputs are
-//! linted one at a time (`--host-jobs`), `--host-delay` apart.
+//! inputs an earlier run's output already holds. One request to a host at
+//! a time (`--host-jobs`), `--host-delay` apart, whichever inputs make
+//! them ([`super::politeness`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::io::BufRead;
 use std::sync::mpsc;
-use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::sync::{Mutex, PoisonError};
 
 use url::Url;
 
+use super::politeness::{Pacer, Politeness};
 use super::Limits;
 use crate::model::failure::Failure;
 use crate::report::Report;
@@ -150,89 +151,6 @@ pub fn done_in(output: impl BufRead) -> std::io::Result<HashSet<u64>> {
     Ok(done)
 }
 
-/// Politeness towards one host across the inputs of a batch: at most
-/// `at_once` of its inputs linted at a time, and `delay` between the
-/// starts of two of them. Each input's walk keeps its own bound besides
-/// (2 requests in flight to one origin).
-#[derive(Debug, Clone, Copy)]
-pub struct Politeness {
-    pub at_once: usize,
-    pub delay: Duration,
-}
-
-impl Default for Politeness {
-    fn default() -> Self {
-        Politeness {
-            at_once: 1,
-            delay: Duration::ZERO,
-        }
-    }
-}
-
-/// How many hosts the gate holds before it forgets those it may.
-const FORGET_AT: usize = 1024;
-
-/// The hosts inputs are being linted on, and when each may be asked next:
-/// a worker waits here until its input's host lets it in. A host is
-/// forgotten once nothing of it runs and its delay has passed, so the map
-/// holds the hosts in flight, not every host of the list.
-struct Gate {
-    politeness: Politeness,
-    hosts: Mutex<HashMap<String, (usize, Instant)>>,
-    changed: Condvar,
-}
-
-impl Gate {
-    fn enter(&self, host: &str) {
-        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
-        // A host whose last input ended before its delay passed stays until
-        // the delay has: forgotten here once the map grows, so it holds the
-        // hosts of the last delay's span, not the list's.
-        if hosts.len() >= FORGET_AT {
-            let now = Instant::now();
-            hosts.retain(|_, (running, next)| *running > 0 || *next > now);
-        }
-        loop {
-            let now = Instant::now();
-            let (running, next) = hosts.get(host).copied().unwrap_or((0, now));
-            if running < self.politeness.at_once.max(1) && now >= next {
-                hosts.insert(host.to_owned(), (running + 1, now + self.politeness.delay));
-                return;
-            }
-            hosts = if running < self.politeness.at_once.max(1) {
-                // Only the delay is left: wait it out (or a change).
-                self.changed
-                    .wait_timeout(hosts, next - now)
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .0
-            } else {
-                self.changed.wait(hosts).unwrap_or_else(PoisonError::into_inner)
-            };
-        }
-    }
-
-    fn leave(&self, host: &str) {
-        let mut hosts = self.hosts.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((running, next)) = hosts.get_mut(host) {
-            *running -= 1;
-            if *running == 0 && *next <= Instant::now() {
-                hosts.remove(host);
-            }
-        }
-        drop(hosts);
-        self.changed.notify_all();
-    }
-}
-
-/// The host an input is kept polite towards: its URL's, lower case (an
-/// input that is no URL, by its text: it is refused without a request).
-fn host_of(url: &str) -> String {
-    Url::parse(url)
-        .ok()
-        .and_then(|url| url.host_str().map(str::to_ascii_lowercase))
-        .unwrap_or_else(|| url.to_owned())
-}
-
 /// What linting one input gave.
 pub enum Outcome {
     Linted(Box<Report>),
@@ -252,24 +170,22 @@ pub fn run(
     record: &mut dyn FnMut(BatchInput, Outcome),
 ) {
     let inputs = Mutex::new(inputs);
-    let gate = Gate {
-        politeness,
-        hosts: Mutex::new(HashMap::new()),
-        changed: Condvar::new(),
+    // Every request of every input's walk passes the one gate: politeness
+    // counts requests to a host, whichever input makes them.
+    let limits = &Limits {
+        pacer: Some(std::sync::Arc::new(Pacer::new(politeness))),
+        ..limits.clone()
     };
     std::thread::scope(|scope| {
         // Bounded: workers wait while the writer is behind, so finished
         // reports never pile up.
         let (sender, finished) = mpsc::sync_channel::<(BatchInput, Outcome)>(jobs);
         for _ in 0..jobs.max(1) {
-            let (sender, inputs, gate) = (sender.clone(), &inputs, &gate);
+            let (sender, inputs) = (sender.clone(), &inputs);
             scope.spawn(move || loop {
                 let next = inputs.lock().unwrap_or_else(PoisonError::into_inner).next();
                 let Some(input) = next else { break };
-                let host = host_of(&input.url);
-                gate.enter(&host);
                 let outcome = lint_one(&input.url, limits, options);
-                gate.leave(&host);
                 if sender.send((input, outcome)).is_err() {
                     break;
                 }
@@ -300,27 +216,6 @@ fn lint_one(url: &str, limits: &Limits, options: &Options) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_gate_forgets_hosts_whose_delay_has_passed() {
-        let gate = Gate {
-            politeness: Politeness {
-                at_once: 1,
-                delay: Duration::from_millis(1),
-            },
-            hosts: Mutex::new(HashMap::new()),
-            changed: Condvar::new(),
-        };
-        for n in 0..3 * FORGET_AT {
-            let host = format!("host{n}.example");
-            gate.enter(&host);
-            gate.leave(&host);
-        }
-        std::thread::sleep(Duration::from_millis(2));
-        gate.enter("last.example");
-        let held = gate.hosts.lock().unwrap().len();
-        assert!(held <= FORGET_AT + 1, "{held} hosts held");
-    }
 
     #[test]
     fn lines_are_urls_or_json_objects() {

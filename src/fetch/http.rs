@@ -12,6 +12,7 @@ use url::Url;
 
 use super::cache::{HttpCache, Kept};
 use super::policy::{AddressPolicy, CheckedResolver, Credentials, Refused};
+use super::politeness::Permit;
 use super::Limits;
 use crate::findings::remedy::{Limit, Wording};
 
@@ -88,11 +89,13 @@ use crate::rules::http::{Challenge, Delivery, Headers, Redirect, Revalidated, Re
 pub(super) use crate::rules::media::Answer;
 
 /// A request followed to its answer.
-struct Followed {
+struct Followed<'p> {
     url: Url,
     response: ureq::http::Response<ureq::Body>,
     cut_by_deadline: bool,
     redirects: Vec<Redirect>,
+    /// The host's turn (batch politeness), held until the answer is read.
+    permit: Option<Permit<'p>>,
 }
 
 /// A header's value, where it is text.
@@ -232,6 +235,7 @@ impl Client {
             response,
             cut_by_deadline,
             redirects,
+            permit,
         } = self.follow(url, named, deadline, feed)?;
         let status = response.status().as_u16();
         let headers = response.headers().clone();
@@ -253,6 +257,8 @@ impl Client {
             Err(FetchError::Timeout) if cut_by_deadline => return Err(FetchError::OutOfTime),
             other => other?,
         };
+        // Read: the host's turn ends before a second request asks it again.
+        drop(permit);
         if let Some(challenge) = crate::rules::http::challenge_of(status, &named_header, &bytes) {
             return Err(FetchError::Challenge(challenge));
         }
@@ -366,6 +372,7 @@ impl Client {
             url,
             response,
             cut_by_deadline,
+            permit: _turn,
             ..
         } = self.follow(url, false, deadline, send)?;
         let number = |name: &str| header(&response, name).and_then(|v| v.trim().parse::<u64>().ok());
@@ -407,11 +414,14 @@ impl Client {
         named: bool,
         deadline: Instant,
         send: impl Fn(&ureq::Agent, &Url, Duration) -> Result<ureq::http::Response<ureq::Body>, FetchError>,
-    ) -> Result<Followed, FetchError> {
+    ) -> Result<Followed<'_>, FetchError> {
         let mut current = url.clone();
         let mut redirects = Vec::new();
         for hop in 0..=self.limits.max_redirects {
             let agent = if named && hop == 0 { &self.start } else { &self.followed };
+            // Each hop waits for its host's turn (a redirect's ends with
+            // it), before the time it has left is counted.
+            let permit = self.limits.pacer.as_deref().and_then(|pacer| pacer.enter(&current));
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(FetchError::OutOfTime);
@@ -439,6 +449,7 @@ impl Client {
                 response,
                 cut_by_deadline,
                 redirects,
+                permit,
             });
         }
         Err(FetchError::TooManyRedirects)

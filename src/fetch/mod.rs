@@ -31,6 +31,7 @@ mod http;
 pub mod hubs;
 pub mod media;
 pub mod policy;
+pub mod politeness;
 
 use http::{Client, FetchError, Fetched};
 use policy::{AddressPolicy, Credentials};
@@ -74,6 +75,9 @@ pub struct Limits {
     /// Where fetched documents are kept, so that the next run asks for them
     /// conditionally (`--http-cache`).
     pub http_cache: Option<cache::HttpCache>,
+    /// Politeness towards each host, shared by the walks of a batch: every
+    /// request waits for its host's turn.
+    pub pacer: Option<std::sync::Arc<politeness::Pacer>>,
 }
 
 impl Default for Limits {
@@ -89,6 +93,7 @@ impl Default for Limits {
             jobs: 8,
             trust_start: true,
             http_cache: None,
+            pacer: None,
         }
     }
 }
