@@ -139,6 +139,9 @@ struct Queued {
     /// A feed that a start URL's web page names: checked as the page's
     /// stand-in, but fetched as a link is, under the address policy.
     found_on_page: bool,
+    /// Where the page kept as a document of the run advertises it: an
+    /// answer that there is nothing there is that page's finding.
+    advertised_at: Option<Span>,
     /// The relation of the link that led here.
     relation: Option<Relation>,
 }
@@ -197,6 +200,7 @@ pub fn lint_urls(
                 origin: None,
                 launched: false,
                 found_on_page: false,
+                advertised_at: None,
                 relation: None,
             })
             .collect(),
@@ -395,6 +399,14 @@ impl Walk<'_> {
         let named_by_user = origin.is_none();
         let fetched = match (fetched, origin) {
             (Ok(fetched), _) => fetched,
+            (Err(FetchError::Status(code @ (404 | 410))), None) if self.queue[index].advertised_at.is_some() => {
+                let span = self.queue[index].advertised_at.clone().expect("matched");
+                self.findings.push((
+                    &crate::rules::discovery::DISCOVERY_LINK_DANGLING,
+                    crate::rules::discovery::dangling_on_fetch(&url, code, span),
+                ));
+                return Ok(());
+            }
             (Err(error), None) => {
                 return Err(Failure::Unfetchable {
                     url: url.to_string(),
@@ -417,19 +429,33 @@ impl Walk<'_> {
                     self.run.warn(format!(
                         "{url} is a web page; found a feed at {feed} (its <link rel=\"alternate\">); checking it"
                     ));
+                    // The page is kept too: the discovery rules judge what
+                    // it advertises against the feed fetched.
+                    let page_url = fetched.url.clone();
+                    let job = self.job_of(index, fetched, named_by_user);
+                    let mut advertised_at = None;
+                    if let Some(page) = self.run.read_page(job) {
+                        let doc = self.run.len();
+                        advertised_at = page.document.page.as_deref().and_then(|head| {
+                            let link = head.advertised.iter().find(|link| {
+                                page_url
+                                    .join(&link.href.value)
+                                    .ok()
+                                    .map(|url| client.credentials.mask(&url))
+                                    == Some(feed.clone())
+                            })?;
+                            Some(link.href.span.in_doc(doc))
+                        });
+                        self.run.keep(page);
+                    }
                     self.queue.push(Queued {
                         url: feed,
                         origin: None,
                         launched: false,
                         found_on_page: true,
+                        advertised_at,
                         relation: None,
                     });
-                    // The page is kept too: the discovery rules judge what
-                    // it advertises against the feed fetched.
-                    let job = self.job_of(index, fetched, named_by_user);
-                    if let Some(page) = self.run.read_page(job) {
-                        self.run.keep(page);
-                    }
                     return Ok(());
                 }
             }
@@ -520,6 +546,7 @@ impl Walk<'_> {
                 origin: Some(span),
                 launched: false,
                 found_on_page: false,
+                advertised_at: None,
                 relation: Some(relation),
             });
         }

@@ -27,7 +27,7 @@ pub(crate) use shared::{
 mod atom;
 pub mod checker;
 pub(crate) mod content;
-mod discovery;
+pub mod discovery;
 pub mod fetch;
 mod group;
 pub mod http;

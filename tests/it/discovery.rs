@@ -35,6 +35,14 @@ fn a_page_given_as_a_url_is_judged_against_the_feed_it_names() {
     let server = Server::start(|path, _| match path {
         "/wrong" => page("application/rss+xml"),
         "/right" => page("application/atom+xml"),
+        "/gone" => Reply {
+            body: String::from_utf8(page("application/atom+xml").body)
+                .unwrap()
+                .replace("/feed.atom", "/moved.atom")
+                .into_bytes(),
+            ..page("")
+        },
+        "/moved.atom" => common::http::status(404),
         _ => ok(ATOM.to_owned()),
     });
     // The page names the Atom feed as RSS: one finding, at the page's
@@ -61,6 +69,20 @@ fn a_page_given_as_a_url_is_judged_against_the_feed_it_names() {
     assert_eq!(rules_of(&report), Vec::<String>::new(), "{:?}", messages(&report));
     assert_eq!(report["summary"]["pages"], 1, "{report}");
     assert_eq!(output.status.code(), Some(0));
+    // The feed it names answers 404: the page's finding, at its href, and
+    // no failure of the run (the page was linted).
+    let output = feedlint(&["--format", "json", &server.url("/gone")]);
+    let report = json(&output);
+    assert_eq!(
+        rules_of(&report),
+        ["discovery-link-dangling"],
+        "{:?}",
+        messages(&report)
+    );
+    assert_eq!(report["diagnostics"][0]["file"], server.url("/gone"));
+    assert_eq!(report["diagnostics"][0]["spans"][0]["column_start"], 57);
+    assert_eq!(report["failures"].as_array().unwrap().len(), 0, "{report}");
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     // With the group off, the page is not kept.
     let output = feedlint(&["--format", "json", "--ignore", "discovery", &server.url("/wrong")]);
     let report = json(&output);

@@ -12,7 +12,7 @@ use url::Url;
 
 use crate::base::hash::FastMap;
 use crate::feed::DocKind;
-use crate::findings::diagnostic::{shorten, DocId};
+use crate::findings::diagnostic::{shorten, DocId, Pending, Span};
 use crate::model::document::Document;
 use crate::model::page::Advertisement;
 use crate::model::set::FeedSet;
@@ -197,6 +197,15 @@ fn dangling_links(cx: &mut SetChecker) {
             .help("publish the feed there, or correct the link in the layout that writes it"),
         );
     }
+}
+
+/// The finding of a page given as a URL whose advertised feed answers
+/// that it is not there (`code`: 404, 410).
+pub fn dangling_on_fetch(feed: &Url, code: u16, at: Span) -> Pending<Span> {
+    Pending::new(at, format!("this page advertises a feed at {feed}, which answers HTTP {code}"))
+        .label("no feed there")
+        .note("RSS Autodiscovery §3.1: \"The href attribute must be the feed's URL\"; a reader or browser that follows it finds nothing to subscribe to")
+        .help("publish the feed there, or correct the link in the layout that writes it")
 }
 
 fn relative_links(cx: &mut SetChecker) {
