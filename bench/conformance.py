@@ -1003,7 +1003,7 @@ def advertised(href, media_type="application/atom+xml"):
     return f"<link rel='alternate' type='{media_type}' href='{href}'>"
 
 
-PLACED_ATOM = atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/>")
+PLACED_ATOM = atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/><link rel='alternate' href='https://example.org/'/>")
 PLACED_RSS = rss(extra_channel="<atom:link xmlns:atom='http://www.w3.org/2005/Atom' rel='self' href='https://example.org/feed.xml'/>")
 
 # Issue 54 item 3: each case a published site (the feed's self link places
@@ -1021,6 +1021,7 @@ DISCOVERY_CASES = [
     ("3-error-rss-as-atom", "error:discovery-type-mismatch", {"feed.xml": PLACED_RSS, "index.html": site_page(advertised("/feed.xml"))}),
     ("3-silent-hugo-escaped-type", "silent:discovery-type-mismatch", {"feed.xml": PLACED_RSS, "index.html": site_page(advertised("/feed.xml", "application/rss&#43;xml"))}),
     ("3-info-home-page-advertises-nothing", "info:discovery-missing", {"feed.atom": PLACED_ATOM, "index.html": site_page("<meta charset='utf-8'>")}),
+    ("3-silent-feed-of-another-page", "silent:discovery-missing", {"feed.atom": atom(extra_head="<link rel='self' href='https://example.org/feed.atom'/><link rel='alternate' href='https://example.org/blog/'/>"), "index.html": site_page("<meta charset='utf-8'>")}),
     ("3-silent-home-page-advertises-a-proxy", "silent:discovery-missing", {"feed.atom": PLACED_ATOM, "index.html": site_page(advertised("https://feeds.example.net/example"))}),
 ]
 

@@ -421,45 +421,9 @@ impl Walk<'_> {
             }
         };
         self.bytes_total += fetched.bytes.len() as u64;
-        // A start URL that gives a web page naming its feed: the feed is
-        // checked in its place, as a reader's feed finder does.
-        if named_by_user && !self.queue[index].found_on_page {
-            if let Some(feed) = feed_of_page(&fetched).map(|feed| client.credentials.mask(&feed)) {
-                if self.seen.insert(feed.to_string()) {
-                    self.run.warn(format!(
-                        "{url} is a web page; found a feed at {feed} (its <link rel=\"alternate\">); checking it"
-                    ));
-                    // The page is kept too: the discovery rules judge what
-                    // it advertises against the feed fetched.
-                    let page_url = fetched.url.clone();
-                    let job = self.job_of(index, fetched, named_by_user);
-                    let mut advertised_at = None;
-                    if let Some(page) = self.run.read_page(job) {
-                        let doc = self.run.len();
-                        advertised_at = page.document.page.as_deref().and_then(|head| {
-                            let link = head.advertised.iter().find(|link| {
-                                page_url
-                                    .join(&link.href.value)
-                                    .ok()
-                                    .map(|url| client.credentials.mask(&url))
-                                    == Some(feed.clone())
-                            })?;
-                            Some(link.href.span.in_doc(doc))
-                        });
-                        self.run.keep(page);
-                    }
-                    self.queue.push(Queued {
-                        url: feed,
-                        origin: None,
-                        launched: false,
-                        found_on_page: true,
-                        advertised_at,
-                        relation: None,
-                    });
-                    return Ok(());
-                }
-            }
-        }
+        let Some(fetched) = self.unless_a_page_naming_its_feed(index, fetched, named_by_user, client) else {
+            return Ok(());
+        };
         // Whether a start URL gave a web page, judged before its bytes go
         // to the analysis (only to say so if it is no feed).
         let web_page = named_by_user
@@ -502,6 +466,58 @@ impl Walk<'_> {
         let self_iri = summary.and_then(|summary| summary.self_iri()).cloned();
         self.queue_links(self_iri, found, client, limits);
         Ok(())
+    }
+
+    /// A start URL that gives a web page naming its feed: the feed is
+    /// queued in its place, as a reader's feed finder does, and the page
+    /// kept for the discovery rules, to judge what it advertises against
+    /// the feed fetched. Gives the document back where it is no such page.
+    fn unless_a_page_naming_its_feed(
+        &mut self,
+        index: usize,
+        fetched: Fetched,
+        named_by_user: bool,
+        client: &Client,
+    ) -> Option<Fetched> {
+        if !named_by_user || self.queue[index].found_on_page {
+            return Some(fetched);
+        }
+        let Some(feed) = feed_of_page(&fetched).map(|feed| client.credentials.mask(&feed)) else {
+            return Some(fetched);
+        };
+        if !self.seen.insert(feed.to_string()) {
+            return Some(fetched);
+        }
+        let url = &self.queue[index].url;
+        self.run.warn(format!(
+            "{url} is a web page; found a feed at {feed} (its <link rel=\"alternate\">); checking it"
+        ));
+        let page_url = fetched.url.clone();
+        let job = self.job_of(index, fetched, named_by_user);
+        let mut advertised_at = None;
+        if let Some(page) = self.run.read_page(job) {
+            let doc = self.run.len();
+            advertised_at = page.document.page.as_deref().and_then(|head| {
+                let link = head.advertised.iter().find(|link| {
+                    page_url
+                        .join(&link.href.value)
+                        .ok()
+                        .map(|url| client.credentials.mask(&url))
+                        == Some(feed.clone())
+                })?;
+                Some(link.href.span.in_doc(doc))
+            });
+            self.run.keep(page);
+        }
+        self.queue.push(Queued {
+            url: feed,
+            origin: None,
+            launched: false,
+            found_on_page: true,
+            advertised_at,
+            relation: None,
+        });
+        None
     }
 
     /// The job that reads a fetched document (queue entry `index`) into the

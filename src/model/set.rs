@@ -326,13 +326,6 @@ impl<'r> FeedSet<'r> {
         Some((served_from(&path), crate::base::shown::shown_path(&path)))
     }
 
-    /// The URL of the site whose home page `url` is: a published tree's
-    /// (or a linted folder's), of which `url` is the `index.html`.
-    pub fn site_of_home_page(&self, url: &Url) -> Option<&'r Url> {
-        let space = self.space_of(url)?;
-        (url.as_str().strip_prefix(space.url.as_str()) == Some("index.html")).then_some(&space.url)
-    }
-
     /// The space a URL is below: the one of its prefixes (those ending in
     /// `/`) that is a space's URL, the longest.
     fn space_of(&self, url: &Url) -> Option<&'r UrlSpace> {

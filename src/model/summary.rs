@@ -271,6 +271,9 @@ pub struct DocSummary {
     /// document's own site, where written (`content-link-missing`): set by
     /// the analysis, which reads the HTML with the rules' reader.
     pub content_links: Vec<Located<Url>>,
+    /// The web page the feed says it is the feed of: Atom's `alternate`
+    /// link, an RSS channel's `link`, a JSON Feed's `home_page_url`.
+    pub home: Option<Url>,
     /// The WebSub hubs the document names, in it or in its `Link` header
     /// (there: at its root), gathered only when the run asks them
     /// ([`crate::Options::hubs`]).
@@ -302,6 +305,33 @@ fn nav_links(feed: &FeedDoc<'_, '_>, at: &mut crate::findings::source::Locator<'
             })
         })
         .collect()
+}
+
+/// The web page a feed says it is the feed of: an RSS channel's `link`,
+/// else the first head-level `alternate` link (Atom's, or an RSS channel's
+/// `atom:link`).
+fn home_of(feed: &FeedDoc<'_, '_>) -> Option<Url> {
+    let channel_link = feed
+        .head
+        .filter(|_| feed.kind == DocKind::Rss)
+        .and_then(|channel| child_text(channel, None, "link"))
+        .and_then(|text| resolved(feed.url, text.value));
+    channel_link.or_else(|| {
+        feed.links
+            .iter()
+            .find(|link| link.rel.as_str() == "alternate")
+            .and_then(|link| link.target.clone())
+    })
+}
+
+/// A reference written in a document, resolved against its URL (taken
+/// alone where the document has none).
+fn resolved(base: Option<&Url>, href: &str) -> Option<Url> {
+    let href = href.trim();
+    match base {
+        Some(base) => base.join(href).ok(),
+        None => Url::parse(href).ok(),
+    }
 }
 
 /// When the feed says it was last updated (Atom's `updated`, RSS's
@@ -455,6 +485,7 @@ impl DocSummary {
             tombstone_refs,
             media: Vec::new(),
             content_links: Vec::new(),
+            home: home_of(feed),
             hubs: Vec::new(),
         }
     }
@@ -552,6 +583,9 @@ impl DocSummary {
             tombstone_refs: Vec::new(),
             media: Vec::new(),
             content_links: Vec::new(),
+            home: feed
+                .string("home_page_url")
+                .and_then(|(href, _)| resolved(feed.url, href)),
             hubs: Vec::new(),
         }
     }

@@ -44,7 +44,7 @@ pub static DISCOVERY_TYPE_MISMATCH: Rule = rule!(
 pub static DISCOVERY_MISSING: Rule = rule!(
     DiscoveryMissing, Info, Set, None, set: Some(unadvertised_sites),
     groups: [Discovery],
-    summary: "a site's home page advertises none of the feeds the site publishes",
+    summary: "the page a feed names as its home (its site's home page) advertises no feed at all",
     spec: "RSS Autodiscovery §3; JSON Feed 1.1, Discovery",
 );
 
@@ -315,56 +315,65 @@ fn type_mismatches(cx: &mut SetChecker) {
     }
 }
 
+/// A page's URL as a feed's home link names it: a folder's `index.html`
+/// by the folder, with or without its last `/`, in the form links are
+/// compared in.
+fn home_key(url: &Url) -> String {
+    let key = iri::comparable(url.clone());
+    let key = key.as_str();
+    let key = key.strip_suffix("index.html").unwrap_or(key);
+    key.strip_suffix('/').unwrap_or(key).to_owned()
+}
+
 fn unadvertised_sites(cx: &mut SetChecker) {
     let set = cx.set;
+    // The pages that advertise no feed, by the URL a feed's home link
+    // would give them.
+    let mut silent: FastMap<String, DocId> = FastMap::default();
     for (page, document) in set.documents().iter().enumerate() {
-        let (Some(head), Some(url), false) = (document.page.as_deref(), document.url.as_ref(), document.context) else {
-            continue;
-        };
-        if !head.advertised.is_empty() {
+        if let (Some(head), Some(url), false) = (document.page.as_deref(), document.url.as_ref(), document.context) {
+            if head.advertised.is_empty() {
+                silent.insert(home_key(url), page);
+            }
+        }
+    }
+    if silent.is_empty() {
+        return;
+    }
+    // The subscription feeds that name each of those pages as their home.
+    let mut feeds_of: FastMap<DocId, Vec<DocId>> = FastMap::default();
+    for (feed, summary) in set.feeds() {
+        if !matches!(summary.kind, DocKind::Atom | DocKind::Rss | DocKind::JsonFeed) || summary.is_archive_like() {
             continue;
         }
-        let Some(site) = set.site_of_home_page(url) else {
-            continue;
-        };
-        let feeds: Vec<DocId> = set
-            .feeds()
-            .filter(|(doc, summary)| {
-                matches!(summary.kind, DocKind::Atom | DocKind::Rss | DocKind::JsonFeed)
-                    && !summary.is_archive_like()
-                    && set
-                        .document(*doc)
-                        .url
-                        .as_ref()
-                        .is_some_and(|url| url.as_str().starts_with(site.as_str()))
-            })
-            .map(|(doc, _)| doc)
-            .collect();
-        let Some(&first) = feeds.first() else { continue };
+        if let Some(&page) = summary.home.as_ref().and_then(|home| silent.get(&home_key(home))) {
+            feeds_of.entry(page).or_default().push(feed);
+        }
+    }
+    let mut pages: Vec<(DocId, Vec<DocId>)> = feeds_of.into_iter().collect();
+    pages.sort_unstable();
+    for (page, feeds) in pages {
+        let head = set.document(page).page.as_deref().expect("a page");
+        let first = feeds[0];
         let kind = set.document(first).kind().map_or("application/atom+xml", media_type_of);
         let href = match set.document(first).url.as_ref() {
             Some(url) if url.scheme() != "file" => url.to_string(),
             _ => set.reference(page, first),
         };
+        let named = match feeds.len() {
+            1 => format!("the feed {}", set.name(first)),
+            n => format!("{} or {} other feeds", set.name(first), n - 1),
+        };
         cx.report(
             SetChecker::at(
                 page,
                 &head.head,
-                match feeds.len() {
-                    1 => format!(
-                        "the site's home page advertises no feed: no <link rel=\"alternate\"> names {}",
-                        set.name(first)
-                    ),
-                    n => format!(
-                        "the site's home page advertises none of the site's {n} feeds: no <link rel=\"alternate\"> names {} or the others",
-                        set.name(first)
-                    ),
-                },
+                format!("this page advertises no feed, though {named} names it as the feed's home page"),
             )
             .label("no feed advertised")
-            .secondary(set.summary(first).root.in_doc(first), "a feed of the site")
+            .secondary(set.summary(first).root.in_doc(first), "names this page as its home")
             .note("RSS Autodiscovery §3: \"The link can be placed within the header of the site's home page\"; JSON Feed 1.1: \"A web page should include a link tag that specifies the location of the JSON Feed\". Readers and browsers find a site's feed by its home page: given the site's address, they find nothing to subscribe to")
-            .help(format!("add <link rel=\"alternate\" type=\"{kind}\" href=\"{href}\"> to the home page's <head>")),
+            .help(format!("add <link rel=\"alternate\" type=\"{kind}\" href=\"{href}\"> to this page's <head>")),
         );
     }
 }
