@@ -6,7 +6,7 @@
 //! `<base href>`) and judged against the feeds of the run and the files
 //! of the tree. One cause, one finding: a layout writes the same `<link>`
 //! on every page, so the pages that share one `href` are one finding, at
-//! the first of them, that counts the others.
+//! the shallowest of them (the home page first), that counts the others.
 
 use url::Url;
 
