@@ -397,24 +397,24 @@ impl Walk<'_> {
     ) -> Result<(), Failure> {
         let (url, origin) = (self.queue[index].url.clone(), self.queue[index].origin.clone());
         let named_by_user = origin.is_none();
-        let fetched = match (fetched, origin) {
-            (Ok(fetched), _) => fetched,
-            (Err(FetchError::Status(code @ (404 | 410))), None) if self.queue[index].advertised_at.is_some() => {
-                let span = self.queue[index].advertised_at.clone().expect("matched");
+        let advertised_at = self.queue[index].advertised_at.clone();
+        let fetched = match (fetched, origin, advertised_at) {
+            (Ok(fetched), _, _) => fetched,
+            (Err(FetchError::Status(code @ (404 | 410))), None, Some(span)) => {
                 self.findings.push((
                     &crate::rules::discovery::DISCOVERY_LINK_DANGLING,
                     crate::rules::discovery::dangling_on_fetch(&url, code, span),
                 ));
                 return Ok(());
             }
-            (Err(error), None) => {
+            (Err(error), None, _) => {
                 return Err(Failure::Unfetchable {
                     url: url.to_string(),
                     message: error.describe(self.run.words()),
                     reason: error.reason(),
                 })
             }
-            (Err(error), Some(span)) => {
+            (Err(error), Some(span), _) => {
                 let found = fetch_problem(&url, &error, span, limits, self.run.words());
                 self.findings.push(found);
                 return Ok(());

@@ -85,7 +85,11 @@ pub(crate) fn read_page(job: Job, options: &Options) -> Option<Outcome> {
         learning: job.learning,
         context: false,
     };
-    analyze::fetched_page(named, bytes, options)
+    // Contained as a walked document's analysis is: a panic is the page's
+    // internal-error finding, and the walk goes on.
+    let kept = named.clone();
+    crate::base::contain::contained(|| analyze::fetched_page(named, bytes, options))
+        .unwrap_or_else(|panic| Some(analyze::internal_error(kept, &panic, options)))
 }
 
 pub(crate) fn run_job(job: Job, context: bool, options: &Options) -> Result<Option<Outcome>, Failure> {
