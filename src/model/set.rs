@@ -14,6 +14,7 @@ use crate::feed::Relation;
 pub use crate::feed::{ARCHIVE_RELATIONS, PAGING_RELATIONS};
 use crate::findings::diagnostic::DocId;
 use crate::model::document::Document;
+use crate::model::redirects::Redirects;
 use crate::model::summary::{DocSummary, NavLink};
 use crate::text::iri;
 
@@ -37,9 +38,18 @@ pub struct UrlSpace {
     /// `file:` URL resolves to `file:///feed/2024.atom`, which names
     /// `DIRECTORY/feed/2024.atom`.
     pub root_relative: bool,
-    /// For an upload's space: the paths of the files it holds, below its
-    /// URL, decoded (feeds or not: a page or an image a link names).
-    pub uploaded: Option<std::sync::Arc<std::collections::HashSet<String>>>,
+    /// For an upload's space: what the folder uploaded holds.
+    pub uploaded: Option<std::sync::Arc<Uploaded>>,
+}
+
+/// What a folder uploaded (to the web page) holds, for the links into it.
+#[derive(Debug, Default)]
+pub struct Uploaded {
+    /// The paths of its files below its URL, decoded (feeds or not: a page
+    /// or an image a link names).
+    pub paths: std::collections::HashSet<String>,
+    /// Its `_redirects` file's rules.
+    pub redirects: Redirects,
 }
 
 impl UrlSpace {
@@ -115,6 +125,9 @@ pub struct FeedSet<'r> {
     spaces_by_url: FastMap<&'r str, usize>,
     /// The space whose directory stands for `/`, if one does.
     root_relative: Option<&'r UrlSpace>,
+    /// Each space's `_redirects`, read the first time a link into it
+    /// names no file.
+    redirects: Vec<std::sync::OnceLock<Redirects>>,
     /// Connected components over archive links, and over paging links.
     archive_group: Vec<DocId>,
     paging_group: Vec<DocId>,
@@ -163,6 +176,7 @@ impl<'r> FeedSet<'r> {
                 .map(|(i, space)| (space.url.as_str(), i))
                 .collect(),
             root_relative: url_spaces.iter().find(|space| space.root_relative),
+            redirects: url_spaces.iter().map(|_| std::sync::OnceLock::new()).collect(),
             archive_group: Vec::new(),
             paging_group: Vec::new(),
             sequence_group: Vec::new(),
@@ -300,7 +314,8 @@ impl<'r> FeedSet<'r> {
         if url.scheme() == "file" && self.root_relative.is_none() {
             return None;
         }
-        if let Some(space) = self.space_of(url) {
+        if let Some(index) = self.space_index_of(url) {
+            let space = &self.url_spaces[index];
             if let Some(uploaded) = &space.uploaded {
                 let rest = url.as_str().strip_prefix(space.url.as_str())?;
                 let rest = rest.split(['?', '#']).next().unwrap_or_default();
@@ -316,25 +331,44 @@ impl<'r> FeedSet<'r> {
                     format!("{rest}{folder}index.html"),
                 ]
                 .iter()
-                .any(|candidate| uploaded.contains(candidate));
+                .any(|candidate| uploaded.paths.contains(candidate))
+                    || uploaded.redirects.cover(url.path());
                 return Some((there, rest.into_owned()));
             }
             let path = space.file_of(url)?;
-            return Some((served_from(&path), crate::base::shown::shown_path(&path)));
+            let there = served_from(&path) || self.redirected(index, url);
+            return Some((there, crate::base::shown::shown_path(&path)));
         }
-        let path = self.root_relative?.root_relative_file_of(url)?;
-        Some((served_from(&path), crate::base::shown::shown_path(&path)))
+        let space = self.root_relative?;
+        let path = space.root_relative_file_of(url)?;
+        let index = self.url_spaces.iter().position(|s| std::ptr::eq(s, space))?;
+        let there = served_from(&path) || self.redirected(index, url);
+        Some((there, crate::base::shown::shown_path(&path)))
+    }
+
+    /// Whether the `_redirects` file of space `index`'s directory answers
+    /// the URL's path though no file is there.
+    fn redirected(&self, index: usize, url: &Url) -> bool {
+        let Some(directory) = &self.url_spaces[index].directory else {
+            return false;
+        };
+        self.redirects[index]
+            .get_or_init(|| Redirects::of(directory))
+            .cover(url.path())
     }
 
     /// The space a URL is below: the one of its prefixes (those ending in
     /// `/`) that is a space's URL, the longest.
     fn space_of(&self, url: &Url) -> Option<&'r UrlSpace> {
+        self.space_index_of(url).map(|i| &self.url_spaces[i])
+    }
+
+    fn space_index_of(&self, url: &Url) -> Option<usize> {
         let url = url.as_str();
         url.char_indices()
             .rev()
             .filter(|(_, c)| *c == '/')
-            .find_map(|(at, _)| self.spaces_by_url.get(&url[..=at]))
-            .map(|&i| &self.url_spaces[i])
+            .find_map(|(at, _)| self.spaces_by_url.get(&url[..=at]).copied())
     }
 
     /// The link where a chain's walk stopped because it dangles: the last

@@ -4,7 +4,8 @@ use url::Url;
 
 use crate::base::hash::FastSet;
 use crate::model::failure::Failure;
-use crate::model::set::UrlSpace;
+use crate::model::redirects::Redirects;
+use crate::model::set::{Uploaded, UrlSpace};
 use crate::report::Report;
 use crate::run::analyze::Outcome;
 
@@ -54,6 +55,12 @@ pub fn lint_upload(
             )
         })
         .collect();
+    // The host's `_redirects` at the folder's top, as Netlify and
+    // Cloudflare Pages read it.
+    let redirects: Option<String> = documents
+        .iter()
+        .find(|document| document.url.as_deref().and_then(|url| url.strip_prefix(tree.as_str())) == Some("_redirects"))
+        .map(|document| String::from_utf8_lossy(&document.bytes).into_owned());
     let mut tree = tree.clone();
     // A folder nobody placed is placed where its self links say, as the
     // command line learns a directory's place: read once to learn it, and
@@ -80,7 +87,10 @@ pub fn lint_upload(
     let tree = crate::site::as_directory(tree);
     let spaces: Vec<UrlSpace> = walked
         .then(|| UrlSpace {
-            uploaded: Some(std::sync::Arc::new(held)),
+            uploaded: Some(std::sync::Arc::new(Uploaded {
+                paths: held,
+                redirects: redirects.as_deref().map(Redirects::parse).unwrap_or_default(),
+            })),
             ..UrlSpace::of(tree.clone())
         })
         .into_iter()
