@@ -94,6 +94,9 @@ pub struct PageHead {
     pub base: Option<String>,
     pub advertised: Vec<Advertised>,
     pub head_at: Option<std::ops::Range<usize>>,
+    /// The head's comments that start with `feedlint-disable`, each with
+    /// the tag that follows it.
+    pub directives: Vec<(std::ops::Range<usize>, Option<std::ops::Range<usize>>)>,
 }
 
 /// Reads a page's head ([`PageHead`]) among its first bytes, in one pass
@@ -104,13 +107,25 @@ pub fn page_head(page: &str) -> PageHead {
         .find(|at| page.is_char_boundary(*at))
         .unwrap_or(0);
     let html = &page[..end];
-    let mut head = PageHead::default();
+    let mut head = PageHead {
+        directives: directives(html),
+        ..PageHead::default()
+    };
+    // The next directive still waiting for the tag after it.
+    let mut waiting = 0;
     for Tag {
         at: tag_at,
         name: tag,
         attributes,
     } in tags(html)
     {
+        while let Some((comment, next)) = head.directives.get_mut(waiting) {
+            if comment.end > tag_at.start {
+                break;
+            }
+            *next = Some(tag_at.clone());
+            waiting += 1;
+        }
         let value = |name: &str| {
             attributes
                 .iter()
@@ -129,6 +144,21 @@ pub fn page_head(page: &str) -> PageHead {
         }
     }
     head
+}
+
+/// The comments of an HTML text that start with `feedlint-disable`, in
+/// order (the tag each applies to is found as the tags are read).
+fn directives(html: &str) -> Vec<(std::ops::Range<usize>, Option<std::ops::Range<usize>>)> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(open) = memchr::memmem::find(&html.as_bytes()[from..], b"<!--").map(|at| from + at) {
+        let end = html[open + 4..].find("-->").map_or(html.len(), |at| open + 4 + at + 3);
+        if html[open + 4..].trim_start().starts_with("feedlint-disable") && html[..end].ends_with("-->") {
+            found.push((open..end, None));
+        }
+        from = end;
+    }
+    found
 }
 
 /// A start tag of an HTML text: where it is (from `<` to past its `>`),
@@ -376,6 +406,30 @@ mod tests {
             ]
         );
         assert_eq!(&page[head.head_at.unwrap()], "<head>");
+        assert!(head.directives.is_empty());
+    }
+
+    #[test]
+    fn suppression_comments_in_a_head_are_given_the_tag_after_them() {
+        let page = "<html><head><!-- a comment --><!-- feedlint-disable-next discovery-missing -->\n  \
+                    <link rel=alternate type=application/atom+xml href=/a.atom><!-- feedlint-disable x --></head>";
+        let head = page_head(page);
+        let found: Vec<(&str, Option<&str>)> = head
+            .directives
+            .iter()
+            .map(|(comment, next)| (&page[comment.clone()], next.clone().map(|next| &page[next])))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "<!-- feedlint-disable-next discovery-missing -->",
+                    Some("<link rel=alternate type=application/atom+xml href=/a.atom>")
+                ),
+                // An end tag is no tag a directive applies to.
+                ("<!-- feedlint-disable x -->", None)
+            ]
+        );
     }
 
     #[test]

@@ -79,98 +79,128 @@ pub fn gather<'a, 'i: 'a>(comments: impl IntoIterator<Item = Node<'a, 'i>>) -> V
     for comment in comments {
         let text = comment.tree().input_text();
         let body = comment.text().unwrap_or_default();
-        let trimmed = body.trim_start();
-        if !trimmed.starts_with(DISABLE) {
-            continue;
-        }
-        // The comment's text starts after "<!--".
-        let body_start = comment.range().start + 4;
-        let directive_start = body_start + (body.len() - trimmed.len());
-        let word_len = trimmed
-            .find(|c: char| c.is_whitespace() || c == '(')
-            .unwrap_or(trimmed.len());
-        let whole_comment = crate::findings::fix::remove_element(text, comment.range()).at;
-        let directive = match &trimmed[..word_len] {
-            DISABLE => DISABLE,
-            DISABLE_NEXT => DISABLE_NEXT,
-            DISABLE_NEXT_LINE => DISABLE_NEXT_LINE,
-            written => {
-                found.push(malformed(
-                    written,
-                    directive_start..directive_start + word_len,
-                    whole_comment,
-                ));
-                continue;
-            }
-        };
-        let rest = &trimmed[word_len..];
-        let rest_start = directive_start + word_len;
-        // The reason: from the first "(" to a ")" that ends the comment.
-        let (ids, reason) = match rest.find('(') {
-            None => (rest, None),
-            Some(open) => match rest.trim_end().strip_suffix(')') {
-                Some(inner) if inner.len() > open => (&rest[..open], Some(inner[open + 1..].trim())),
-                _ => {
-                    let at = rest_start + open..rest_start + rest.trim_end().len();
-                    found.push(malformed(&text[at.clone()], at, whole_comment));
-                    continue;
-                }
-            },
-        };
-        let reason: Option<Box<str>> = reason.filter(|r| !r.is_empty()).map(Into::into);
-        let scope = match directive {
-            DISABLE => comment.range().end..text.len(),
-            _ => next_elements.after(comment).map_or(0..0, |element| element.range()),
-        };
-        let mut words = ids
-            .split(|c: char| c == ',' || c.is_whitespace())
-            .filter(|w| !w.is_empty())
-            .peekable();
-        if words.peek().is_none() {
-            // A comment that names no rule suppresses nothing: it is
-            // reported at its directive, which says what to add.
-            found.push(Suppression {
-                rule: Err(String::new()),
-                directive,
-                scope: 0..0,
-                at: directive_start..rest_start,
-                located: None,
-                removal: whole_comment.clone(),
-                removal_located: None,
-                suppressed: 0,
-                reason: reason.clone(),
-                malformed: None,
-            });
-        }
-        // `word` is a slice of `rest`: its offset is the pointer distance.
-        let spans: Vec<Range<usize>> = words
-            .map(|word| {
-                let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
-                start..start + word.len()
-            })
-            .collect();
-        for (i, at) in spans.iter().enumerate() {
-            let removal = match (i, spans.len()) {
-                (_, 1) => whole_comment.clone(),
-                (0, _) => at.start..spans[1].start,
-                _ => spans[i - 1].end..at.end,
-            };
-            let word = &text[at.clone()];
-            found.push(Suppression {
-                rule: word.parse().map_err(|_| word.to_owned()),
-                directive,
-                scope: scope.clone(),
-                at: at.clone(),
-                located: None,
-                removal,
-                removal_located: None,
-                suppressed: 0,
-                reason: reason.clone(),
-                malformed: None,
-            });
-        }
+        let next = || next_elements.after(comment).map(|element| element.range());
+        read_comment(text, comment.range(), body, next, &mut found);
     }
     found
+}
+
+/// The suppressions of a web page's `feedlint-disable` comments, each
+/// given with its range and the range of the tag that follows it (what
+/// `feedlint-disable-next` covers), in document order.
+pub fn gather_html(
+    text: &str,
+    comments: impl IntoIterator<Item = (Range<usize>, Option<Range<usize>>)>,
+) -> Vec<Suppression> {
+    let mut found = Vec::new();
+    for (comment, next) in comments {
+        let Some(body) = text.get(comment.start + 4..comment.end.saturating_sub(3)) else {
+            continue;
+        };
+        read_comment(text, comment.clone(), body, || next, &mut found);
+    }
+    found
+}
+
+/// The suppressions one comment (`comment`, of body `body`, in `text`)
+/// writes, onto `found`; `next` gives what `feedlint-disable-next` covers.
+fn read_comment(
+    text: &str,
+    comment: Range<usize>,
+    body: &str,
+    next: impl FnOnce() -> Option<Range<usize>>,
+    found: &mut Vec<Suppression>,
+) {
+    let trimmed = body.trim_start();
+    if !trimmed.starts_with(DISABLE) {
+        return;
+    }
+    // The comment's text starts after "<!--".
+    let body_start = comment.start + 4;
+    let directive_start = body_start + (body.len() - trimmed.len());
+    let word_len = trimmed
+        .find(|c: char| c.is_whitespace() || c == '(')
+        .unwrap_or(trimmed.len());
+    let whole_comment = crate::findings::fix::remove_element(text, comment.clone()).at;
+    let directive = match &trimmed[..word_len] {
+        DISABLE => DISABLE,
+        DISABLE_NEXT => DISABLE_NEXT,
+        DISABLE_NEXT_LINE => DISABLE_NEXT_LINE,
+        written => {
+            found.push(malformed(
+                written,
+                directive_start..directive_start + word_len,
+                whole_comment,
+            ));
+            return;
+        }
+    };
+    let rest = &trimmed[word_len..];
+    let rest_start = directive_start + word_len;
+    // The reason: from the first "(" to a ")" that ends the comment.
+    let (ids, reason) = match rest.find('(') {
+        None => (rest, None),
+        Some(open) => match rest.trim_end().strip_suffix(')') {
+            Some(inner) if inner.len() > open => (&rest[..open], Some(inner[open + 1..].trim())),
+            _ => {
+                let at = rest_start + open..rest_start + rest.trim_end().len();
+                found.push(malformed(&text[at.clone()], at, whole_comment));
+                return;
+            }
+        },
+    };
+    let reason: Option<Box<str>> = reason.filter(|r| !r.is_empty()).map(Into::into);
+    let scope = match directive {
+        DISABLE => comment.end..text.len(),
+        _ => next().unwrap_or(0..0),
+    };
+    let mut words = ids
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .peekable();
+    if words.peek().is_none() {
+        // A comment that names no rule suppresses nothing: it is
+        // reported at its directive, which says what to add.
+        found.push(Suppression {
+            rule: Err(String::new()),
+            directive,
+            scope: 0..0,
+            at: directive_start..rest_start,
+            located: None,
+            removal: whole_comment.clone(),
+            removal_located: None,
+            suppressed: 0,
+            reason: reason.clone(),
+            malformed: None,
+        });
+    }
+    // `word` is a slice of `rest`: its offset is the pointer distance.
+    let spans: Vec<Range<usize>> = words
+        .map(|word| {
+            let start = rest_start + (word.as_ptr() as usize - rest.as_ptr() as usize);
+            start..start + word.len()
+        })
+        .collect();
+    for (i, at) in spans.iter().enumerate() {
+        let removal = match (i, spans.len()) {
+            (_, 1) => whole_comment.clone(),
+            (0, _) => at.start..spans[1].start,
+            _ => spans[i - 1].end..at.end,
+        };
+        let word = &text[at.clone()];
+        found.push(Suppression {
+            rule: word.parse().map_err(|_| word.to_owned()),
+            directive,
+            scope: scope.clone(),
+            at: at.clone(),
+            located: None,
+            removal,
+            removal_located: None,
+            suppressed: 0,
+            reason: reason.clone(),
+            malformed: None,
+        });
+    }
 }
 
 /// A comment that starts like a directive but takes none of the accepted

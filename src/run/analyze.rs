@@ -258,19 +258,30 @@ fn page_of_site(named: Named, source: &Source, options: &Options) -> Option<Outc
     if head.advertised.is_empty() && !home {
         return None;
     }
-    let page = crate::model::page::Page::of(head, &mut source.locator());
-    let snippets = options
-        .keep_sources()
-        .then(|| Snippets::cut(source.text(), page.places()));
+    // Its `feedlint-disable` comments meet the set rules' findings about
+    // it, as a feed's do.
+    let mut suppressions = suppress::gather_html(source.text(), head.directives.iter().cloned());
+    let mut at = source.locator();
+    let page = crate::model::page::Page::of(head, &mut at);
+    for suppression in &mut suppressions {
+        suppression.located = Some(at.locate(suppression.at.clone()));
+    }
+    drop(at);
+    let snippets = options.keep_sources().then(|| {
+        let suppression_places = suppressions.iter().filter_map(|s| Some(s.located?.start_place()));
+        Snippets::cut(source.text(), page.places().chain(suppression_places))
+    });
     let text = options.keep_texts().then(|| source.text().to_owned());
+    let unused_level = options.levels().level_for(&UNUSED_SUPPRESSION, named.path.as_deref());
     Some(Outcome {
         document: Document {
             page: Some(Box::new(page)),
+            suppressions,
             explicit: false,
             ..named.into_document(snippets, text)
         },
         diagnostics: Vec::new(),
-        unused_level: None,
+        unused_level,
         dropped: Default::default(),
     })
 }
