@@ -347,9 +347,16 @@ impl<'r> FeedSet<'r> {
     }
 
     /// Whether the `_redirects` file of space `index`'s directory answers
-    /// the URL's path though no file is there.
+    /// the URL's path though no file is there: only where the directory is
+    /// what the host publishes at `/` (its URL's path is `/`, or it stands
+    /// for `/`), where hosts read that file.
     fn redirected(&self, index: usize, url: &Url) -> bool {
-        let Some(directory) = &self.url_spaces[index].directory else {
+        let space = &self.url_spaces[index];
+        let Some(directory) = space
+            .directory
+            .as_ref()
+            .filter(|_| space.root_relative || space.url.path() == "/")
+        else {
             return false;
         };
         self.redirects[index]
