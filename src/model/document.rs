@@ -72,6 +72,12 @@ impl Document {
         self.summary.as_ref().map(|summary| summary.kind)
     }
 
+    /// Whether it is one of the run's documents, linted and counted: not
+    /// read only as context, and not a web page.
+    pub fn is_linted(&self) -> bool {
+        !self.context && !self.is_page()
+    }
+
     /// Whether it is a web page read for the feeds it advertises.
     pub fn is_page(&self) -> bool {
         self.page.is_some()

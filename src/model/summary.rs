@@ -520,10 +520,7 @@ impl DocSummary {
             .string("next_url")
             .map(|(href, range)| {
                 let href = href.trim();
-                let target = match feed.url {
-                    Some(base) => base.join(href).ok(),
-                    None => Url::parse(href).ok(),
-                };
+                let target = resolved(feed.url, href);
                 NavLink {
                     rel: Relation::Next,
                     file_href: href.get(..5).is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:")),

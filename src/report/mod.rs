@@ -105,7 +105,7 @@ impl Report {
     /// The documents linted and reported on: not those read only as the
     /// context of a set check.
     pub fn linted_documents(&self) -> usize {
-        self.documents.iter().filter(|d| !d.context && !d.is_page()).count()
+        self.documents.iter().filter(|d| d.is_linted()).count()
     }
 
     /// The web pages read for the feeds they advertise (the `discovery`
@@ -132,7 +132,7 @@ impl Report {
             .documents
             .iter()
             .enumerate()
-            .filter(|(_, d)| !d.context && !d.is_page())
+            .filter(|(_, d)| d.is_linted())
             .peekable();
         linted.peek().is_some()
             && linted.all(|(doc, document)| {
@@ -155,7 +155,7 @@ impl Report {
     /// well-formed, a kind feedlint does not check).
     pub fn kinds(&self) -> Kinds {
         let mut kinds = Kinds::default();
-        for document in self.documents.iter().filter(|d| !d.context && !d.is_page()) {
+        for document in self.documents.iter().filter(|d| d.is_linted()) {
             let count = match document.kind() {
                 Some(DocKind::Atom) => &mut kinds.atom,
                 Some(DocKind::AtomEntry) => &mut kinds.atom_entry,

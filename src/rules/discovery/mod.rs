@@ -72,15 +72,18 @@ struct Judged<'r> {
     page_relative: bool,
 }
 
-/// Every advertisement of every page the set holds, in document order.
-fn judged<'r>(set: &FeedSet<'r>) -> Vec<Judged<'r>> {
+/// Every advertisement of every page the set holds, in document order;
+/// with `on_disk`, a link that names no feed is looked for in the tree
+/// (`Leads::Nowhere`), else it is only `Leads::Unknown` (the rules that
+/// read only the feeds a link names stat no file).
+fn judged<'r>(set: &FeedSet<'r>, on_disk: bool) -> Vec<Judged<'r>> {
     let mut found = Vec::new();
     for (page, document) in set.documents().iter().enumerate() {
         let (Some(head), false) = (document.page.as_deref(), document.context) else {
             continue;
         };
         for link in &head.advertised {
-            let leads = match target_of(document, link).map(|target| leads_to(set, &target)) {
+            let leads = match target_of(document, link).map(|target| leads_to(set, &target, on_disk)) {
                 // Plain JSON names APIs' documents too (WordPress's REST
                 // routes): only a JSON Feed there makes it a feed's link.
                 Some(Leads::Feed(feed)) => Leads::Feed(feed),
@@ -122,14 +125,14 @@ fn is_path(href: &str) -> bool {
     !href.is_empty() && !href.starts_with('/') && !href.starts_with('#') && !iri::has_scheme(href)
 }
 
-fn leads_to(set: &FeedSet, target: &Url) -> Leads {
+fn leads_to(set: &FeedSet, target: &Url, on_disk: bool) -> Leads {
     if !matches!(target.scheme(), "http" | "https" | "file") {
         return Leads::Unknown;
     }
     if let Some(feed) = set.resolve(target) {
         return Leads::Feed(feed);
     }
-    match set.site_has(target) {
+    match on_disk.then(|| set.site_has(target)).flatten() {
         Some((false, _)) => Leads::Nowhere,
         _ => Leads::Unknown,
     }
@@ -170,7 +173,7 @@ fn pages_where<'a, 'r>(group: &[&'a Judged<'r>], set: &FeedSet, keep: impl Fn(&L
 
 fn dangling_links(cx: &mut SetChecker) {
     let set = cx.set;
-    let judged = judged(set);
+    let judged = judged(set, true);
     for group in by_href(&judged) {
         let broken = pages_where(&group, set, |leads| *leads == Leads::Nowhere);
         let Some(first) = broken.first() else { continue };
@@ -210,7 +213,7 @@ pub fn dangling_on_fetch(feed: &Url, code: u16, at: Span) -> Pending<Span> {
 
 fn relative_links(cx: &mut SetChecker) {
     let set = cx.set;
-    let judged = judged(set);
+    let judged = judged(set, true);
     for group in by_href(&judged) {
         let broken = pages_where(&group, set, |leads| *leads == Leads::Nowhere);
         let working = pages_where(&group, set, |leads| matches!(leads, Leads::Feed(_)));
@@ -267,7 +270,7 @@ fn format_name(kind: DocKind) -> &'static str {
 
 fn type_mismatches(cx: &mut SetChecker) {
     let set = cx.set;
-    let judged = judged(set);
+    let judged = judged(set, false);
     // One finding per link as written and type as written.
     let mut seen: FastMap<(&str, &str), usize> = FastMap::default();
     let mut findings: Vec<(&Judged, DocKind, usize)> = Vec::new();
